@@ -1,0 +1,74 @@
+"""Tabletop Scorekeeper: a phone-first score keeper and trick judge."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+DEFAULTS: dict[str, Any] = {
+    "DATABASE_URL": None,
+    # Whole requests (an imported session file is the largest thing a user sends).
+    "MAX_CONTENT_LENGTH": 512 * 1024,
+    "MAX_FORM_MEMORY_SIZE": 512 * 1024,
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    # The cookie holds this device's edit rights: it must outlive a games night.
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=400),
+    "WTF_CSRF_TIME_LIMIT": None,
+    "SEND_FILE_MAX_AGE_DEFAULT": timedelta(hours=1),
+}
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """The app: defaults, then instance/config.py, then SCOREKEEPER_* variables.
+
+    ``test_config`` replaces the last two, so tests never read the machine's
+    configuration.
+    """
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    app.config.from_mapping(DEFAULTS)
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        if os.environ.get("DATABASE_URL"):
+            app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
+        app.config.from_prefixed_env("SCOREKEEPER")
+    else:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
+
+    from scorekeeper import db
+    from scorekeeper.web import register
+
+    db.init_app(app)
+    register(app)
+    return app
+
+
+def instance_secret_key(instance: Path) -> str:
+    """The key in instance/secret_key, made once: restarts keep everyone's cookies valid."""
+    path = instance / "secret_key"
+    if not path.exists():
+        draft = instance / f"secret_key.{os.getpid()}"
+        draft.write_text(secrets.token_hex(32))
+        draft.chmod(0o600)
+        # A link either creates the file whole or fails: two workers starting
+        # together end up with the same key.
+        with contextlib.suppress(FileExistsError):
+            os.link(draft, path)
+        draft.unlink()
+    return path.read_text().strip()

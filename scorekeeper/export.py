@@ -1,0 +1,134 @@
+"""Session results as CSV and JSON, and reading such JSON back for an import.
+
+The JSON carries everything needed to rebuild an identical session: game,
+options, seats and every event (undone ones too). Rounds and standings are
+included for readers of the file; an import recomputes them by replay.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper.games.base import IllegalAction
+from scorekeeper.store import SessionView
+
+FORMAT = "tabletop-scorekeeper/session"
+FORMAT_VERSION = 1
+CSV_COLUMNS = ("round", "seat", "player", "points", "running_total", "note")
+
+
+def session_json(view: SessionView) -> dict[str, Any]:
+    game = view.game
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": game.slug,
+        "options": view.options,
+        "seats": [{"position": i + 1, "name": name} for i, name in enumerate(view.seats)],
+        "events": [
+            {
+                "seq": event.seq,
+                "action": event.action,
+                "undone": event.undone,
+                "redoable": event.redoable,
+                "text": event.text,
+                "ruling": event.ruling,
+            }
+            for event in view.events
+        ],
+        "rounds": [
+            {
+                "round": row.round,
+                "seat": row.seat + 1,
+                "player": row.name,
+                "points": row.points,
+                "running_total": row.total,
+                "note": row.note,
+            }
+            for row in game.score_rows(view.state)
+        ],
+        "standings": [
+            {"rank": s.rank, "seat": s.seat + 1, "player": s.name, "score": s.score}
+            for s in game.standings(view.state)
+        ],
+        "finished": view.finished,
+        "winners": [view.seats[seat] for seat in game.winners(view.state)] if view.finished else [],
+    }
+
+
+def session_csv(view: SessionView) -> str:
+    """One row per seat per round (or turn), with each seat's running total."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in view.game.score_rows(view.state):
+        writer.writerow(
+            (row.round, row.seat + 1, _csv_safe(row.name), row.points, row.total, row.note)
+        )
+    return out.getvalue()
+
+
+def _csv_safe(text: str) -> str:
+    # A name like "=cmd()" must stay text when the file is opened in a spreadsheet.
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+@dataclass(frozen=True)
+class ImportedSession:
+    game: str
+    options: dict[str, object]
+    seats: list[object]
+    events: list[tuple[int, dict[str, object], bool, bool]]
+
+
+def read_export(data: object) -> ImportedSession:
+    """The parts of an exported file an import needs, checked for shape."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise IllegalAction(
+            "This is not a session file exported by Tabletop Scorekeeper.", "format"
+        )
+    if data.get("format_version") != FORMAT_VERSION:
+        raise IllegalAction(
+            f"This file has format version {data.get('format_version')!r}; "
+            f"this app reads version {FORMAT_VERSION}.",
+            "format_version",
+        )
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise IllegalAction("“options” must be an object.", "options")
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(seat, dict) for seat in seats):
+        raise IllegalAction("“seats” must be a list of {position, name}.", "seats")
+    events = data.get("events", [])
+    if not isinstance(events, list):
+        raise IllegalAction("“events” must be a list.", "events")
+    return ImportedSession(
+        game=str(data.get("game")),
+        options=options,
+        seats=[seat.get("name") for seat in seats],
+        events=_read_events(events),
+    )
+
+
+def _read_events(events: Sequence[object]) -> list[tuple[int, dict[str, object], bool, bool]]:
+    read: list[tuple[int, dict[str, object], bool, bool]] = []
+    for number, event in enumerate(events, start=1):
+        field = f"events.{number}"
+        if not isinstance(event, dict) or not isinstance(event.get("action"), dict):
+            raise IllegalAction(f"Event {number} has no action.", field)
+        seq = event.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool) or (read and seq <= read[-1][0]):
+            raise IllegalAction(f"Event {number}: “seq” must be a rising whole number.", field)
+        undone, redoable = event.get("undone", False), event.get("redoable", False)
+        if (
+            not isinstance(undone, bool)
+            or not isinstance(redoable, bool)
+            or (redoable and not undone)
+        ):
+            raise IllegalAction(f"Event {number}: “undone”/“redoable” are not valid.", field)
+        read.append((seq, event["action"], undone, redoable))
+    return read

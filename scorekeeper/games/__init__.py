@@ -1,0 +1,16 @@
+"""The rules of every game the app keeps, one pure module per game."""
+
+from __future__ import annotations
+
+from scorekeeper.games import yardkle
+from scorekeeper.games.base import Game, IllegalAction
+
+GAMES: dict[str, Game] = {game.slug: game for game in (yardkle.GAME,)}
+
+
+def get_game(slug: object) -> Game:
+    """The game called ``slug``, or IllegalAction naming the field "game"."""
+    if isinstance(slug, str) and slug in GAMES:
+        return GAMES[slug]
+    known = ", ".join(GAMES)
+    raise IllegalAction(f"Unknown game {slug!r}: choose one of {known}.", "game")

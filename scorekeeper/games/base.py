@@ -1,0 +1,152 @@
+"""What every game engine offers the rest of the app.
+
+Engines are pure: no Flask, no peewee, no clock, no randomness. Chance (dice,
+deals) arrives as input. A state is rebuilt by replaying actions from
+``start``; every ruling an engine makes carries a sentence a player can read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+OptionValue = int | str | bool
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; the message is shown to players as it is.
+
+    ``field`` names the input that is wrong ("dice", "options.target"), so a
+    form or a JSON error can point at it.
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A per-session setting a game offers, with its default."""
+
+    name: str
+    label: str
+    kind: Literal["int", "choice"]
+    default: OptionValue
+    help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    step: int | None = None
+    choices: tuple[tuple[str, str], ...] = ()
+
+    def parse(self, raw: object) -> OptionValue:
+        """The option's value from JSON or form input, or IllegalAction naming it."""
+        field = f"options.{self.name}"
+        if self.kind == "choice":
+            values = [value for value, _ in self.choices]
+            if raw not in values:
+                raise IllegalAction(f"{self.label} must be one of: {', '.join(values)}.", field)
+            return str(raw)
+        number = parse_whole_number(raw, self.label, field)
+        if self.minimum is not None and number < self.minimum:
+            raise IllegalAction(f"{self.label} must be at least {self.minimum}.", field)
+        if self.maximum is not None and number > self.maximum:
+            raise IllegalAction(f"{self.label} must be at most {self.maximum}.", field)
+        if self.step and number % self.step:
+            raise IllegalAction(f"{self.label} must be a multiple of {self.step}.", field)
+        return number
+
+
+def parse_whole_number(raw: object, label: str, field: str) -> int:
+    """A whole number from JSON (int) or a form (digit string)."""
+    if isinstance(raw, bool):
+        raise IllegalAction(f"{label} must be a whole number.", field)
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, str) and raw.strip().lstrip("-").isdigit() and len(raw.strip()) <= 9:
+        return int(raw.strip())
+    raise IllegalAction(f"{label} must be a whole number.", field)
+
+
+def resolve_options(
+    specs: Sequence[OptionSpec], given: Mapping[str, object]
+) -> dict[str, OptionValue]:
+    """Every option of a game: the given value, checked, or the default."""
+    known = {spec.name for spec in specs}
+    for name in given:
+        if name not in known:
+            raise IllegalAction(f"This game has no option called {name!r}.", f"options.{name}")
+    return {
+        spec.name: spec.parse(given[spec.name]) if spec.name in given else spec.default
+        for spec in specs
+    }
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One seat's place: rank 1 is the lead; tied seats share a rank."""
+
+    seat: int
+    name: str
+    score: int
+    rank: int
+
+
+def rank_by_score(names: Sequence[str], scores: Sequence[int]) -> list[Standing]:
+    """Standings, highest score first; equal scores share a rank (1, 1, 3)."""
+    order = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
+    standings: list[Standing] = []
+    for position, seat in enumerate(order):
+        tied_with_previous = position > 0 and scores[seat] == standings[-1].score
+        rank = standings[-1].rank if tied_with_previous else position + 1
+        standings.append(Standing(seat, names[seat], scores[seat], rank))
+    return standings
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One seat's result in one round or turn, for the scoreboard and CSV export."""
+
+    round: int
+    seat: int
+    name: str
+    points: int
+    total: int
+    note: str
+
+
+class Game(Protocol):
+    """The fixed facts and the rules of one game.
+
+    States and actions are a game's own frozen dataclasses; the store only
+    moves actions as JSON (``parse_action`` / ``action_to_json``) and hands
+    states back to the game and to its templates.
+    """
+
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+
+    def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> Any: ...
+
+    def parse_action(self, data: Mapping[str, object]) -> Any: ...
+
+    def action_to_json(self, action: Any) -> dict[str, object]: ...
+
+    def apply(self, state: Any, action: Any) -> Any: ...
+
+    def ruling(self, state: Any) -> str: ...
+
+    def describe(self, action: Any) -> str: ...
+
+    def is_finished(self, state: Any) -> bool: ...
+
+    def winners(self, state: Any) -> list[int]: ...
+
+    def standings(self, state: Any) -> list[Standing]: ...
+
+    def score_rows(self, state: Any) -> list[ScoreRow]: ...

@@ -1,0 +1,777 @@
+"""Yardkle, a Farkle variant: dice scoring and the turn-by-turn rules.
+
+Players roll real dice and type them in; the engine scores each roll, checks
+what a player sets aside, and keeps the turn totals, the entry threshold, hot
+dice and the final round. Rule sheet: shared/rules/yardkle.txt and NOTES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import TYPE_CHECKING, Literal
+
+from scorekeeper.games.base import (
+    Game,
+    IllegalAction,
+    OptionSpec,
+    OptionValue,
+    ScoreRow,
+    Standing,
+    parse_whole_number,
+    rank_by_score,
+    resolve_options,
+)
+
+FACES = (1, 2, 3, 4, 5, 6)
+ALL_DICE = 6
+MAX_TURN_POINTS = 1_000_000
+POINT_STEP = 50
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six")
+
+
+# --- Scoring -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Combo:
+    """One scoring combination of the scorecard, with its dice sorted."""
+
+    name: str
+    dice: tuple[int, ...]
+    points: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "dice": list(self.dice), "points": self.points}
+
+
+@dataclass(frozen=True)
+class DiceScore:
+    """The best split of some dice into combos; combos highest points first."""
+
+    points: int
+    combos: tuple[Combo, ...]
+    yardkle: bool
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """Every die the combos use, sorted."""
+        return tuple(sorted(die for combo in self.combos for die in combo.dice))
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "points": self.points,
+            "combos": [combo.to_json() for combo in self.combos],
+            "yardkle": self.yardkle,
+        }
+
+
+Counts = tuple[int, ...]
+Split = tuple[Combo, ...]
+
+_SINGLES = {1: Combo("single 1", (1,), 100), 5: Combo("single 5", (5,), 50)}
+
+
+def _triple(face: int) -> Combo:
+    return Combo(f"three {face}s", (face,) * 3, 1000 if face == 1 else face * 100)
+
+
+def _counts(dice: Sequence[int]) -> Counts:
+    return tuple(list(dice).count(face) for face in FACES)
+
+
+def _without(counts: Counts, face: int, number: int) -> Counts:
+    return tuple(count - number if i == face - 1 else count for i, count in enumerate(counts))
+
+
+def _dice_of(counts: Counts) -> tuple[int, ...]:
+    return tuple(face for face in FACES for _ in range(counts[face - 1]))
+
+
+def _six_dice_combos(counts: Counts) -> list[Combo]:
+    """The combos that need all six dice of one roll and match these six dice."""
+    shape = sorted((count for count in counts if count), reverse=True)
+    dice = _dice_of(counts)
+    table = {
+        (6,): ("six of a kind", 3000),
+        (4, 2): ("four of a kind with a pair", 3000),
+        (3, 3): ("two triplets", 2500),
+        (2, 2, 2): ("three pairs", 1500),
+        (1, 1, 1, 1, 1, 1): ("1-2-3-4-5-6", 1500),
+    }
+    found = table.get(tuple(shape))
+    return [Combo(found[0], dice, found[1])] if found else []
+
+
+def _points(split: Split) -> int:
+    return sum(combo.points for combo in split)
+
+
+@cache
+def _best_full(counts: Counts) -> Split | None:
+    """The best split that uses every die, or None when some die cannot score."""
+    if not any(counts):
+        return ()
+    options: list[Split] = []
+    # Six dice in hand means the whole roll: a roll never has more than six.
+    if sum(counts) == ALL_DICE:
+        options.extend((combo,) for combo in _six_dice_combos(counts))
+    # The lowest die must belong to a triple or be a single; that covers every split.
+    face = next(face for face in FACES if counts[face - 1])
+    if counts[face - 1] >= 3:
+        rest = _best_full(_without(counts, face, 3))
+        if rest is not None:
+            options.append((_triple(face), *rest))
+    if face in _SINGLES:
+        rest = _best_full(_without(counts, face, 1))
+        if rest is not None:
+            options.append((_SINGLES[face], *rest))
+    return max(options, key=_points, default=None)
+
+
+@cache
+def _best_any(counts: Counts) -> Split:
+    """The best split of some of these dice; the others are left over."""
+    best = _best_full(counts)
+    candidates = [] if best is None else [best]
+    for face in FACES:
+        if counts[face - 1]:
+            candidates.append(_best_any(_without(counts, face, 1)))
+    # Strictly more points only: an equal split that uses more dice stays ahead.
+    result: Split = ()
+    for split in candidates:
+        if _points(split) > _points(result):
+            result = split
+    return result
+
+
+def _dice_score(split: Split) -> DiceScore:
+    combos = tuple(sorted(split, key=lambda combo: (-combo.points, combo.dice)))
+    return DiceScore(_points(combos), combos, yardkle=not combos)
+
+
+# --- Dice input --------------------------------------------------------------
+
+
+def _parse_die(raw: object) -> int | None:
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, str):
+        text = raw.strip()
+        if len(text) == 1 and text.isascii() and text.isdigit():
+            return int(text)
+    return None
+
+
+def _dice_list(raw: object, field: str) -> list[object]:
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
+        raise IllegalAction("Enter the dice as a list of numbers from 1 to 6.", field)
+    return list(raw)
+
+
+def _parse_dice(items: list[object], field: str, noun: str) -> tuple[int, ...]:
+    dice: list[int] = []
+    for position, item in enumerate(items, start=1):
+        value = _parse_die(item)
+        if value is None:
+            shown = repr(item)[:20]
+            raise IllegalAction(f"{noun} {position} is {shown}: a die shows 1 to 6.", field)
+        if not 1 <= value <= 6:
+            raise IllegalAction(f"{noun} {position} is {value}: a die shows 1 to 6.", field)
+        dice.append(value)
+    return tuple(dice)
+
+
+def _parse_roll(raw: object, field: str = "dice") -> tuple[int, ...]:
+    items = _dice_list(raw, field)
+    if not 1 <= len(items) <= ALL_DICE:
+        raise IllegalAction(f"A roll has 1 to 6 dice; you entered {len(items)}.", field)
+    return _parse_dice(items, field, "Die")
+
+
+def _parse_kept(raw: object, field: str = "keep") -> tuple[int, ...]:
+    items = _dice_list(raw, field)
+    if len(items) > ALL_DICE:
+        raise IllegalAction(f"At most 6 dice can be set aside; you entered {len(items)}.", field)
+    return _parse_dice(items, field, "Kept die")
+
+
+def _face_plural(face: int, number: int) -> str:
+    return f"{face}s" if number != 1 else str(face)
+
+
+def _missing_die(roll: tuple[int, ...], kept: tuple[int, ...]) -> str | None:
+    for face in FACES:
+        have = roll.count(face)
+        if kept.count(face) > have:
+            if have == 0:
+                return f"there is no {face} in the roll"
+            return f"the roll has only {_WORDS[have]} {_face_plural(face, have)}"
+    return None
+
+
+def _leftover_reason(face: int, number: int) -> str:
+    if number == 1:
+        return f"a {face} on its own scores nothing"
+    if number == 2:
+        return f"two {face}s score nothing: {face}s score only as three of a kind"
+    if number == 4:
+        return f"the fourth {face} scores nothing: three {face}s score, the fourth does not"
+    return f"the fourth and fifth {face}s score nothing: three {face}s score, the other two do not"
+
+
+def _keep_refusal(roll: tuple[int, ...], kept: tuple[int, ...]) -> str | None:
+    """Why these kept dice cannot all score (a clause), or None when they can."""
+    missing = _missing_die(roll, kept)
+    if missing:
+        return missing
+    counts = _counts(kept)
+    if _best_full(counts) is not None:
+        return None
+    # Only 1s and 5s score alone; any other face scores only in threes (or in a
+    # six-dice combo, which needs the whole roll set aside).
+    reasons = [
+        _leftover_reason(face, counts[face - 1])
+        for face in FACES
+        if face not in _SINGLES and counts[face - 1] % 3
+    ]
+    text = "; ".join(reasons) or "some of these dice score nothing"
+    whole = _six_dice_combos(_counts(roll)) if len(roll) == ALL_DICE else []
+    if whole:
+        text += f" (to score the {whole[0].name}, set aside all six dice)"
+    return text
+
+
+def _sentence(clause: str) -> str:
+    return clause[:1].upper() + clause[1:] + "."
+
+
+def score_roll(dice: Sequence[object]) -> DiceScore:
+    """The best score of one roll of 1 to 6 dice; dice that score nothing may be left."""
+    return _dice_score(_best_any(_counts(_parse_roll(dice))))
+
+
+def score_keep(roll: Sequence[int], keep: Sequence[object]) -> DiceScore:
+    """The points of exactly the kept dice, every one of which must score."""
+    rolled = _parse_roll(roll)
+    kept = _parse_kept(keep)
+    if not kept:
+        raise IllegalAction("Set aside at least one scoring die.", "keep")
+    refusal = _keep_refusal(rolled, kept)
+    if refusal:
+        raise IllegalAction(_sentence(refusal), "keep")
+    return _dice_score(_best_full(_counts(kept)) or ())
+
+
+def best_keep(roll: Sequence[int]) -> tuple[int, ...]:
+    """The dice of the roll's best split, sorted: the app's suggestion."""
+    return score_roll(roll).dice
+
+
+# --- Actions and state -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Roll:
+    """The dice a player just rolled, as they fell."""
+
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Keep:
+    """Scoring dice set aside from the waiting roll; bank=True stops right after."""
+
+    dice: tuple[int, ...]
+    bank: bool = False
+
+
+@dataclass(frozen=True)
+class Bank:
+    """Stop and record the turn total."""
+
+
+@dataclass(frozen=True)
+class QuickTurn:
+    """A whole turn entered as its total (the table kept track of the dice)."""
+
+    points: int
+
+
+Action = Roll | Keep | Bank | QuickTurn
+
+TurnResult = Literal["banked", "yardkle", "quick"]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The turn in progress: points so far, dice still to roll, a roll waiting."""
+
+    total: int
+    dice_left: int
+    pending_roll: tuple[int, ...] | None
+    hot_dice: bool
+    rolls: int
+
+
+NEW_TURN = Turn(total=0, dice_left=ALL_DICE, pending_roll=None, hot_dice=False, rolls=0)
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One finished turn: quick = entered as a total (0 = a scoreless turn)."""
+
+    round: int
+    seat: int
+    points: int
+    result: TurnResult
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    entry_threshold: int
+    winning_score: int
+    scores: tuple[int, ...]
+    entered: tuple[bool, ...]
+    current: int
+    turn: Turn
+    turns: tuple[TurnRecord, ...]
+    final_round_by: int | None
+    finished: bool
+    last_ruling: str
+
+    @property
+    def round_number(self) -> int:
+        """The round of the turn in progress (or of the last turn, once finished)."""
+        played = len(self.turns) - (1 if self.finished else 0)
+        return played // len(self.players) + 1
+
+    @property
+    def current_player(self) -> str:
+        return self.players[self.current]
+
+    @property
+    def final_round(self) -> bool:
+        return self.final_round_by is not None
+
+
+def _num(number: int) -> str:
+    # House style: digit groups only from five digits on ("4350", "10,150").
+    return f"{number:,}" if abs(number) >= 10_000 else str(number)
+
+
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _dice_text(dice: Sequence[int]) -> str:
+    return " ".join(str(die) for die in dice)
+
+
+def _dice_count(number: int) -> str:
+    return f"{number} die" if number == 1 else f"{number} dice"
+
+
+def _combo_list(combos: Sequence[Combo], with_points: bool) -> str:
+    phrases: list[str] = []
+    for combo in dict.fromkeys(combos):
+        times = combos.count(combo)
+        name = combo.name if times == 1 else f"{_WORDS[times]} {combo.name}s"
+        phrases.append(f"{name} ({combo.points * times})" if with_points else name)
+    return _names(phrases)
+
+
+def bank_refusal(state: State) -> str | None:
+    """Why the current player cannot stop now (a sentence), or None when they can."""
+    name, turn = state.current_player, state.turn
+    if state.finished:
+        return "The game is over."
+    if turn.pending_roll is not None:
+        return f"{name} must set aside scoring dice from the last roll before stopping."
+    if turn.total == 0:
+        return f"Nothing to bank yet: {name} has no points this turn."
+    if turn.hot_dice:
+        return f"All six dice scored: {name} must roll all six again before stopping."
+    if not state.entered[state.current] and turn.total < state.entry_threshold:
+        return (
+            f"{name} needs {_num(state.entry_threshold)} in one turn to get on the scorecard; "
+            f"this turn has {_num(turn.total)}: roll on."
+        )
+    return None
+
+
+def can_bank(state: State) -> bool:
+    """Whether the current player may stop and record the turn total now."""
+    return bank_refusal(state) is None
+
+
+def can_enter_total(state: State) -> bool:
+    """Whether a whole turn may be entered as a total (QuickTurn): nothing rolled yet."""
+    return not state.finished and state.turn.rolls == 0
+
+
+def suggested_keep(state: State) -> tuple[int, ...] | None:
+    """The best dice to set aside from the waiting roll, or None when no roll waits."""
+    pending = state.turn.pending_roll
+    return None if pending is None else best_keep(pending)
+
+
+def next_step(state: State) -> Literal["roll", "keep", "over"]:
+    """What the app asks for next: a roll, a set-aside from the waiting roll, or nothing."""
+    if state.finished:
+        return "over"
+    return "roll" if state.turn.pending_roll is None else "keep"
+
+
+def winning_seats(state: State) -> list[int]:
+    """Every seat with the top score (ties share the win), whether finished or not."""
+    top = max(state.scores)
+    return [seat for seat, score in enumerate(state.scores) if score == top]
+
+
+# --- Rules -------------------------------------------------------------------
+
+
+def _game_over(state: State) -> str:
+    seats = winning_seats(state)
+    top = _num(state.scores[seats[0]])
+    if len(seats) == 1:
+        return f"Game over: {state.players[seats[0]]} wins with {top}."
+    return f"Game over: {_names([state.players[s] for s in seats])} share the win with {top}."
+
+
+def _end_turn(state: State, points: int, result: TurnResult, ruling: str) -> State:
+    """Record the turn, start the final round or end the game, and pass the dice on."""
+    seat, name = state.current, state.current_player
+    scores = list(state.scores)
+    scores[seat] += points
+    entered = list(state.entered)
+    entered[seat] = entered[seat] or points > 0
+    sentences = [ruling]
+    final_by = state.final_round_by
+    if final_by is None and scores[seat] >= state.winning_score:
+        final_by = seat
+        if len(state.players) > 1:
+            sentences.append(
+                f"{name} reached {_num(scores[seat])}: final round, "
+                "everyone else has one more turn."
+            )
+    following = (seat + 1) % len(state.players)
+    ended = replace(
+        state,
+        scores=tuple(scores),
+        entered=tuple(entered),
+        current=following,
+        turn=NEW_TURN,
+        turns=(*state.turns, TurnRecord(state.round_number, seat, points, result)),
+        final_round_by=final_by,
+        finished=final_by is not None and following == final_by,
+    )
+    if ended.finished:
+        sentences.append(_game_over(ended))
+    elif final_by is not None:
+        sentences.append(f"{ended.current_player} rolls next, for a last turn.")
+    else:
+        sentences.append(f"{ended.current_player} rolls next.")
+    return replace(ended, last_ruling=" ".join(sentences))
+
+
+def _wrong_dice_count(state: State, entered: int) -> str:
+    name, left = state.current_player, state.turn.dice_left
+    if state.turn.hot_dice:
+        return f"{name} rolls all six dice again (hot dice): enter 6 dice, not {entered}."
+    if left == ALL_DICE:
+        return f"{name} rolls 6 dice now: enter 6 dice, not {entered}."
+    aside = ALL_DICE - left
+    verb = "is" if aside == 1 else "are"
+    return (
+        f"{name} rolls {_dice_count(left)} now ({aside} {verb} set aside): "
+        f"enter {_dice_count(left)}, not {entered}."
+    )
+
+
+def _apply_roll(state: State, action: Roll) -> State:
+    name, turn = state.current_player, state.turn
+    if turn.pending_roll is not None:
+        raise IllegalAction(
+            f"Set aside dice from the last roll first: {name} rolled "
+            f"{_dice_text(turn.pending_roll)}.",
+            "dice",
+        )
+    dice = _parse_dice(_dice_list(action.dice, "dice"), "dice", "Die")
+    if len(dice) != turn.dice_left:
+        raise IllegalAction(_wrong_dice_count(state, len(dice)), "dice")
+    score = _dice_score(_best_any(_counts(dice)))
+    if score.yardkle:
+        lost = (
+            f"the {_num(turn.total)} of this turn is lost"
+            if turn.total
+            else "the turn scores nothing"
+        )
+        ruling = f"Yardkle! {name} rolled {_dice_text(dice)}: no scoring die; {lost}."
+        return _end_turn(state, 0, "yardkle", ruling)
+    ruling = (
+        f"{name} rolled {_dice_text(dice)}: {_combo_list(score.combos, with_points=True)} "
+        f"can score up to {_num(score.points)}."
+    )
+    waiting = replace(turn, pending_roll=dice, rolls=turn.rolls + 1, hot_dice=False)
+    return replace(state, turn=waiting, last_ruling=ruling)
+
+
+def _apply_keep(state: State, action: Keep) -> State:
+    name, turn = state.current_player, state.turn
+    if turn.pending_roll is None:
+        raise IllegalAction(f"{name} has no roll to set dice aside from: roll first.", "keep")
+    kept = _parse_kept(action.dice)
+    if not kept:
+        raise IllegalAction(f"{name} must set aside at least one scoring die.", "keep")
+    refusal = _keep_refusal(turn.pending_roll, kept)
+    if refusal:
+        raise IllegalAction(f"{name} cannot set aside {_dice_text(kept)}: {refusal}.", "keep")
+    score = _dice_score(_best_full(_counts(kept)) or ())
+    total, left = turn.total + score.points, turn.dice_left - len(kept)
+    hot = left == 0
+    head = (
+        f"{name} set aside {_combo_list(score.combos, with_points=False)} for {_num(score.points)}"
+    )
+    if hot:
+        ruling = (
+            f"{head}: turn total {_num(total)}. Hot dice! All six scored: "
+            f"{name} must roll all six again before stopping."
+        )
+    else:
+        ruling = f"{head}: turn total {_num(total)}, {_dice_count(left)} to roll."
+    after = Turn(total, ALL_DICE if hot else left, None, hot, turn.rolls)
+    kept_state = replace(state, turn=after, last_ruling=ruling)
+    return _apply_bank(kept_state, prefix=ruling) if action.bank else kept_state
+
+
+def _apply_bank(state: State, prefix: str = "") -> State:
+    refusal = bank_refusal(state)
+    if refusal:
+        raise IllegalAction(refusal)
+    name, total = state.current_player, state.turn.total
+    new_score = state.scores[state.current] + total
+    ruling = f"{name} banks {_num(total)}: total {_num(new_score)}."
+    if not state.entered[state.current] and state.entry_threshold:
+        ruling = f"{name} banks {_num(total)} and is on the scorecard: total {_num(new_score)}."
+    return _end_turn(state, total, "banked", f"{prefix} {ruling}".strip())
+
+
+def _check_turn_points(points: object) -> int:
+    if isinstance(points, bool) or not isinstance(points, int):
+        raise IllegalAction("The turn total must be a whole number.", "points")
+    if points < 0:
+        raise IllegalAction(f"A turn total cannot be negative; you entered {points}.", "points")
+    if points > MAX_TURN_POINTS:
+        raise IllegalAction(
+            f"A turn total is at most {_num(MAX_TURN_POINTS)}; you entered {_num(points)}.",
+            "points",
+        )
+    if points % POINT_STEP:
+        raise IllegalAction(f"A turn total is a multiple of 50; {points} is not.", "points")
+    return points
+
+
+def _apply_quick(state: State, action: QuickTurn) -> State:
+    name = state.current_player
+    if not can_enter_total(state):
+        raise IllegalAction(
+            f"Finish or undo the turn in progress first: {name} has already rolled this turn.",
+            "points",
+        )
+    points = _check_turn_points(action.points)
+    if not state.entered[state.current] and 0 < points < state.entry_threshold:
+        raise IllegalAction(
+            f"{name} is not on the scorecard yet: a turn must bank at least "
+            f"{_num(state.entry_threshold)}.",
+            "points",
+        )
+    new_score = state.scores[state.current] + points
+    if points:
+        ruling = f"{name} entered a turn of {_num(points)}: total {_num(new_score)}."
+    else:
+        ruling = f"{name} entered a scoreless turn: total {_num(new_score)}."
+    return _end_turn(state, points, "quick", ruling)
+
+
+_ACTION_KEYS: dict[str, frozenset[str]] = {
+    "roll": frozenset({"type", "dice"}),
+    "keep": frozenset({"type", "dice", "bank"}),
+    "bank": frozenset({"type"}),
+    "total": frozenset({"type", "points"}),
+}
+
+
+def _action_type(data: Mapping[str, object]) -> str:
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
+        shown = "no type" if kind is None else f"type {kind!r}"[:40]
+        raise IllegalAction(
+            f"Unknown action ({shown}): the type is roll, keep, bank or total.", "type"
+        )
+    unknown = sorted(str(key) for key in data if key not in _ACTION_KEYS[kind])
+    if unknown:
+        listed = _names([repr(key)[:30] for key in unknown])
+        raise IllegalAction(f"A {kind} action has no field {listed}.", unknown[0])
+    return kind
+
+
+def _required(data: Mapping[str, object], key: str, what: str) -> object:
+    if key not in data:
+        raise IllegalAction(f"Enter {what}.", key)
+    return data[key]
+
+
+def _parse_action(data: Mapping[str, object]) -> Action:
+    if not isinstance(data, Mapping):
+        raise IllegalAction("An action is an object with a type.", "type")
+    kind = _action_type(data)
+    if kind == "roll":
+        return Roll(_parse_roll(_required(data, "dice", "the dice rolled"), "dice"))
+    if kind == "keep":
+        bank = data.get("bank", False)
+        if not isinstance(bank, bool):
+            raise IllegalAction("bank must be true or false.", "bank")
+        return Keep(_parse_kept(_required(data, "dice", "the dice set aside"), "dice"), bank)
+    if kind == "bank":
+        return Bank()
+    raw = _required(data, "points", "the turn total")
+    return QuickTurn(parse_whole_number(raw, "The turn total", "points"))
+
+
+class Yardkle:
+    """The game object the app registers (see base.Game)."""
+
+    slug: str = "yardkle"
+    title: str = "Yardkle"
+    min_players: int = 1
+    max_players: int = 8
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "entry_threshold",
+            "Entry threshold",
+            "int",
+            500,
+            help="Points a player must make in one turn to get on the scorecard (0 = none).",
+            minimum=0,
+            maximum=10000,
+            step=50,
+        ),
+        OptionSpec(
+            "winning_score",
+            "Final-round score",
+            "int",
+            10000,
+            help="A player who banks this many points starts the final round.",
+            minimum=500,
+            maximum=100000,
+            step=50,
+        ),
+    )
+
+    def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
+        names = tuple(players)
+        if not self.min_players <= len(names) <= self.max_players:
+            raise IllegalAction(
+                f"Yardkle is for 1 to 8 players; you entered {len(names)}.", "players"
+            )
+        resolved = resolve_options(self.options, options)
+        threshold = _int_option(resolved, "entry_threshold")
+        return State(
+            players=names,
+            entry_threshold=threshold,
+            winning_score=_int_option(resolved, "winning_score"),
+            scores=(0,) * len(names),
+            entered=(threshold == 0,) * len(names),
+            current=0,
+            turn=NEW_TURN,
+            turns=(),
+            final_round_by=None,
+            finished=False,
+            last_ruling=f"{names[0]} rolls first.",
+        )
+
+    def parse_action(self, data: Mapping[str, object]) -> Action:
+        return _parse_action(data)
+
+    def action_to_json(self, action: Action) -> dict[str, object]:
+        if isinstance(action, Roll):
+            return {"type": "roll", "dice": list(action.dice)}
+        if isinstance(action, Keep):
+            return {"type": "keep", "dice": list(action.dice), "bank": action.bank}
+        if isinstance(action, Bank):
+            return {"type": "bank"}
+        return {"type": "total", "points": action.points}
+
+    def apply(self, state: State, action: Action) -> State:
+        if state.finished:
+            raise IllegalAction("The game is over.")
+        if isinstance(action, Roll):
+            return _apply_roll(state, action)
+        if isinstance(action, Keep):
+            return _apply_keep(state, action)
+        if isinstance(action, Bank):
+            return _apply_bank(state)
+        if isinstance(action, QuickTurn):
+            return _apply_quick(state, action)
+        raise IllegalAction("Unknown action: the type is roll, keep, bank or total.", "type")
+
+    def ruling(self, state: State) -> str:
+        return state.last_ruling
+
+    def describe(self, action: Action) -> str:
+        if isinstance(action, Roll):
+            return f"roll {_dice_text(action.dice)}"
+        if isinstance(action, Keep):
+            return f"set aside {_dice_text(action.dice)}" + (" and bank" if action.bank else "")
+        if isinstance(action, Bank):
+            return "bank"
+        return f"turn total {_num(action.points)}"
+
+    def is_finished(self, state: State) -> bool:
+        return state.finished
+
+    def winners(self, state: State) -> list[int]:
+        """Seats with the top score once the game is over; none before."""
+        return winning_seats(state) if state.finished else []
+
+    def standings(self, state: State) -> list[Standing]:
+        return rank_by_score(state.players, state.scores)
+
+    def score_rows(self, state: State) -> list[ScoreRow]:
+        notes = {"banked": "banked", "yardkle": "Yardkle", "quick": "entered as a total"}
+        totals = [0] * len(state.players)
+        rows: list[ScoreRow] = []
+        for record in state.turns:
+            totals[record.seat] += record.points
+            name = state.players[record.seat]
+            rows.append(
+                ScoreRow(
+                    record.round,
+                    record.seat,
+                    name,
+                    record.points,
+                    totals[record.seat],
+                    notes[record.result],
+                )
+            )
+        return rows
+
+
+def _int_option(options: Mapping[str, OptionValue], name: str) -> int:
+    value = options[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f"The option {name} must be a whole number.", f"options.{name}")
+    return value
+
+
+GAME = Yardkle()
+
+if TYPE_CHECKING:
+    _conforms: Game = GAME

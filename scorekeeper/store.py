@@ -1,0 +1,361 @@
+"""The session store: the only code that writes sessions and events.
+
+A session's state is the replay of its live events through its game's engine.
+Every write is one transaction that first checks the one-time form key and
+the version the client saw, then validates by applying the action, and only
+then writes: an illegal action leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from peewee import IntegrityError
+
+from scorekeeper.db import is_sqlite, write_transaction
+from scorekeeper.games import get_game
+from scorekeeper.games.base import Game, IllegalAction, OptionValue, resolve_options
+from scorekeeper.models import NAME_MAX_LENGTH, Event, FormKey, GameSession, Seat, utc_now
+
+
+class SessionNotFound(LookupError):
+    pass
+
+
+class StaleVersion(Exception):
+    """The client saw an older version of the session than the stored one."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"The session changed (now at version {current}): here is the new state.")
+        self.current = current
+
+
+class AlreadyRecorded(Exception):
+    """This form was submitted before (a double tap): nothing new was recorded."""
+
+    def __init__(self, session_id: str | None) -> None:
+        super().__init__("This form was already submitted; it was recorded once.")
+        self.session_id = session_id
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    seq: int
+    action: dict[str, Any]
+    undone: bool
+    redoable: bool
+    text: str
+    # The sentence the engine ruled when this event was applied (live events only).
+    ruling: str | None
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """Everything a page or the API reads about one session."""
+
+    id: str
+    game: Game
+    options: dict[str, OptionValue]
+    seats: tuple[str, ...]
+    version: int
+    state: Any
+    events: tuple[LoggedEvent, ...]
+
+    @property
+    def can_undo(self) -> bool:
+        return any(not event.undone for event in self.events)
+
+    @property
+    def can_redo(self) -> bool:
+        return any(event.redoable for event in self.events)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.is_finished(self.state)
+
+
+def edit_key_matches(session_id: str, key: str) -> bool:
+    session = GameSession.get_or_none(GameSession.id == session_id)
+    return session is not None and hmac.compare_digest(session.edit_key, key)
+
+
+def edit_key(session_id: str) -> str:
+    session = GameSession.get_or_none(GameSession.id == session_id)
+    if session is None:
+        raise SessionNotFound(session_id)
+    return str(session.edit_key)
+
+
+def check_seat_names(game: Game, names: Sequence[object]) -> tuple[str, ...]:
+    if not game.min_players <= len(names) <= game.max_players:
+        raise IllegalAction(
+            f"{game.title} needs {game.min_players} to {game.max_players} seats; "
+            f"you named {len(names)}.",
+            "seats",
+        )
+    cleaned: list[str] = []
+    for position, raw in enumerate(names, start=1):
+        field = f"seats.{position}"
+        if not isinstance(raw, str) or not raw.strip():
+            raise IllegalAction(f"Seat {position} needs a name.", field)
+        name = " ".join(raw.split())
+        if len(name) > NAME_MAX_LENGTH:
+            raise IllegalAction(
+                f"Seat {position}'s name is {len(name)} characters long; "
+                f"at most {NAME_MAX_LENGTH} fit.",
+                field,
+            )
+        if name.casefold() in (taken.casefold() for taken in cleaned):
+            raise IllegalAction(f"Two seats are called {name}; give each seat its own name.", field)
+        cleaned.append(name)
+    return tuple(cleaned)
+
+
+def replay(
+    game: Game,
+    seats: Sequence[str],
+    options: Mapping[str, OptionValue],
+    logged: Sequence[tuple[int, Mapping[str, Any], bool, bool]],
+) -> tuple[Any, tuple[LoggedEvent, ...]]:
+    """The state after the live events, and each event with its ruling.
+
+    ``logged`` holds (seq, action JSON, undone, redoable) in log order. An
+    event that no longer applies raises IllegalAction naming its number.
+    """
+    state = game.start(seats, options)
+    events: list[LoggedEvent] = []
+    for seq, data, undone, redoable in logged:
+        action = game.parse_action(data)
+        ruling = None
+        if not undone:
+            try:
+                state = game.apply(state, action)
+            except IllegalAction as refused:
+                raise IllegalAction(
+                    f"Event {seq} ({game.describe(action)}): {refused.message}"
+                ) from None
+            ruling = game.ruling(state)
+        events.append(LoggedEvent(seq, dict(data), undone, redoable, game.describe(action), ruling))
+    return state, tuple(events)
+
+
+def load(session_id: str) -> SessionView:
+    session = GameSession.get_or_none(GameSession.id == session_id)
+    if session is None:
+        raise SessionNotFound(session_id)
+    return _view(session)
+
+
+def _view(session: GameSession) -> SessionView:
+    game = get_game(session.game)
+    seats = tuple(seat.name for seat in session.seats.order_by(Seat.position))
+    rows = session.events.order_by(Event.seq)
+    logged = [(row.seq, row.action, row.undone, _redoable(row)) for row in rows]
+    state, events = replay(game, seats, session.options, logged)
+    return SessionView(session.id, game, session.options, seats, session.version, state, events)
+
+
+def _redoable(row: Event) -> bool:
+    return bool(row.undone and row.redoable)
+
+
+def create(
+    game_slug: object,
+    names: Sequence[object],
+    options: Mapping[str, object],
+    form_key: str | None = None,
+) -> tuple[str, str]:
+    """A new session; returns its id (the view link) and its edit key."""
+    game = get_game(game_slug)
+    seats = check_seat_names(game, names)
+    resolved = resolve_options(game.options, options)
+    game.start(seats, resolved)
+    return _insert_session(game, seats, resolved, [], form_key)
+
+
+def import_session(data: object, form_key: str | None = None) -> tuple[str, str]:
+    """A new session identical to an exported one (see ``scorekeeper.export``)."""
+    from scorekeeper.export import read_export
+
+    imported = read_export(data)
+    game = get_game(imported.game)
+    seats = check_seat_names(game, imported.seats)
+    options = resolve_options(game.options, imported.options)
+    logged = [
+        (seq, game.action_to_json(game.parse_action(action)), undone, redoable)
+        for seq, action, undone, redoable in imported.events
+    ]
+    replay(game, seats, options, logged)
+    return _insert_session(game, seats, options, logged, form_key)
+
+
+def _insert_session(
+    game: Game,
+    seats: Sequence[str],
+    options: Mapping[str, OptionValue],
+    logged: Sequence[tuple[int, Mapping[str, Any], bool, bool]],
+    form_key: str | None,
+) -> tuple[str, str]:
+    session_id = secrets.token_urlsafe(16)
+    key = secrets.token_urlsafe(24)
+    try:
+        with write_transaction():
+            _claim_form_key(form_key, session_id=None)
+            state, _ = replay(game, seats, options, logged)
+            session = GameSession.create(
+                id=session_id,
+                game=game.slug,
+                options=dict(options),
+                edit_key=key,
+                finished=game.is_finished(state),
+            )
+            Seat.insert_many(
+                [{"session": session, "position": i, "name": n} for i, n in enumerate(seats)]
+            ).execute()
+            for seq, action, undone, redoable in logged:
+                Event.create(
+                    session=session, seq=seq, action=action, undone=undone, redoable=redoable
+                )
+            if form_key:
+                FormKey.update(session=session).where(FormKey.key == form_key).execute()
+    except IntegrityError:
+        raise _already_recorded(form_key) from None
+    return session_id, key
+
+
+def _claim_form_key(form_key: str | None, session_id: str | None) -> None:
+    if not form_key:
+        return
+    if len(form_key) > 64:
+        raise IllegalAction("The form key is too long; reload the page.", "form_key")
+    if FormKey.get_or_none(FormKey.key == form_key) is not None:
+        raise _already_recorded(form_key)
+    FormKey.create(key=form_key, session=session_id)
+
+
+def _already_recorded(form_key: str | None) -> AlreadyRecorded:
+    row = FormKey.get_or_none(FormKey.key == form_key) if form_key else None
+    if row is None:
+        # Not a double tap: a genuine conflict we cannot explain to a player.
+        raise RuntimeError("integrity error without a repeated form key")
+    return AlreadyRecorded(row.session_id)
+
+
+def _locked_session(session_id: str) -> GameSession:
+    query = GameSession.select().where(GameSession.id == session_id)
+    if not is_sqlite():
+        query = query.for_update()
+    session = query.first()
+    if session is None:
+        raise SessionNotFound(session_id)
+    return session
+
+
+def _change(session_id: str, version: int, form_key: str | None, write: Any) -> SessionView:
+    """Run ``write(session, view)`` as one checked transaction; returns the new view."""
+    try:
+        with write_transaction():
+            session = _locked_session(session_id)
+            _claim_form_key(form_key, session_id)
+            if version != session.version:
+                raise StaleVersion(session.version)
+            write(session, _view(session))
+            session.version += 1
+            session.updated_at = utc_now()
+            view = _view(session)
+            session.finished = view.finished
+            session.save()
+    except IntegrityError:
+        raise _already_recorded(form_key) from None
+    return view
+
+
+def append(
+    session_id: str, data: Mapping[str, object], version: int, form_key: str | None = None
+) -> SessionView:
+    """Record one action, if the rules allow it at this point of the game."""
+
+    def write(session: GameSession, view: SessionView) -> None:
+        action = view.game.parse_action(data)
+        view.game.apply(view.state, action)
+        last = session.events.order_by(Event.seq.desc()).first()
+        # A new action ends the redo trail: what was undone stays undone.
+        Event.update(redoable=False).where(Event.session == session).execute()
+        Event.create(
+            session=session,
+            seq=(last.seq if last else 0) + 1,
+            action=view.game.action_to_json(action),
+        )
+
+    return _change(session_id, version, form_key, write)
+
+
+def undo(session_id: str, version: int, form_key: str | None = None) -> SessionView:
+    """Mark the newest live event undone; it stays in the history, struck through."""
+
+    def write(session: GameSession, _view: SessionView) -> None:
+        newest = (
+            session.events.where(Event.undone == False)  # noqa: E712 (peewee expression)
+            .order_by(Event.seq.desc())
+            .first()
+        )
+        if newest is None:
+            raise IllegalAction("Nothing to undo: no event is recorded yet.")
+        newest.undone = True
+        newest.redoable = True
+        newest.save()
+
+    return _change(session_id, version, form_key, write)
+
+
+def redo(session_id: str, version: int, form_key: str | None = None) -> SessionView:
+    """Restore the most recently undone event, checked by the rules again."""
+
+    def write(session: GameSession, view: SessionView) -> None:
+        target = (
+            session.events.where(Event.redoable == True)  # noqa: E712 (peewee expression)
+            .order_by(Event.seq)
+            .first()
+        )
+        if target is None:
+            raise IllegalAction("Nothing to redo.")
+        view.game.apply(view.state, view.game.parse_action(target.action))
+        target.undone = False
+        target.redoable = False
+        target.save()
+
+    return _change(session_id, version, form_key, write)
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    id: str
+    game_title: str
+    seats: tuple[str, ...]
+    finished: bool
+    updated_at: Any
+
+
+def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
+    """The sessions with these ids that still exist, in the order given."""
+    if not session_ids:
+        return []
+    rows = {row.id: row for row in GameSession.select().where(GameSession.id.in_(session_ids))}
+    seats: dict[str, list[str]] = {}
+    for seat in Seat.select().where(Seat.session.in_(list(rows))).order_by(Seat.position):
+        seats.setdefault(seat.session_id, []).append(seat.name)
+    return [
+        SessionSummary(
+            row.id,
+            get_game(row.game).title,
+            tuple(seats.get(row.id, ())),
+            row.finished,
+            row.updated_at,
+        )
+        for session_id in session_ids
+        if (row := rows.get(session_id)) is not None
+    ]

@@ -1,0 +1,168 @@
+"""JSON API v1: sessions, events, undo/redo, export/import, Yardkle scoring.
+
+Errors are ``{"error": "<sentence>", "field": "<where>" | null}``. Writes to a
+session need its edit key as ``Authorization: Bearer <key>``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, request, url_for
+
+from scorekeeper import store
+from scorekeeper.export import session_csv, session_json
+from scorekeeper.games import yardkle
+from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.web import access
+from scorekeeper.web.errors import error_response
+from scorekeeper.web.openapi import openapi_document
+from scorekeeper.web.sessions import load_or_404
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+@bp.errorhandler(IllegalAction)
+def illegal(refused: IllegalAction) -> tuple[Response, int]:
+    return error_response(422, refused.message, refused.field)
+
+
+@bp.errorhandler(store.StaleVersion)
+def stale(error: store.StaleVersion) -> tuple[Response, int]:
+    body = session_state(store.load(request.view_args["session_id"]))  # type: ignore[index]
+    return jsonify({"error": str(error), "field": "version", "state": body}), 409
+
+
+def json_body() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(400, "The request body must be a JSON object (Content-Type: application/json).")
+    return body
+
+
+def session_state(view: store.SessionView) -> dict[str, Any]:
+    game = view.game
+    return {
+        "id": view.id,
+        "game": game.slug,
+        "version": view.version,
+        "seats": list(view.seats),
+        "options": view.options,
+        "ruling": game.ruling(view.state),
+        "finished": view.finished,
+        "winners": game.winners(view.state) if view.finished else [],
+        "standings": [dataclasses.asdict(s) for s in game.standings(view.state)],
+        "can_undo": view.can_undo,
+        "can_redo": view.can_redo,
+        "state": dataclasses.asdict(view.state),
+        "links": {
+            "view": url_for("sessions.session_page", session_id=view.id, _external=True),
+            "export": url_for("api.export_session", session_id=view.id, _external=True),
+        },
+    }
+
+
+def created(session_id: str, key: str) -> tuple[Response, int]:
+    body = session_state(store.load(session_id))
+    body["edit_key"] = key
+    body["links"]["join"] = url_for("sessions.join", session_id=session_id, key=key, _external=True)
+    return jsonify(body), 201
+
+
+@bp.post("/sessions")
+def create_session() -> tuple[Response, int]:
+    body = json_body()
+    seats = body.get("seats")
+    if not isinstance(seats, list):
+        raise IllegalAction("“seats” must be a list of names in table order.", "seats")
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise IllegalAction("“options” must be an object.", "options")
+    return created(*store.create(body.get("game"), seats, options))
+
+
+@bp.post("/sessions/import")
+def import_session() -> tuple[Response, int]:
+    return created(*store.import_session(json_body()))
+
+
+@bp.get("/sessions/<session_id>")
+def read_session(session_id: str) -> Response:
+    return jsonify(session_state(load_or_404(session_id)))
+
+
+def checked_write(
+    session_id: str, write: Callable[[dict[str, Any], int, str | None], store.SessionView]
+) -> store.SessionView:
+    """An edit-key-checked write with the body's version and optional request key."""
+    load_or_404(session_id)
+    access.require_bearer_edit(session_id)
+    body = json_body()
+    version = parse_whole_number(body.get("version"), "“version”", "version")
+    form_key = body.get("request_key")
+    if form_key is not None and not isinstance(form_key, str):
+        raise IllegalAction("“request_key” must be a string.", "request_key")
+    try:
+        return write(body, version, form_key)
+    except store.AlreadyRecorded:
+        return store.load(session_id)
+
+
+@bp.post("/sessions/<session_id>/events")
+def append_event(session_id: str) -> tuple[Response, int]:
+    def write(body: dict[str, Any], version: int, key: str | None) -> store.SessionView:
+        action = body.get("action")
+        if not isinstance(action, dict):
+            raise IllegalAction("“action” must be an object with a “type”.", "action")
+        return store.append(session_id, action, version, key)
+
+    return jsonify(session_state(checked_write(session_id, write))), 201
+
+
+@bp.post("/sessions/<session_id>/undo")
+def undo(session_id: str) -> Response:
+    view = checked_write(session_id, lambda _body, v, k: store.undo(session_id, v, k))
+    return jsonify(session_state(view))
+
+
+@bp.post("/sessions/<session_id>/redo")
+def redo(session_id: str) -> Response:
+    view = checked_write(session_id, lambda _body, v, k: store.redo(session_id, v, k))
+    return jsonify(session_state(view))
+
+
+@bp.get("/sessions/<session_id>/export")
+def export_session(session_id: str) -> Response:
+    return jsonify(session_json(load_or_404(session_id)))
+
+
+@bp.get("/sessions/<session_id>/export.csv")
+def export_session_csv(session_id: str) -> Response:
+    return Response(session_csv(load_or_404(session_id)), mimetype="text/csv")
+
+
+@bp.post("/yardkle/score")
+def yardkle_score() -> Response:
+    body = json_body()
+    unknown = sorted(set(body) - {"dice", "keep"})
+    if unknown:
+        raise IllegalAction(
+            f"Unknown field {unknown[0]!r}: send “dice” and optionally “keep”.", unknown[0]
+        )
+    dice = body.get("dice")
+    if not isinstance(dice, list):
+        raise IllegalAction("“dice” must be a list of 1 to 6 dice.", "dice")
+    roll = yardkle.score_roll(dice)
+    if "keep" not in body:
+        return jsonify(roll.to_json())
+    keep = body["keep"]
+    if not isinstance(keep, list):
+        raise IllegalAction("“keep” must be a list of dice from the roll.", "keep")
+    return jsonify(yardkle.score_keep([int(d) for d in dice], keep).to_json())
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(openapi_document())

@@ -1,0 +1,66 @@
+"""Downloads (CSV, JSON) of a session and the import of an exported file."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, jsonify, redirect, render_template, url_for
+
+from scorekeeper import store
+from scorekeeper.export import session_csv, session_json
+from scorekeeper.games.base import IllegalAction
+from scorekeeper.web import access
+from scorekeeper.web.forms import ImportForm
+from scorekeeper.web.sessions import load_or_404
+
+bp = Blueprint("export", __name__)
+
+
+def download_name(view: store.SessionView, extension: str) -> str:
+    return f"{view.game.slug}-{view.id[:8]}.{extension}"
+
+
+@bp.get("/s/<session_id>/export.csv")
+def export_csv(session_id: str) -> Response:
+    view = load_or_404(session_id)
+    return Response(
+        session_csv(view),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f"attachment; filename={download_name(view, 'csv')}"},
+    )
+
+
+@bp.get("/s/<session_id>/export.json")
+def export_json(session_id: str) -> Response:
+    view = load_or_404(session_id)
+    response = jsonify(session_json(view))
+    response.headers["Content-Disposition"] = f"attachment; filename={download_name(view, 'json')}"
+    return response
+
+
+def parse_upload(form: ImportForm) -> object:
+    raw = form.file.data.read() if form.file.data else (form.text.data or "").encode()
+    if not raw.strip():
+        raise IllegalAction("Choose an exported .json file, or paste its text.", "file")
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise IllegalAction(f"The file is not valid JSON ({error}).", "file") from None
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_session() -> Response | tuple[str, int]:
+    form = ImportForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            session_id, _key = store.import_session(parse_upload(form), form.form_key.data)
+        except IllegalAction as refused:
+            error = refused.message
+        except store.AlreadyRecorded as repeated:
+            return redirect(url_for("sessions.session_page", session_id=repeated.session_id), 303)
+        else:
+            access.remember(session_id, access.EDIT)
+            return redirect(url_for("sessions.session_page", session_id=session_id), 303)
+    status = 422 if error or form.errors else 200
+    return render_template("sessions/import.html", form=form, error=error), status

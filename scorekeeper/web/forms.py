@@ -1,0 +1,92 @@
+"""Forms: CSRF, rendering and the raw values; the rules are checked by the store.
+
+The new-session form does not repeat the game's checks: the store validates
+seats and options with the game's own specs, and its IllegalAction names the
+field to mark.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import Field, FieldList, HiddenField, SelectField, StringField, TextAreaField
+
+from scorekeeper.games.base import Game
+from scorekeeper.models import NAME_MAX_LENGTH
+
+
+def new_form_key() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class KeyedForm(FlaskForm):
+    form_key = HiddenField(default=new_form_key)
+
+
+class NewSessionForm(KeyedForm):
+    seats = FieldList(
+        StringField(render_kw={"maxlength": NAME_MAX_LENGTH, "autocomplete": "off"}),
+        min_entries=1,
+    )
+
+    def filled_seats(self) -> list[tuple[int, str]]:
+        """(index of the input, name) of every seat given a name, in table order."""
+        return [
+            (index, entry.data.strip())
+            for index, entry in enumerate(self.seats.entries)
+            if entry.data and entry.data.strip()
+        ]
+
+    def option_values(self, game: Game) -> dict[str, object]:
+        return {spec.name: self[f"option_{spec.name}"].data for spec in game.options}
+
+    def mark(self, field: str | None, message: str) -> None:
+        """Show ``message`` beside the input the store's ``field`` names."""
+        target: Field | None = None
+        if field and field.startswith("seats."):
+            position = int(field.removeprefix("seats."))
+            filled = self.filled_seats()
+            if 1 <= position <= len(filled):
+                target = self.seats.entries[filled[position - 1][0]]
+        elif field and field.startswith("options."):
+            target = self._fields.get("option_" + field.removeprefix("options."))
+        if target is None:
+            self.form_errors.append(message)
+        else:
+            target.errors = [*target.errors, message]
+
+
+def new_session_form(game: Game) -> NewSessionForm:
+    """The form for ``game``: one input per possible seat, one per option."""
+
+    class GameSessionForm(NewSessionForm):
+        pass
+
+    for spec in game.options:
+        field: Field
+        if spec.kind == "choice":
+            field = SelectField(
+                spec.label,
+                choices=list(spec.choices),
+                default=spec.default,
+                description=spec.help,
+            )
+        else:
+            field = StringField(
+                spec.label,
+                default=str(spec.default),
+                description=spec.help,
+                render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "maxlength": 9},
+            )
+        setattr(GameSessionForm, f"option_{spec.name}", field)
+    form = GameSessionForm()
+    while len(form.seats.entries) < game.max_players:
+        form.seats.append_entry()
+    return form
+
+
+class ImportForm(KeyedForm):
+    file = FileField("Session file (JSON, as exported)")
+    text = TextAreaField("…or paste its text", render_kw={"rows": 4})

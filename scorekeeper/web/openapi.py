@@ -1,0 +1,948 @@
+"""The OpenAPI 3.1 document of the JSON API v1, served at ``/api/v1/openapi.json``.
+
+It describes exactly the endpoints of ``scorekeeper.web.api``: sessions (create,
+import, read, events, undo, redo, export) and the stateless Yardkle scorer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Schema = dict[str, Any]
+
+OPENAPI_VERSION = "3.1.0"
+API_VERSION = "1.0.0"
+
+DESCRIPTION = """\
+Keep score of Yardkle sessions and score Yardkle rolls, from any client.
+
+**Errors** are always JSON: `{"error": "<a sentence a player can read>", "field": "<name>" | null}`.
+`field` names the input that is wrong (`"seats.2"`, `"options.winning_score"`, `"dice"`), or is
+null when no single field is to blame.
+
+**Edit key.** Whoever has a session's id may read it. Writes to a session (events, undo, redo)
+need its edit key as `Authorization: Bearer <edit_key>`. The key is returned once, as
+`edit_key`, when the session is created or imported: keep it. No key gets 401, a wrong key 403.
+
+**Versions.** Every write carries the `version` of the session the client last saw. If the
+session changed since (another phone at the table recorded something), the write is refused
+with 409 and the current state of the session in `state`: show it, then try again.
+
+**Retries.** A write may carry an optional `request_key` (any string of up to 64 characters,
+unique per intended write). Sending the same write again with the same `request_key` records it
+once: the retry answers with the session's current state instead of recording it twice.
+"""
+
+
+def _ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: Schema, example: Any = None) -> Schema:
+    """A JSON content map with a schema and, optionally, one example."""
+    media: Schema = {"schema": schema}
+    if example is not None:
+        media["example"] = example
+    return {"application/json": media}
+
+
+def _error_example(message: str, field: str | None) -> Schema:
+    return {"error": message, "field": field}
+
+
+def _error(description: str, message: str, field: str | None = None) -> Schema:
+    """A response whose body is the shared Error object."""
+    return {
+        "description": description,
+        "content": _json(_ref("Error"), _error_example(message, field)),
+    }
+
+
+def _ok(description: str, schema_name: str, example: Any = None) -> Schema:
+    return {"description": description, "content": _json(_ref(schema_name), example)}
+
+
+def _body(description: str, schema_name: str, example: Any = None) -> Schema:
+    return {
+        "required": True,
+        "description": description,
+        "content": _json(_ref(schema_name), example),
+    }
+
+
+def _standard_errors(*codes: int) -> Schema:
+    """References to the shared error responses, keyed by status code."""
+    names = {
+        400: "BadRequest",
+        401: "Unauthorized",
+        403: "Forbidden",
+        404: "NotFound",
+        409: "StaleVersion",
+        413: "TooLarge",
+    }
+    return {str(code): {"$ref": f"#/components/responses/{names[code]}"} for code in codes}
+
+
+def _session_write(
+    operation_id: str,
+    summary: str,
+    description: str,
+    body: Schema,
+    success_code: int,
+    success_description: str,
+    refusal: Schema,
+) -> Schema:
+    """A Bearer-protected, version-checked write to one session."""
+    responses: Schema = {
+        str(success_code): _ok(success_description, "SessionState"),
+        **_standard_errors(400, 401, 403, 404, 409, 413),
+        "422": refusal,
+    }
+    return {
+        "post": {
+            "operationId": operation_id,
+            "tags": ["sessions"],
+            "summary": summary,
+            "description": description,
+            "security": [{"editKey": []}],
+            "parameters": [{"$ref": "#/components/parameters/SessionId"}],
+            "requestBody": body,
+            "responses": dict(sorted(responses.items())),
+        }
+    }
+
+
+# --- Examples ------------------------------------------------------------------
+
+_SESSION_ID = "q2Xv7cN0mTg8bY1uK3sWfA"
+_EDIT_KEY = "v9Lk2PzQx4RtY7uWc1bN3mHs8dFa6gJe"
+_BASE = "https://scores.example"
+
+_YARDKLE_STATE_EXAMPLE: Schema = {
+    "players": ["Ana", "Bo"],
+    "entry_threshold": 500,
+    "winning_score": 10000,
+    "scores": [0, 0],
+    "entered": [False, False],
+    "current": 0,
+    "turn": {"total": 0, "dice_left": 6, "pending_roll": None, "hot_dice": False, "rolls": 0},
+    "turns": [],
+    "final_round_by": None,
+    "finished": False,
+    "last_ruling": "Ana rolls first.",
+}
+
+_SESSION_STATE_EXAMPLE: Schema = {
+    "id": _SESSION_ID,
+    "game": "yardkle",
+    "version": 0,
+    "seats": ["Ana", "Bo"],
+    "options": {"entry_threshold": 500, "winning_score": 10000},
+    "ruling": "Ana rolls first.",
+    "finished": False,
+    "winners": [],
+    "standings": [
+        {"seat": 0, "name": "Ana", "score": 0, "rank": 1},
+        {"seat": 1, "name": "Bo", "score": 0, "rank": 1},
+    ],
+    "can_undo": False,
+    "can_redo": False,
+    "state": _YARDKLE_STATE_EXAMPLE,
+    "links": {
+        "view": f"{_BASE}/s/{_SESSION_ID}",
+        "export": f"{_BASE}/api/v1/sessions/{_SESSION_ID}/export",
+    },
+}
+
+_CREATED_EXAMPLE: Schema = {
+    **_SESSION_STATE_EXAMPLE,
+    "edit_key": _EDIT_KEY,
+    "links": {
+        **_SESSION_STATE_EXAMPLE["links"],
+        "join": f"{_BASE}/s/{_SESSION_ID}/join/{_EDIT_KEY}",
+    },
+}
+
+_EXPORT_EXAMPLE: Schema = {
+    "format": "tabletop-scorekeeper/session",
+    "format_version": 1,
+    "game": "yardkle",
+    "options": {"entry_threshold": 500, "winning_score": 10000},
+    "seats": [{"position": 1, "name": "Ana"}, {"position": 2, "name": "Bo"}],
+    "events": [
+        {
+            "seq": 1,
+            "action": {"type": "total", "points": 650},
+            "undone": False,
+            "redoable": False,
+            "text": "turn total 650",
+            "ruling": "Ana entered a turn of 650: total 650.",
+        }
+    ],
+    "rounds": [
+        {
+            "round": 1,
+            "seat": 1,
+            "player": "Ana",
+            "points": 650,
+            "running_total": 650,
+            "note": "entered as a total",
+        }
+    ],
+    "standings": [
+        {"rank": 1, "seat": 1, "player": "Ana", "score": 650},
+        {"rank": 2, "seat": 2, "player": "Bo", "score": 0},
+    ],
+    "finished": False,
+    "winners": [],
+}
+
+_CSV_EXAMPLE = (
+    "round,seat,player,points,running_total,note\r\n1,1,Ana,650,650,entered as a total\r\n"
+)
+
+_SCORE_REQUEST_EXAMPLE: Schema = {"dice": [1, 1, 1, 5, 2, 3]}
+_SCORE_EXAMPLE: Schema = {
+    "points": 1050,
+    "combos": [
+        {"name": "three 1s", "dice": [1, 1, 1], "points": 1000},
+        {"name": "single 5", "dice": [5], "points": 50},
+    ],
+    "yardkle": False,
+}
+
+
+# --- Schemas -------------------------------------------------------------------
+
+_DIE: Schema = {"type": "integer", "minimum": 1, "maximum": 6}
+_NAME: Schema = {"type": "string", "minLength": 1, "maxLength": 40}
+_VERSION: Schema = {
+    "type": "integer",
+    "minimum": 0,
+    "description": "The session version the client last saw (SessionState.version).",
+}
+_REQUEST_KEY: Schema = {
+    "type": "string",
+    "maxLength": 64,
+    "description": (
+        "Optional, unique per intended write: a retry with the same key records nothing new "
+        "and answers with the current state."
+    ),
+}
+
+
+def _schemas() -> Schema:
+    return {
+        "Error": {
+            "type": "object",
+            "description": "Every error of this API.",
+            "required": ["error", "field"],
+            "properties": {
+                "error": {"type": "string", "description": "A sentence a player can read."},
+                "field": {
+                    "type": ["string", "null"],
+                    "description": 'The input that is wrong (e.g. "seats.2", "dice"), or null.',
+                },
+            },
+        },
+        "StaleVersion": {
+            "description": "A write with an old version: the session's current state comes along.",
+            "allOf": [
+                _ref("Error"),
+                {
+                    "type": "object",
+                    "required": ["state"],
+                    "properties": {
+                        "field": {"const": "version"},
+                        "state": _ref("SessionState"),
+                    },
+                },
+            ],
+        },
+        "Standing": {
+            "type": "object",
+            "description": "One seat's place: rank 1 leads; tied seats share a rank (1, 1, 3).",
+            "required": ["seat", "name", "score", "rank"],
+            "properties": {
+                "seat": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "The seat's index in `seats` (0 is the first seat).",
+                },
+                "name": {"type": "string"},
+                "score": {"type": "integer"},
+                "rank": {"type": "integer", "minimum": 1},
+            },
+        },
+        "SessionState": {
+            "type": "object",
+            "description": "A session as it stands after replaying its live events.",
+            "required": [
+                "id",
+                "game",
+                "version",
+                "seats",
+                "options",
+                "ruling",
+                "finished",
+                "winners",
+                "standings",
+                "can_undo",
+                "can_redo",
+                "state",
+                "links",
+            ],
+            "properties": {
+                "id": {
+                    "type": "string",
+                    "description": "The session id: whoever has it can watch the session.",
+                },
+                "game": {"type": "string", "enum": ["yardkle"]},
+                "version": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Rises by one with every write; send it back with the next.",
+                },
+                "seats": {"type": "array", "items": {"type": "string"}},
+                "options": {
+                    "type": "object",
+                    "description": "Every option of the game, with the given or default value.",
+                    "additionalProperties": {"type": ["integer", "string", "boolean"]},
+                },
+                "ruling": {
+                    "type": "string",
+                    "description": "The game's latest ruling, as a sentence.",
+                },
+                "finished": {"type": "boolean"},
+                "winners": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 0},
+                    "description": "Seat indexes of the winners once finished; empty before.",
+                },
+                "standings": {"type": "array", "items": _ref("Standing")},
+                "can_undo": {"type": "boolean"},
+                "can_redo": {"type": "boolean"},
+                "state": {
+                    "type": "object",
+                    "description": (
+                        "The game's own state. For Yardkle: players, entry_threshold, "
+                        "winning_score, scores, entered, current (seat index), turn {total, "
+                        "dice_left, pending_roll, hot_dice, rolls}, turns [{round, seat, "
+                        "points, result}], final_round_by, finished, last_ruling."
+                    ),
+                    "additionalProperties": True,
+                },
+                "links": {
+                    "type": "object",
+                    "required": ["view", "export"],
+                    "properties": {
+                        "view": {
+                            "type": "string",
+                            "format": "uri",
+                            "description": "The scoreboard page.",
+                        },
+                        "export": {
+                            "type": "string",
+                            "format": "uri",
+                            "description": "This session's JSON export.",
+                        },
+                    },
+                },
+            },
+        },
+        "CreatedSession": {
+            "description": (
+                "A new session: its state, the edit key (shown only this once) and a "
+                "“score with me” link that hands the key to another phone."
+            ),
+            "allOf": [
+                _ref("SessionState"),
+                {
+                    "type": "object",
+                    "required": ["edit_key", "links"],
+                    "properties": {
+                        "edit_key": {
+                            "type": "string",
+                            "description": "Send as `Authorization: Bearer <edit_key>`.",
+                        },
+                        "links": {
+                            "type": "object",
+                            "required": ["join"],
+                            "properties": {
+                                "join": {
+                                    "type": "string",
+                                    "format": "uri",
+                                    "description": "Opening it lets a browser record too.",
+                                }
+                            },
+                        },
+                    },
+                },
+            ],
+        },
+        "YardkleOptions": {
+            "type": "object",
+            "description": "Yardkle's options; each one left out takes its default.",
+            "additionalProperties": False,
+            "properties": {
+                "entry_threshold": {
+                    "type": "integer",
+                    "default": 500,
+                    "minimum": 0,
+                    "maximum": 10000,
+                    "multipleOf": 50,
+                    "description": "Points one turn must make to get on the scorecard (0: none).",
+                },
+                "winning_score": {
+                    "type": "integer",
+                    "default": 10000,
+                    "minimum": 500,
+                    "maximum": 100000,
+                    "multipleOf": 50,
+                    "description": "A player who banks this many points starts the final round.",
+                },
+            },
+        },
+        "NewSession": {
+            "type": "object",
+            "required": ["game", "seats"],
+            "properties": {
+                "game": {"type": "string", "enum": ["yardkle"]},
+                "seats": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 8,
+                    "items": _NAME,
+                    "description": (
+                        "Player names in table order, each unique (ignoring case); runs of "
+                        "spaces are squeezed to one."
+                    ),
+                },
+                "options": {**_ref("YardkleOptions"), "default": {}},
+            },
+        },
+        "YardkleAction": {
+            "description": "One thing that happened at the table, told by its `type`.",
+            "oneOf": [
+                {
+                    "title": "roll",
+                    "type": "object",
+                    "description": "The dice the current player rolled, as they fell.",
+                    "required": ["type", "dice"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "type": {"const": "roll"},
+                        "dice": {"type": "array", "minItems": 1, "maxItems": 6, "items": _DIE},
+                    },
+                },
+                {
+                    "title": "keep",
+                    "type": "object",
+                    "description": (
+                        "Scoring dice set aside from the waiting roll; `bank: true` stops "
+                        "right after and records the turn."
+                    ),
+                    "required": ["type", "dice"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "type": {"const": "keep"},
+                        "dice": {"type": "array", "minItems": 1, "maxItems": 6, "items": _DIE},
+                        "bank": {"type": "boolean", "default": False},
+                    },
+                },
+                {
+                    "title": "bank",
+                    "type": "object",
+                    "description": "Stop and record the turn total.",
+                    "required": ["type"],
+                    "additionalProperties": False,
+                    "properties": {"type": {"const": "bank"}},
+                },
+                {
+                    "title": "total",
+                    "type": "object",
+                    "description": "A whole turn entered as its total (0 for a scoreless turn).",
+                    "required": ["type", "points"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "type": {"const": "total"},
+                        "points": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "maximum": 1000000,
+                            "multipleOf": 50,
+                        },
+                    },
+                },
+            ],
+        },
+        "EventRequest": {
+            "type": "object",
+            "required": ["version", "action"],
+            "properties": {
+                "version": _VERSION,
+                "action": _ref("YardkleAction"),
+                "request_key": _REQUEST_KEY,
+            },
+        },
+        "VersionRequest": {
+            "type": "object",
+            "required": ["version"],
+            "properties": {"version": _VERSION, "request_key": _REQUEST_KEY},
+        },
+        "SessionExport": {
+            "type": "object",
+            "description": (
+                "Everything needed to rebuild an identical session. The read-only parts "
+                "(rounds, standings, finished, winners, each event's text and ruling) are "
+                "for readers of the file: an import ignores them and recomputes them by replay."
+            ),
+            "required": [
+                "format",
+                "format_version",
+                "game",
+                "options",
+                "seats",
+                "events",
+                "rounds",
+                "standings",
+                "finished",
+                "winners",
+            ],
+            "properties": {
+                "format": {"const": "tabletop-scorekeeper/session"},
+                "format_version": {"const": 1},
+                "game": {"type": "string", "enum": ["yardkle"]},
+                "options": {"type": "object", "additionalProperties": True},
+                "seats": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["name"],
+                        "properties": {
+                            "position": {"type": "integer", "minimum": 1},
+                            "name": _NAME,
+                        },
+                    },
+                },
+                "events": {
+                    "type": "array",
+                    "description": "Every event in log order, undone ones too.",
+                    "items": {
+                        "type": "object",
+                        "required": ["seq", "action", "undone", "redoable", "text", "ruling"],
+                        "properties": {
+                            "seq": {
+                                "type": "integer",
+                                "description": "Rises from one event to the next.",
+                            },
+                            "action": {
+                                "type": "object",
+                                "description": "The game's action (for Yardkle a YardkleAction).",
+                            },
+                            "undone": {"type": "boolean", "default": False},
+                            "redoable": {
+                                "type": "boolean",
+                                "default": False,
+                                "description": "Undone and still restorable by redo.",
+                            },
+                            "text": {"type": "string", "readOnly": True},
+                            "ruling": {
+                                "type": ["string", "null"],
+                                "readOnly": True,
+                                "description": "The ruling when applied; null if undone.",
+                            },
+                        },
+                    },
+                },
+                "rounds": {
+                    "type": "array",
+                    "readOnly": True,
+                    "description": "One row per seat per round (or turn), as in the CSV export.",
+                    "items": {
+                        "type": "object",
+                        "required": ["round", "seat", "player", "points", "running_total", "note"],
+                        "properties": {
+                            "round": {"type": "integer", "minimum": 1},
+                            "seat": {
+                                "type": "integer",
+                                "minimum": 1,
+                                "description": "The seat's position (1 is the first seat).",
+                            },
+                            "player": {"type": "string"},
+                            "points": {"type": "integer"},
+                            "running_total": {"type": "integer"},
+                            "note": {"type": "string"},
+                        },
+                    },
+                },
+                "standings": {
+                    "type": "array",
+                    "readOnly": True,
+                    "items": {
+                        "type": "object",
+                        "required": ["rank", "seat", "player", "score"],
+                        "properties": {
+                            "rank": {"type": "integer", "minimum": 1},
+                            "seat": {"type": "integer", "minimum": 1},
+                            "player": {"type": "string"},
+                            "score": {"type": "integer"},
+                        },
+                    },
+                },
+                "finished": {"type": "boolean", "readOnly": True},
+                "winners": {
+                    "type": "array",
+                    "readOnly": True,
+                    "items": {"type": "string"},
+                    "description": "The winners' names once finished; empty before.",
+                },
+            },
+        },
+        "YardkleScoreRequest": {
+            "type": "object",
+            "required": ["dice"],
+            "additionalProperties": False,
+            "properties": {
+                "dice": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 6,
+                    "items": _DIE,
+                    "description": "One roll of 1 to 6 dice.",
+                },
+                "keep": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 6,
+                    "items": _DIE,
+                    "description": (
+                        "Dice set aside from the roll: the answer scores exactly these, and "
+                        "every one of them must be in the roll and score."
+                    ),
+                },
+            },
+        },
+        "YardkleScore": {
+            "type": "object",
+            "required": ["points", "combos", "yardkle"],
+            "properties": {
+                "points": {"type": "integer", "minimum": 0},
+                "combos": {
+                    "type": "array",
+                    "description": "The combos of the best split, highest points first.",
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "dice", "points"],
+                        "properties": {
+                            "name": {"type": "string"},
+                            "dice": {"type": "array", "items": _DIE},
+                            "points": {"type": "integer"},
+                        },
+                    },
+                },
+                "yardkle": {
+                    "type": "boolean",
+                    "description": "True when no die scores: the turn is lost.",
+                },
+            },
+        },
+    }
+
+
+def _responses() -> Schema:
+    return {
+        "BadRequest": _error(
+            "The body is not a JSON object.",
+            "The request body must be a JSON object (Content-Type: application/json).",
+        ),
+        "Unauthorized": _error(
+            "No edit key was sent.",
+            "Send the session's edit key as “Authorization: Bearer <key>”.",
+        ),
+        "Forbidden": _error(
+            "The edit key is not this session's.",
+            "That edit key does not belong to this session.",
+        ),
+        "NotFound": _error(
+            "No session has this id.",
+            "No session has this link. Check the address, or start a new session.",
+        ),
+        "StaleVersion": {
+            "description": (
+                "The session changed since the client's version: nothing was recorded; "
+                "`state` is the current state."
+            ),
+            "content": _json(
+                _ref("StaleVersion"),
+                {
+                    "error": "The session changed (now at version 1): here is the new state.",
+                    "field": "version",
+                    "state": {**_SESSION_STATE_EXAMPLE, "version": 1},
+                },
+            ),
+        },
+        "TooLarge": _error(
+            "The request body is larger than the server accepts.",
+            "The data value transmitted exceeds the capacity limit.",
+        ),
+    }
+
+
+# --- Paths ---------------------------------------------------------------------
+
+
+def _paths() -> Schema:
+    session_param = [{"$ref": "#/components/parameters/SessionId"}]
+    write_note = (
+        "Needs the edit key as a Bearer token and the version the client last saw. "
+        "A retry with the same `request_key` records nothing new and answers with the "
+        "current state."
+    )
+    return {
+        "/sessions": {
+            "post": {
+                "operationId": "createSession",
+                "tags": ["sessions"],
+                "summary": "Start a session",
+                "description": "Creates a session with its seats and options. No key needed.",
+                "requestBody": _body(
+                    "The game, the seats in table order and the options.",
+                    "NewSession",
+                    {"game": "yardkle", "seats": ["Ana", "Bo"], "options": {}},
+                ),
+                "responses": {
+                    "201": _ok(
+                        "The new session, with its edit key (returned only this once).",
+                        "CreatedSession",
+                        _CREATED_EXAMPLE,
+                    ),
+                    **_standard_errors(400, 413),
+                    "422": _error(
+                        "An unknown game, bad seats or a bad option.",
+                        "Two seats are called Ana; give each seat its own name.",
+                        "seats.2",
+                    ),
+                },
+            }
+        },
+        "/sessions/import": {
+            "post": {
+                "operationId": "importSession",
+                "tags": ["sessions"],
+                "summary": "Rebuild a session from an export",
+                "description": (
+                    "Creates a new session identical to an exported one (see "
+                    "`GET /sessions/{session_id}/export`), with a new id and a new edit key. "
+                    "Every event is replayed and checked by the rules."
+                ),
+                "requestBody": _body(
+                    "A file from the JSON export.", "SessionExport", _EXPORT_EXAMPLE
+                ),
+                "responses": {
+                    "201": _ok(
+                        "The new session, with its edit key (returned only this once).",
+                        "CreatedSession",
+                        _CREATED_EXAMPLE,
+                    ),
+                    **_standard_errors(400, 413),
+                    "422": _error(
+                        "Not an export of this app, another format version, bad seats or "
+                        "options, or an event the rules refuse.",
+                        "This is not a session file exported by Tabletop Scorekeeper.",
+                        "format",
+                    ),
+                },
+            }
+        },
+        "/sessions/{session_id}": {
+            "get": {
+                "operationId": "readSession",
+                "tags": ["sessions"],
+                "summary": "Read a session",
+                "parameters": session_param,
+                "responses": {
+                    "200": _ok(
+                        "The session's current state.", "SessionState", _SESSION_STATE_EXAMPLE
+                    ),
+                    **_standard_errors(404),
+                },
+            }
+        },
+        "/sessions/{session_id}/events": _session_write(
+            "appendEvent",
+            "Record an action",
+            "Records one action, if the rules allow it at this point of the game; a refused "
+            "action records nothing. A new action ends the redo trail. " + write_note,
+            _body(
+                "The version the client saw and the action.",
+                "EventRequest",
+                {
+                    "version": 0,
+                    "action": {"type": "roll", "dice": [1, 1, 1, 5, 2, 3]},
+                    "request_key": "4f1c2e9a-roll-1",
+                },
+            ),
+            201,
+            "The action was recorded (or had been, for a retried `request_key`): the new state.",
+            _error(
+                "The rules refuse the action, or a field is malformed.",
+                "Die 1 is 7: a die shows 1 to 6.",
+                "dice",
+            ),
+        ),
+        "/sessions/{session_id}/undo": _session_write(
+            "undo",
+            "Undo the newest event",
+            "Marks the newest live event undone: it stays in the history, struck through, "
+            "and redo can restore it. " + write_note,
+            _body(
+                "The version the client saw.",
+                "VersionRequest",
+                {"version": 1, "request_key": "4f1c2e9a-undo-1"},
+            ),
+            200,
+            "The state after the undo.",
+            _error(
+                "Nothing to undo, or a malformed version or request key.",
+                "Nothing to undo: no event is recorded yet.",
+            ),
+        ),
+        "/sessions/{session_id}/redo": _session_write(
+            "redo",
+            "Redo the most recently undone event",
+            "Restores the most recently undone event, checked by the rules again. " + write_note,
+            _body(
+                "The version the client saw.",
+                "VersionRequest",
+                {"version": 2, "request_key": "4f1c2e9a-redo-1"},
+            ),
+            200,
+            "The state after the redo.",
+            _error(
+                "Nothing to redo, the rules refuse the event now, or a malformed version or "
+                "request key.",
+                "Nothing to redo.",
+            ),
+        ),
+        "/sessions/{session_id}/export": {
+            "get": {
+                "operationId": "exportSession",
+                "tags": ["export"],
+                "summary": "Export a session as JSON",
+                "description": "The file `POST /sessions/import` reads back.",
+                "parameters": session_param,
+                "responses": {
+                    "200": _ok("The session's export.", "SessionExport", _EXPORT_EXAMPLE),
+                    **_standard_errors(404),
+                },
+            }
+        },
+        "/sessions/{session_id}/export.csv": {
+            "get": {
+                "operationId": "exportSessionCsv",
+                "tags": ["export"],
+                "summary": "Export a session's results as CSV",
+                "description": (
+                    "One row per seat per round (or turn) with the columns round, seat, "
+                    "player, points, running_total, note; seat is the position (1 is the "
+                    "first seat). Lines end in CRLF; a name starting with =, +, -, @ is "
+                    "prefixed with ' so spreadsheets keep it as text."
+                ),
+                "parameters": session_param,
+                "responses": {
+                    "200": {
+                        "description": "The CSV file, with a header row.",
+                        "content": {
+                            "text/csv": {
+                                "schema": {"type": "string"},
+                                "example": _CSV_EXAMPLE,
+                            }
+                        },
+                    },
+                    **_standard_errors(404),
+                },
+            }
+        },
+        "/yardkle/score": {
+            "post": {
+                "operationId": "scoreYardkle",
+                "tags": ["judge"],
+                "summary": "Score a Yardkle roll",
+                "description": (
+                    "Stateless, no key. With `dice` only: the best score of the roll (dice "
+                    "that score nothing may be left). With `keep`: the points of exactly those "
+                    "dice, 422 if a kept die is not in the roll or scores nothing."
+                ),
+                "requestBody": _body(
+                    "The roll and, optionally, the dice kept.",
+                    "YardkleScoreRequest",
+                    _SCORE_REQUEST_EXAMPLE,
+                ),
+                "responses": {
+                    "200": _ok(
+                        "The points and the combos that make them.", "YardkleScore", _SCORE_EXAMPLE
+                    ),
+                    **_standard_errors(400, 413),
+                    "422": _error(
+                        "Bad dice, an unknown field, or kept dice that do not all score.",
+                        "A 2 on its own scores nothing.",
+                        "keep",
+                    ),
+                },
+            }
+        },
+        "/openapi.json": {
+            "get": {
+                "operationId": "openapiDocument",
+                "tags": ["meta"],
+                "summary": "This document",
+                "responses": {
+                    "200": {
+                        "description": "The OpenAPI 3.1 document of this API.",
+                        "content": _json({"type": "object"}),
+                    }
+                },
+            }
+        },
+    }
+
+
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI 3.1.0 document of the JSON API v1."""
+    return {
+        "openapi": OPENAPI_VERSION,
+        "info": {
+            "title": "Tabletop Scorekeeper API",
+            "version": API_VERSION,
+            "description": DESCRIPTION,
+        },
+        "servers": [{"url": "/api/v1"}],
+        "tags": [
+            {"name": "sessions", "description": "Scorekeeping sessions and their event log."},
+            {"name": "export", "description": "A session's results as JSON or CSV."},
+            {"name": "judge", "description": "Stateless rulings: no session, no key."},
+            {"name": "meta", "description": "About this API."},
+        ],
+        "paths": _paths(),
+        "components": {
+            "schemas": _schemas(),
+            "responses": _responses(),
+            "parameters": {
+                "SessionId": {
+                    "name": "session_id",
+                    "in": "path",
+                    "required": True,
+                    "description": "The session id (unguessable; it is also the view link).",
+                    "schema": {"type": "string", "maxLength": 32},
+                }
+            },
+            "securitySchemes": {
+                "editKey": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The session's edit key, returned once as `edit_key`.",
+                }
+            },
+        },
+    }

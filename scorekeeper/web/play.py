@@ -1,0 +1,100 @@
+"""Recording at the table: an action from a form, undo and redo.
+
+Each game's form posts its own fields; a small reader turns them into the
+game's JSON action, which the store validates with the engine. No ruling is
+made here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Blueprint, redirect, request, url_for
+from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response
+
+from scorekeeper import store
+from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.web import access
+from scorekeeper.web.sessions import load_or_404, render_session
+
+bp = Blueprint("play", __name__)
+
+FormReader = Callable[[MultiDict[str, str]], dict[str, object]]
+
+
+def read_yardkle(form: MultiDict[str, str]) -> dict[str, object]:
+    kind = form.get("type", "")
+    if kind == "roll":
+        count = parse_whole_number(form.get("dice_count", ""), "The number of dice", "dice")
+        dice: list[object] = []
+        for index in range(1, min(count, 6) + 1):
+            value = form.get(f"die{index}")
+            if not value:
+                raise IllegalAction(f"Die {index}: tap the number it shows.", f"die{index}")
+            dice.append(value)
+        return {"type": "roll", "dice": dice}
+    if kind == "keep":
+        return {"type": "keep", "dice": form.getlist("keep"), "bank": form.get("then") == "bank"}
+    if kind == "bank":
+        return {"type": "bank"}
+    if kind == "total":
+        return {"type": "total", "points": form.get("points", "").strip()}
+    raise IllegalAction(
+        "Choose what happened: a roll, a set-aside, a bank or a turn total.", "type"
+    )
+
+
+FORM_READERS: dict[str, FormReader] = {"yardkle": read_yardkle}
+
+
+def posted_version() -> int:
+    return parse_whole_number(request.form.get("version", ""), "The page's version", "version")
+
+
+def record(
+    session_id: str, write: Callable[[int, str | None], object]
+) -> Response | tuple[str, int]:
+    """Run one checked write from a form and answer as a player expects.
+
+    Success and a repeated tap both go back to the session page; a refused
+    action shows the page again with the reason; a stale page shows the
+    current state with a 409.
+    """
+    view = load_or_404(session_id)
+    access.require_device_edit(session_id)
+    try:
+        write(posted_version(), request.form.get("form_key") or None)
+    except IllegalAction as refused:
+        return render_session(view, refused, 422)
+    except store.StaleVersion:
+        return render_session(
+            load_or_404(session_id),
+            "The session changed on another phone before this was sent: this is the "
+            "table now. Check it and enter again if still needed.",
+            409,
+        )
+    except store.AlreadyRecorded:
+        pass
+    return redirect(url_for("sessions.session_page", session_id=session_id), 303)
+
+
+@bp.post("/s/<session_id>/action")
+def action(session_id: str) -> Response | tuple[str, int]:
+    view = load_or_404(session_id)
+    reader = FORM_READERS[view.game.slug]
+
+    def write(version: int, form_key: str | None) -> object:
+        return store.append(session_id, reader(request.form), version, form_key)
+
+    return record(session_id, write)
+
+
+@bp.post("/s/<session_id>/undo")
+def undo(session_id: str) -> Response | tuple[str, int]:
+    return record(session_id, lambda version, key: store.undo(session_id, version, key))
+
+
+@bp.post("/s/<session_id>/redo")
+def redo(session_id: str) -> Response | tuple[str, int]:
+    return record(session_id, lambda version, key: store.redo(session_id, version, key))

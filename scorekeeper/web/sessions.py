@@ -1,0 +1,153 @@
+"""Pages: home, new session, the session itself, its history, results, sharing."""
+
+from __future__ import annotations
+
+import segno
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from scorekeeper import store
+from scorekeeper.games import GAMES, yardkle
+from scorekeeper.games.base import IllegalAction
+from scorekeeper.web import access
+from scorekeeper.web.forms import new_form_key, new_session_form
+
+bp = Blueprint("sessions", __name__)
+
+# Each game's templates read its state through the helpers of its rules module.
+TEMPLATE_RULES = {"yardkle": yardkle}
+
+
+@bp.app_template_filter("mark_dice")
+def mark_dice(values: tuple[int, ...], chosen: object) -> list[tuple[int, bool]]:
+    """Each die with whether it is among ``chosen`` (counting repeats once each)."""
+    left = [str(value) for value in chosen] if isinstance(chosen, list | tuple) else []
+    marked = []
+    for value in values:
+        picked = str(value) in left
+        if picked:
+            left.remove(str(value))
+        marked.append((value, picked))
+    return marked
+
+
+def load_or_404(session_id: str) -> store.SessionView:
+    try:
+        return store.load(session_id)
+    except store.SessionNotFound:
+        abort(404, "No session has this link. Check the address, or start a new session.")
+
+
+@bp.get("/")
+def home() -> str:
+    known = access.remembered()
+    return render_template("home.html", sessions=store.summaries(list(known)), roles=known)
+
+
+@bp.get("/new")
+def choose_game() -> str:
+    return render_template("sessions/choose_game.html")
+
+
+@bp.route("/new/<slug>", methods=["GET", "POST"])
+def new_session(slug: str) -> str | Response | tuple[str, int]:
+    game = GAMES.get(slug)
+    if game is None:
+        abort(404, f"There is no game called “{slug}” here.")
+    form = new_session_form(game)
+    if form.validate_on_submit():
+        try:
+            session_id, _key = store.create(
+                slug,
+                [name for _, name in form.filled_seats()],
+                form.option_values(game),
+                form.form_key.data,
+            )
+        except IllegalAction as refused:
+            form.mark(refused.field, refused.message)
+        except store.AlreadyRecorded as repeated:
+            if repeated.session_id:
+                return redirect(url_for("sessions.session_page", session_id=repeated.session_id))
+            abort(409, "This form was already sent.")
+        else:
+            access.remember(session_id, access.EDIT)
+            return redirect(url_for("sessions.session_page", session_id=session_id), 303)
+    status = 422 if form.errors or form.form_errors else 200
+    return render_template("sessions/new_session.html", game=game, form=form), status
+
+
+def render_session(
+    view: store.SessionView, error: IllegalAction | str | None = None, status: int = 200
+) -> tuple[str, int]:
+    """The session page; the play views use it to show a refused action."""
+    message = error.message if isinstance(error, IllegalAction) else error
+    field = error.field if isinstance(error, IllegalAction) else None
+    page = render_template(
+        "sessions/session.html",
+        view=view,
+        state=view.state,
+        rules=TEMPLATE_RULES[view.game.slug],
+        may_edit=access.device_may_edit(view.id),
+        error=message,
+        error_field=field,
+        form_key=new_form_key(),
+        posted=request.form if request.method == "POST" else {},
+    )
+    return page, status
+
+
+@bp.get("/s/<session_id>")
+def session_page(session_id: str) -> tuple[str, int]:
+    view = load_or_404(session_id)
+    access.remember(session_id, access.VIEW)
+    return render_session(view)
+
+
+@bp.get("/s/<session_id>/history")
+def history(session_id: str) -> str:
+    view = load_or_404(session_id)
+    return render_template("sessions/history.html", view=view)
+
+
+@bp.get("/s/<session_id>/results")
+def results(session_id: str) -> str:
+    view = load_or_404(session_id)
+    return render_template(
+        "sessions/results.html",
+        view=view,
+        rows=view.game.score_rows(view.state),
+        standings=view.game.standings(view.state),
+    )
+
+
+def qr_svg(url: str) -> str:
+    return str(segno.make(url).svg_inline(scale=4, dark="#000", light="#fff"))
+
+
+@bp.get("/s/<session_id>/share")
+def share(session_id: str) -> str:
+    """The view link for everyone; the "score with me" link only for a scorer's device."""
+    view = load_or_404(session_id)
+    view_url = url_for("sessions.session_page", session_id=session_id, _external=True)
+    join_url = None
+    if access.device_may_edit(session_id):
+        join_url = url_for(
+            "sessions.join", session_id=session_id, key=store.edit_key(session_id), _external=True
+        )
+    return render_template(
+        "sessions/share.html",
+        view=view,
+        view_url=view_url,
+        view_qr=qr_svg(view_url),
+        join_url=join_url,
+        join_qr=qr_svg(join_url) if join_url else None,
+    )
+
+
+@bp.get("/s/<session_id>/join/<key>")
+def join(session_id: str, key: str) -> Response:
+    load_or_404(session_id)
+    if not store.edit_key_matches(session_id, key):
+        abort(403, "This “score with me” link is no longer valid: ask the scorer for a new one.")
+    access.remember(session_id, access.EDIT)
+    return redirect(url_for("sessions.session_page", session_id=session_id), 303)

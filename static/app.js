@@ -1,0 +1,57 @@
+// Progressive enhancement only: every page works without this file.
+(function () {
+  "use strict";
+  var body = document.body;
+
+  // Live refresh: another phone may record. Reload when the session's version
+  // moves on, unless this player is in the middle of entering something.
+  var stateUrl = body.getAttribute("data-state-url");
+  var seen = body.getAttribute("data-version");
+  var touched = false;
+  document.addEventListener("input", function () { touched = true; });
+  document.addEventListener("change", function () { touched = true; });
+  if (stateUrl) {
+    window.setInterval(function () {
+      if (touched || document.hidden) { return; }
+      fetch(stateUrl, { headers: { Accept: "application/json" } })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (state) {
+          if (state && String(state.version) !== seen) { window.location.reload(); }
+        })
+        .catch(function () { /* offline for a moment: try again next tick */ });
+    }, 4000);
+
+    // Keep the screen awake at the table while the session page is open.
+    if (navigator.wakeLock) {
+      var askAwake = function () {
+        if (document.visibilityState === "visible") {
+          navigator.wakeLock.request("screen").catch(function () {});
+        }
+      };
+      askAwake();
+      document.addEventListener("visibilitychange", askAwake);
+    }
+  }
+
+  // Dice: after a face is tapped, move focus to the next die, so a keyboard or
+  // a screen reader follows the same six taps.
+  document.querySelectorAll(".die-row input[type=radio]").forEach(function (input) {
+    input.addEventListener("change", function () {
+      var row = input.closest(".die-row");
+      var next = row && row.nextElementSibling;
+      if (next && next.classList.contains("die-row")) {
+        var first = next.querySelector("input[type=radio]");
+        if (first && !next.querySelector("input:checked")) { first.focus({ preventScroll: true }); }
+      }
+    });
+  });
+
+  // A double tap on a submit button sends one request; the server's one-time
+  // form key catches what gets through anyway.
+  document.querySelectorAll("form").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (form.getAttribute("data-sent")) { event.preventDefault(); return; }
+      form.setAttribute("data-sent", "1");
+    });
+  });
+})();

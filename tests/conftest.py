@@ -1,0 +1,119 @@
+"""Fixtures: the app on a fresh database, SQLite always, PostgreSQL when
+TEST_DATABASE_URL names one (CI sets it), and a scorer's client."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.db import open_database
+
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
+BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
+TABLES = ("form_key", "event", "seat", "game_session", "schema_migration")
+
+
+def empty_postgres(url: str) -> None:
+    database = open_database(url)
+    with database.connection_context():
+        database.execute_sql(f"DROP TABLE IF EXISTS {', '.join(TABLES)} CASCADE")
+
+
+def make_app(database_url: str, **config: Any) -> Flask:
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": database_url,
+            "SECRET_KEY": "test-secret",
+            "WTF_CSRF_ENABLED": False,
+            **config,
+        }
+    )
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    if request.param == "postgresql":
+        assert POSTGRES_URL
+        empty_postgres(POSTGRES_URL)
+        return POSTGRES_URL
+    return f"sqlite:///{tmp_path}/test.sqlite3"
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Flask]:
+    yield make_app(database_url)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+class Table:
+    """A scorer's phone: posts forms with the session's current version and a fresh key."""
+
+    def __init__(self, client: FlaskClient, session_id: str) -> None:
+        self.client = client
+        self.id = session_id
+
+    @property
+    def url(self) -> str:
+        return f"/s/{self.id}"
+
+    def state(self) -> dict[str, Any]:
+        response = self.client.get(f"/api/v1/sessions/{self.id}")
+        assert response.status_code == 200
+        return response.get_json()
+
+    def post(self, path: str, data: dict[str, Any], version: int | None = None) -> Any:
+        form = {
+            "version": self.state()["version"] if version is None else version,
+            "form_key": secrets.token_urlsafe(8),
+            **data,
+        }
+        return self.client.post(self.url + path, data=form)
+
+    def act(self, **data: Any) -> Any:
+        return self.post("/action", data)
+
+    def roll(self, *dice: int) -> Any:
+        fields = {f"die{index}": str(die) for index, die in enumerate(dice, start=1)}
+        return self.act(type="roll", dice_count=str(len(dice)), **fields)
+
+    def keep(self, *dice: int, bank: bool = False) -> Any:
+        return self.act(type="keep", keep=[str(d) for d in dice], then="bank" if bank else "roll")
+
+    def page(self) -> str:
+        return self.client.get(self.url).get_data(as_text=True)
+
+
+def page_error(html: str) -> str:
+    """The refusal sentence a page shows."""
+    match = re.search(r'id="error">(.*?)</div>', html, re.S)
+    assert match, "the page shows no error"
+    return match.group(1).strip()
+
+
+def start_session(client: FlaskClient, names: list[str], **options: str) -> Table:
+    data = {f"seats-{i}": name for i, name in enumerate(names)}
+    data |= {f"option_{name}": value for name, value in options.items()}
+    data["form_key"] = secrets.token_urlsafe(8)
+    for name, default in (("entry_threshold", "500"), ("winning_score", "10000")):
+        data.setdefault(f"option_{name}", default)
+    response = client.post("/new/yardkle", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return Table(client, response.location.rsplit("/", 1)[1])
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    return start_session(client, ["Ann", "Bo", "Cy"])

@@ -1,0 +1,162 @@
+"""A real headless Chromium, phone-sized, plays Yardkle against a live server."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 360, "height": 740}
+SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
+# Controls a thumb must hit: at least 44 px high (and wide, for dice faces).
+TAP_TARGETS = (
+    "button, a.button, .face span, .pick span, input[type=text], input:not([type]), select, summary"
+)
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM),
+        reason=f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)",
+    ),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    folder = tmp_path_factory.mktemp("live")
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DATABASE_URL": f"sqlite:///{folder}/live.sqlite3",
+        "SCOREKEEPER_SECRET_KEY": "e2e",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", "run", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield url
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def launch(playwright, javascript: bool):  # type: ignore[no-untyped-def]
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+        ],
+    )
+    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript)
+    return browser, context.new_page()
+
+
+def check_phone_layout(page, name: str) -> None:  # type: ignore[no-untyped-def]
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], (
+        f"{name}: the page scrolls sideways"
+    )
+    small = page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
+            .filter(el => el.offsetParent !== null)
+            .map(el => [el.outerHTML.slice(0, 80), el.getBoundingClientRect()])
+            .filter(([_, box]) => box.height < 44 || (box.width < 44))
+            .map(([html, box]) => `${html} ${box.width}x${box.height}`)""",
+        TAP_TARGETS,
+    )
+    assert small == [], f"{name}: tap targets under 44 px: {small}"
+
+
+def tap_roll(page, *dice: int) -> None:  # type: ignore[no-untyped-def]
+    for index, die in enumerate(dice, start=1):
+        page.locator(f"label.face:has(input[name=die{index}][value='{die}'])").click()
+    page.get_by_role("button", name="Record the roll").click()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_yardkle_game_on_a_phone_screen(server: str, javascript: bool) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    suffix = "js" if javascript else "nojs"
+    with playwright_api.sync_playwright() as playwright:
+        browser, page = launch(playwright, javascript)
+        outside: list[str] = []
+        page.on(
+            "request",
+            lambda request: None if request.url.startswith(server) else outside.append(request.url),
+        )
+        page.goto(server)
+        check_phone_layout(page, f"home-{suffix}")
+        page.get_by_role("link", name="Start a session").click()
+        page.get_by_role("link", name="Yardkle").click()
+        check_phone_layout(page, f"new-{suffix}")
+        page.fill("#seats-0", "Ann")
+        page.fill("#seats-1", "Bo")
+        page.get_by_role("button", name="Start the game").click()
+
+        check_phone_layout(page, f"roll-{suffix}")
+        tap_roll(page, 1, 1, 1, 5, 2, 3)
+        check_phone_layout(page, f"keep-{suffix}")
+        assert "three 1s (1000) and single 5 (50)" in page.inner_text(".ruling")
+        page.get_by_role("button", name="Set aside and bank").click()
+        assert "Ann banks 1050" in page.inner_text(".ruling")
+
+        tap_roll(page, 2, 3, 4, 6, 4, 2)
+        assert "Yardkle!" in page.inner_text(".ruling")
+        page.get_by_role("button", name="Undo").click()
+        assert "Bo rolls first" not in page.inner_text(".ruling")
+        assert "Bo rolls 6 dice" in page.content()
+
+        page.locator("summary").click()
+        page.fill("#points", "120")
+        page.get_by_role("button", name="Record the total").click()
+        assert "multiple of 50" in page.inner_text("#error")
+        check_phone_layout(page, f"refused-{suffix}")
+
+        page.get_by_role("link", name="History").click()
+        check_phone_layout(page, f"history-{suffix}")
+        page.get_by_role("link", name="Share").click()
+        check_phone_layout(page, f"share-{suffix}")
+        page.get_by_role("link", name="Results").click()
+        check_phone_layout(page, f"results-{suffix}")
+        browser.close()
+        assert outside == [], f"requests outside the app: {outside}"
+
+
+def test_dark_mode_is_taken_from_the_phone(server: str) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        browser, page = launch(playwright, True)
+        page.emulate_media(color_scheme="dark")
+        page.goto(server)
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        check_phone_layout(page, "home-dark")
+        browser.close()
+    assert background == "rgb(21, 19, 15)"

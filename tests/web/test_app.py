@@ -1,0 +1,84 @@
+"""The app factory, its configuration, the database and its migrations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import make_app
+from flask import Flask
+
+from scorekeeper import create_app, instance_secret_key
+from scorekeeper.db import database, is_sqlite
+from scorekeeper.migrations import MIGRATIONS, SchemaMigration, migrate
+
+
+def test_secret_key_is_generated_once_into_the_instance_folder(tmp_path: Path) -> None:
+    first = instance_secret_key(tmp_path)
+    assert len(first) == 64
+    assert instance_secret_key(tmp_path) == first
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]
+
+
+def test_configuration_layers_defaults_instance_file_then_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    (instance / "config.py").write_text("MAX_CONTENT_LENGTH = 1000\nSECRET_KEY = 'from-file'\n")
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "from-env")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/env.sqlite3")
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(instance))
+    app = create_app()
+    assert app.config["MAX_CONTENT_LENGTH"] == 1000  # instance/config.py
+    assert app.config["SECRET_KEY"] == "from-env"  # the environment wins
+    assert app.config["DATABASE_URL"] == f"sqlite:///{tmp_path}/env.sqlite3"
+    assert (tmp_path / "env.sqlite3").exists()
+
+
+def test_default_database_is_sqlite_in_the_instance_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(tmp_path))
+    create_app()
+    assert (tmp_path / "scorekeeper.sqlite3").exists()
+    assert (tmp_path / "secret_key").exists()
+
+
+def test_sqlite_runs_with_wal_foreign_keys_and_a_busy_timeout(tmp_path: Path) -> None:
+    make_app(f"sqlite:///{tmp_path}/p.sqlite3")
+    with database.connection_context():
+        assert database.execute_sql("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert database.execute_sql("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert database.execute_sql("PRAGMA busy_timeout").fetchone()[0] == 5000
+
+
+def test_schema_is_created_on_first_start_and_migrations_run_once(app: Flask) -> None:
+    with database.connection_context():
+        numbers = [row.number for row in SchemaMigration.select().order_by(SchemaMigration.number)]
+        assert numbers == list(range(1, len(MIGRATIONS) + 1))
+        assert migrate() == []
+        assert set(database.get_tables()) >= {
+            "game_session",
+            "seat",
+            "event",
+            "form_key",
+            "schema_migration",
+        }
+
+
+def test_init_db_command_reports_an_up_to_date_database(app: Flask) -> None:
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0
+    assert "is up to date" in result.output
+
+
+def test_the_backend_under_test_is_the_one_configured(app: Flask, database_url: str) -> None:
+    assert is_sqlite() == database_url.startswith("sqlite")
+
+
+def test_an_unknown_database_url_scheme_is_refused_with_its_name(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="mysql://x"):
+        make_app("mysql://x")

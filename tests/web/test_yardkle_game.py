@@ -1,0 +1,157 @@
+"""A whole Yardkle game through the web pages, as a scorer taps it in."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import Table, page_error, start_session
+from flask.testing import FlaskClient
+
+
+def ruling(table: Table) -> str:
+    return table.state()["ruling"]
+
+
+def scores(table: Table) -> list[int]:
+    return list(table.state()["state"]["scores"])
+
+
+def current(table: Table) -> str:
+    state = table.state()
+    return state["seats"][state["state"]["current"]]
+
+
+def test_a_whole_game_from_new_session_to_winner(client: FlaskClient) -> None:
+    table = start_session(client, ["Ann", "Bo", "Cy"])
+    assert "Ann rolls 6 dice: tap what each shows" in table.page()
+
+    # Ann rolls no scoring die: a Yardkle, the dice pass to Bo.
+    assert table.roll(2, 3, 4, 6, 4, 2).status_code == 303
+    assert ruling(table).startswith("Yardkle! Ann rolled 2 3 4 6 4 2")
+    assert current(table) == "Bo"
+
+    # Bo rolls a straight: all six dice score, so he must roll all six again.
+    table.roll(1, 2, 3, 4, 5, 6)
+    assert "1-2-3-4-5-6 (1500)" in ruling(table)
+    table.keep(1, 2, 3, 4, 5, 6)
+    assert "Hot dice" in ruling(table)
+    refused = table.act(type="bank")
+    assert refused.status_code == 422
+    assert page_error(refused.get_data(as_text=True)) == (
+        "All six dice scored: Bo must roll all six again before stopping."
+    )
+    assert "Bo rolls 6 dice" in table.page()
+    table.roll(1, 1, 1, 2, 3, 4)
+    table.keep(1, 1, 1, bank=True)
+    assert scores(table) == [0, 2500, 0]
+    assert "Bo banks 2500 and is on the scorecard" in ruling(table)
+
+    # Cy sets aside a 5 but may not stop below the entry threshold, then rolls a Yardkle.
+    table.roll(5, 2, 3, 4, 6, 6)
+    refused = table.keep(5, bank=True)
+    assert refused.status_code == 422
+    assert "Cy needs 500 in one turn to get on the scorecard" in page_error(
+        refused.get_data(as_text=True)
+    )
+    table.keep(5)
+    assert "Bo" not in re.findall(r"Bank \d+", table.page())
+    table.roll(2, 3, 4, 6, 6)
+    assert "the 50 of this turn is lost" in ruling(table)
+    assert scores(table) == [0, 2500, 0]
+
+    # A quick total below the threshold is refused; 600 gets Ann on the card.
+    refused = table.act(type="total", points="300")
+    assert refused.status_code == 422
+    assert "Ann is not on the scorecard yet" in page_error(refused.get_data(as_text=True))
+    table.act(type="total", points="600")
+    assert scores(table) == [600, 2500, 0]
+
+    # Undo takes Ann's total back (struck through in the history); redo restores it.
+    assert table.post("/undo", {}).status_code == 303
+    assert scores(table) == [0, 2500, 0]
+    assert current(table) == "Ann"
+    history = client.get(f"{table.url}/history").get_data(as_text=True)
+    assert '<li class="undone">' in history
+    assert "turn total 600" in history
+    table.post("/redo", {})
+    assert scores(table) == [600, 2500, 0]
+
+    for points in ("4000", "0", "4000"):  # Bo, Cy, Ann
+        table.act(type="total", points=points)
+    assert scores(table) == [4600, 6500, 0]
+    table.act(type="total", points="4000")  # Bo reaches 10,500: the final round
+    assert "Bo reached 10,500: final round" in ruling(table)
+    assert "final round" in table.page()
+    table.act(type="total", points="550")  # Cy's last turn
+    assert not table.state()["finished"]
+    table.act(type="total", points="6000")  # Ann's last turn: 10,600
+    state = table.state()
+    assert state["finished"] is True
+    assert state["winners"] == [0]
+    assert state["ruling"].endswith("Game over: Ann wins with 10,600.")
+    assert [s["name"] for s in state["standings"]] == ["Ann", "Bo", "Cy"]
+
+    page = table.page()
+    assert "🏆" in page and "Ann" in page and "wins!" in page
+    assert "tap what each shows" not in page  # no input once the game is over
+    refused = table.act(type="total", points="50")
+    assert refused.status_code == 422
+    assert page_error(refused.get_data(as_text=True)) == "The game is over."
+
+    results = client.get(f"{table.url}/results").get_data(as_text=True)
+    assert "Winner: Ann" in results
+    assert "10,600" in results
+
+
+def test_a_tie_at_the_end_shares_the_win(client: FlaskClient) -> None:
+    table = start_session(client, ["Ann", "Bo"], winning_score="1000")
+    table.act(type="total", points="1000")
+    table.act(type="total", points="1000")
+    state = table.state()
+    assert state["finished"] and state["winners"] == [0, 1]
+    assert "share the win" in table.page()
+
+
+def test_a_refused_roll_keeps_the_taps_and_records_nothing(table: Table) -> None:
+    response = table.act(type="roll", dice_count="6", die1="1", die2="5", die3="3")
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert page_error(html) == "Die 4: tap the number it shows."
+    assert re.search(r'name="die1" value="1" checked', html)
+    assert re.search(r'name="die2" value="5" checked', html)
+    assert table.state()["version"] == 0
+
+
+def test_the_roll_form_asks_for_as_many_dice_as_are_left(table: Table) -> None:
+    table.roll(1, 5, 2, 3, 4, 4)
+    page = table.page()
+    # The best set-aside (the 1 and the 5) is ticked already.
+    assert re.findall(r'name="keep" value="(\d)" checked', page) == ["1", "5"]
+    table.keep(1)
+    assert "Ann rolls 5 dice" in table.page()
+    wrong = table.roll(1, 1, 1, 2, 3, 4)
+    assert wrong.status_code == 422
+    assert "enter 5 dice, not 6" in page_error(wrong.get_data(as_text=True))
+
+
+def test_setting_aside_a_non_scoring_die_is_explained(table: Table) -> None:
+    table.roll(1, 2, 3, 4, 6, 6)
+    refused = table.keep(1, 2)
+    assert refused.status_code == 422
+    assert "a 2 on its own scores nothing" in page_error(refused.get_data(as_text=True))
+    assert table.state()["state"]["turn"]["total"] == 0
+
+
+def test_bank_button_appears_only_when_banking_is_allowed(table: Table) -> None:
+    table.roll(1, 1, 1, 5, 2, 3)
+    table.keep(1, 1, 1, 5)
+    assert "Bank 1050" in table.page()
+    table.roll(2, 3)
+    assert "Bank" not in table.page().split("Last ruling")[1].split("Undo")[0]
+
+
+def test_entry_threshold_option_zero_lets_a_player_stop_at_once(client: FlaskClient) -> None:
+    table = start_session(client, ["Ann", "Bo"], entry_threshold="0")
+    table.roll(5, 2, 3, 4, 6, 6)
+    assert table.keep(5, bank=True).status_code == 303
+    assert scores(table) == [50, 0]
