@@ -36,7 +36,6 @@ def open_database(url: str) -> Database:
             password=parsed.password,
             host=parsed.hostname,
             port=parsed.port,
-            autorollback=True,
         )
     if parsed.scheme == "sqlite":
         path = url.removeprefix("sqlite:///")

@@ -54,4 +54,10 @@
       form.setAttribute("data-sent", "1");
     });
   });
+  // Coming back with the Back button restores the page as it was: sendable again.
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("form[data-sent]").forEach(function (form) {
+      form.removeAttribute("data-sent");
+    });
+  });
 })();

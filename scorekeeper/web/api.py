@@ -102,8 +102,10 @@ def checked_write(
     body = json_body()
     version = parse_whole_number(body.get("version"), "“version”", "version")
     form_key = body.get("request_key")
-    if form_key is not None and not isinstance(form_key, str):
-        raise IllegalAction("“request_key” must be a string.", "request_key")
+    if form_key is not None and (not isinstance(form_key, str) or len(form_key) > 64):
+        raise IllegalAction(
+            "“request_key” must be a string of at most 64 characters.", "request_key"
+        )
     try:
         return write(body, version, form_key)
     except store.AlreadyRecorded:

@@ -53,7 +53,7 @@ def posted_version() -> int:
 
 
 def record(
-    session_id: str, write: Callable[[int, str | None], object]
+    view: store.SessionView, write: Callable[[int, str | None], object]
 ) -> Response | tuple[str, int]:
     """Run one checked write from a form and answer as a player expects.
 
@@ -61,7 +61,7 @@ def record(
     action shows the page again with the reason; a stale page shows the
     current state with a 409.
     """
-    view = load_or_404(session_id)
+    session_id = view.id
     access.require_device_edit(session_id)
     try:
         write(posted_version(), request.form.get("form_key") or None)
@@ -87,14 +87,16 @@ def action(session_id: str) -> Response | tuple[str, int]:
     def write(version: int, form_key: str | None) -> object:
         return store.append(session_id, reader(request.form), version, form_key)
 
-    return record(session_id, write)
+    return record(view, write)
 
 
 @bp.post("/s/<session_id>/undo")
 def undo(session_id: str) -> Response | tuple[str, int]:
-    return record(session_id, lambda version, key: store.undo(session_id, version, key))
+    view = load_or_404(session_id)
+    return record(view, lambda version, key: store.undo(session_id, version, key))
 
 
 @bp.post("/s/<session_id>/redo")
 def redo(session_id: str) -> Response | tuple[str, int]:
-    return record(session_id, lambda version, key: store.redo(session_id, version, key))
+    view = load_or_404(session_id)
+    return record(view, lambda version, key: store.redo(session_id, version, key))

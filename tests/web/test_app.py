@@ -82,3 +82,23 @@ def test_the_backend_under_test_is_the_one_configured(app: Flask, database_url: 
 def test_an_unknown_database_url_scheme_is_refused_with_its_name(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="mysql://x"):
         make_app("mysql://x")
+
+
+def test_an_unexpected_error_answers_a_clean_500_page_and_json(database_url: str) -> None:
+    app = make_app(database_url)
+
+    def broken() -> str:
+        raise RuntimeError("secret internals")
+
+    app.add_url_rule("/broken", view_func=broken)
+    app.add_url_rule("/api/v1/broken", view_func=broken, endpoint="api_broken")
+    client = app.test_client()
+    page = client.get("/broken")
+    assert page.status_code == 500
+    html = page.get_data(as_text=True)
+    assert "Something went wrong on our side" in html
+    assert "Traceback" not in html and "secret internals" not in html
+    api = client.get("/api/v1/broken")
+    assert api.status_code == 500
+    assert set(api.get_json()) == {"error", "field"}
+    assert "secret internals" not in api.get_data(as_text=True)
