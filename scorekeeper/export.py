@@ -18,6 +18,8 @@ from scorekeeper.store import SessionView
 
 FORMAT = "tabletop-scorekeeper/session"
 FORMAT_VERSION = 1
+# Event numbers are stored in a 32-bit integer column.
+MAX_SEQ = 2**31 - 1
 CSV_COLUMNS = ("round", "seat", "player", "points", "running_total", "note")
 
 
@@ -121,8 +123,11 @@ def _read_events(events: Sequence[object]) -> list[tuple[int, dict[str, object],
         if not isinstance(event, dict) or not isinstance(event.get("action"), dict):
             raise IllegalAction(f"Event {number} has no action.", field)
         seq = event.get("seq")
-        if not isinstance(seq, int) or isinstance(seq, bool) or (read and seq <= read[-1][0]):
-            raise IllegalAction(f"Event {number}: “seq” must be a rising whole number.", field)
+        rising = isinstance(seq, int) and not isinstance(seq, bool) and 0 < seq <= MAX_SEQ
+        if not rising or (read and seq <= read[-1][0]):
+            raise IllegalAction(
+                f"Event {number}: “seq” must be a rising whole number up to {MAX_SEQ}.", field
+            )
         undone, redoable = event.get("undone", False), event.get("redoable", False)
         if (
             not isinstance(undone, bool)
@@ -130,5 +135,12 @@ def _read_events(events: Sequence[object]) -> list[tuple[int, dict[str, object],
             or (redoable and not undone)
         ):
             raise IllegalAction(f"Event {number}: “undone”/“redoable” are not valid.", field)
+        # Only the newest undone events can be redone: a live event ends the redo trail.
+        if not undone and any(earlier[3] for earlier in read):
+            raise IllegalAction(
+                f"Event {number} is live after a redoable event; only the newest undone "
+                "events can be redoable.",
+                field,
+            )
         read.append((seq, event["action"], undone, redoable))
     return read

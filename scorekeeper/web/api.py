@@ -36,7 +36,10 @@ def stale(error: store.StaleVersion) -> tuple[Response, int]:
 
 
 def json_body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:
+        body = None
     if not isinstance(body, dict):
         abort(400, "The request body must be a JSON object (Content-Type: application/json).")
     return body

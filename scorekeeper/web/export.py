@@ -44,7 +44,9 @@ def parse_upload(form: ImportForm) -> object:
         raise IllegalAction("Choose an exported .json file, or paste its text.", "file")
     try:
         return json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except RecursionError:
+        raise IllegalAction("The file nests too deeply to be a session export.", "file") from None
+    except ValueError as error:  # not UTF-8, not JSON, or a number too long to read
         raise IllegalAction(f"The file is not valid JSON ({error}).", "file") from None
 
 

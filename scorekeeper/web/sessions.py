@@ -55,6 +55,7 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
     if game is None:
         abort(404, f"There is no game called “{slug}” here.")
     form = new_session_form(game)
+    refused = False
     if form.validate_on_submit():
         try:
             session_id, _key = store.create(
@@ -63,17 +64,17 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
                 form.option_values(game),
                 form.form_key.data,
             )
-        except IllegalAction as refused:
-            form.mark(refused.field, refused.message)
+        except IllegalAction as error:
+            form.mark(error.field, error.message)
+            refused = True
         except store.AlreadyRecorded as repeated:
-            if repeated.session_id:
-                return redirect(url_for("sessions.session_page", session_id=repeated.session_id))
-            abort(409, "This form was already sent.")
+            return redirect(url_for("sessions.session_page", session_id=repeated.session_id), 303)
         else:
             access.remember(session_id, access.EDIT)
             return redirect(url_for("sessions.session_page", session_id=session_id), 303)
-    status = 422 if form.errors or form.form_errors else 200
-    return render_template("sessions/new_session.html", game=game, form=form), status
+    refused = refused or bool(form.errors)
+    page = render_template("sessions/new_session.html", game=game, form=form, refused=refused)
+    return page, 422 if refused else 200
 
 
 def render_session(

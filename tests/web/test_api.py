@@ -1,0 +1,676 @@
+"""The JSON API v1: sessions, events, undo/redo, errors, the Yardkle scorer, OpenAPI."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from openapi_spec_validator import validate
+
+API = "/api/v1"
+
+
+class ApiSession:
+    """A session created through the API, with its edit key."""
+
+    def __init__(self, client: FlaskClient, created: dict[str, Any]) -> None:
+        self.client = client
+        self.created = created
+        self.id: str = created["id"]
+        self.key: str = created["edit_key"]
+
+    @property
+    def url(self) -> str:
+        return f"{API}/sessions/{self.id}"
+
+    def read(self) -> dict[str, Any]:
+        response = self.client.get(self.url)
+        assert response.status_code == 200
+        return response.get_json()
+
+    @property
+    def version(self) -> int:
+        return int(self.read()["version"])
+
+    def post(self, path: str, body: Any, key: str | None = "own") -> Any:
+        headers = {}
+        if key == "own":
+            headers["Authorization"] = f"Bearer {self.key}"
+        elif key is not None:
+            headers["Authorization"] = key
+        return self.client.post(self.url + path, json=body, headers=headers)
+
+    def act(self, action: dict[str, Any], version: int | None = None, **extra: Any) -> Any:
+        body = {"version": self.version if version is None else version, "action": action}
+        return self.post("/events", body | extra)
+
+    def ok(self, action: dict[str, Any]) -> dict[str, Any]:
+        response = self.act(action)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()
+
+
+def create(client: FlaskClient, seats: list[str] | None = None, **options: Any) -> ApiSession:
+    body: dict[str, Any] = {"game": "yardkle", "seats": seats or ["Ann", "Bo"]}
+    if options:
+        body["options"] = options
+    response = client.post(f"{API}/sessions", json=body)
+    assert response.status_code == 201, response.get_json()
+    return ApiSession(client, response.get_json())
+
+
+def assert_error(response: Any, status: int, field: str | None) -> str:
+    """The response is a JSON error with this status and field; returns its sentence."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    assert set(body) >= {"error", "field"}
+    assert body["field"] == field, body
+    assert isinstance(body["error"], str)
+    assert len(body["error"]) > 10
+    assert "Traceback" not in body["error"]
+    return str(body["error"])
+
+
+ROLL = {"type": "roll", "dice": [1, 1, 1, 5, 2, 3]}
+
+
+# --- Sessions --------------------------------------------------------------------
+
+
+def test_create_session_answers_201_with_id_edit_key_version_zero_seats_and_links(
+    client: FlaskClient,
+) -> None:
+    response = client.post(
+        f"{API}/sessions", json={"game": "yardkle", "seats": ["Ann", "Bo", "Cy"]}
+    )
+    assert response.status_code == 201
+    body = response.get_json()
+    session_id, key = body["id"], body["edit_key"]
+    # ≥ 128 random bits, URL-safe base64: at least 22 characters.
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22,}", session_id)
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22,}", key)
+    assert key != session_id
+    assert body["game"] == "yardkle"
+    assert body["version"] == 0
+    assert body["seats"] == ["Ann", "Bo", "Cy"]
+    assert body["options"] == {"entry_threshold": 500, "winning_score": 10000}
+    assert body["ruling"] == "Ann rolls first."
+    assert body["finished"] is False
+    assert body["winners"] == []
+    assert body["can_undo"] is False
+    assert body["can_redo"] is False
+    assert [s["name"] for s in body["standings"]] == ["Ann", "Bo", "Cy"]
+    assert {s["rank"] for s in body["standings"]} == {1}
+    assert body["links"]["view"] == f"http://localhost/s/{session_id}"
+    assert body["links"]["join"] == f"http://localhost/s/{session_id}/join/{key}"
+    assert body["links"]["export"] == f"http://localhost{API}/sessions/{session_id}/export"
+
+
+def test_two_sessions_get_different_ids_and_keys(client: FlaskClient) -> None:
+    first, second = create(client), create(client)
+    assert first.id != second.id
+    assert first.key != second.key
+
+
+def test_create_session_with_options(client: FlaskClient) -> None:
+    session = create(client, ["Ann"], entry_threshold=0, winning_score=2000)
+    assert session.created["options"] == {"entry_threshold": 0, "winning_score": 2000}
+    assert session.created["state"]["entered"] == [True]
+
+
+def test_reading_a_session_needs_no_key_and_never_shows_the_edit_key(
+    app: Flask, client: FlaskClient
+) -> None:
+    session = create(client)
+    stranger = app.test_client()
+    response = stranger.get(session.url)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["id"] == session.id
+    assert body["version"] == 0
+    assert body["seats"] == ["Ann", "Bo"]
+    assert "edit_key" not in body
+    assert "join" not in body["links"]
+    assert session.key not in response.get_data(as_text=True)
+
+
+def test_append_an_event_with_the_bearer_key_and_the_current_version(
+    client: FlaskClient,
+) -> None:
+    session = create(client)
+    response = session.post("/events", {"version": 0, "action": ROLL})
+    assert response.status_code == 201
+    body = response.get_json()
+    assert body["version"] == 1
+    assert body["state"]["turn"]["pending_roll"] == [1, 1, 1, 5, 2, 3]
+    assert body["ruling"] == (
+        "Ann rolled 1 1 1 5 2 3: three 1s (1000) and single 5 (50) can score up to 1050."
+    )
+    assert body["can_undo"] is True
+    assert session.read()["version"] == 1
+
+
+def test_a_short_game_step_by_step_roll_keep_bank_and_total(client: FlaskClient) -> None:
+    session = create(client, ["Ann", "Bo"])
+    rolled = session.ok(ROLL)
+    assert rolled["version"] == 1
+
+    kept = session.ok({"type": "keep", "dice": [1, 1, 1, 5]})
+    assert kept["version"] == 2
+    assert kept["state"]["turn"]["total"] == 1050
+    assert kept["state"]["turn"]["dice_left"] == 2
+    assert (
+        kept["ruling"]
+        == "Ann set aside three 1s and single 5 for 1050: turn total 1050, 2 dice to roll."
+    )
+
+    banked = session.ok({"type": "bank"})
+    assert banked["version"] == 3
+    assert banked["state"]["scores"] == [1050, 0]
+    assert banked["state"]["current"] == 1
+    assert banked["ruling"] == "Ann banks 1050 and is on the scorecard: total 1050. Bo rolls next."
+    assert banked["standings"] == [
+        {"seat": 0, "name": "Ann", "score": 1050, "rank": 1},
+        {"seat": 1, "name": "Bo", "score": 0, "rank": 2},
+    ]
+
+    total = session.ok({"type": "total", "points": 600})
+    assert total["version"] == 4
+    assert total["state"]["scores"] == [1050, 600]
+    assert total["ruling"] == "Bo entered a turn of 600: total 600. Ann rolls next."
+    assert total["finished"] is False
+    assert total["winners"] == []
+
+    # A keep that banks at once, then a Yardkle.
+    session.ok({"type": "roll", "dice": [5, 5, 5, 5, 2, 3]})
+    both = session.ok({"type": "keep", "dice": [5, 5, 5, 5], "bank": True})
+    assert both["state"]["scores"] == [1600, 600]
+    lost = session.ok({"type": "roll", "dice": [2, 3, 4, 6, 6, 2]})
+    assert lost["state"]["scores"] == [1600, 600]
+    assert lost["ruling"].startswith("Yardkle! Bo rolled 2 3 4 6 6 2")
+    assert lost["version"] == 7
+    assert [t["points"] for t in lost["state"]["turns"]] == [1050, 600, 550, 0]
+
+
+def test_a_game_played_to_the_end_names_the_winner(client: FlaskClient) -> None:
+    session = create(client, ["Ann", "Bo"], winning_score=500)
+    session.ok({"type": "total", "points": 800})
+    end = session.ok({"type": "total", "points": 500})
+    assert end["finished"] is True
+    assert end["winners"] == [0]
+    assert end["ruling"].endswith("Game over: Ann wins with 800.")
+    assert end["standings"][0] == {"seat": 0, "name": "Ann", "score": 800, "rank": 1}
+    refused = session.act({"type": "total", "points": 50})
+    assert assert_error(refused, 422, None) == "The game is over."
+    assert session.version == 2
+
+
+def test_undo_and_redo_move_the_version_and_the_state(client: FlaskClient) -> None:
+    session = create(client)
+    session.ok({"type": "total", "points": 500})
+    session.ok({"type": "total", "points": 700})
+    assert session.read()["state"]["scores"] == [500, 700]
+
+    undone = session.post("/undo", {"version": 2})
+    assert undone.status_code == 200
+    body = undone.get_json()
+    assert body["version"] == 3
+    assert body["state"]["scores"] == [500, 0]
+    assert body["state"]["current"] == 1
+    assert body["can_undo"] is True
+    assert body["can_redo"] is True
+
+    redone = session.post("/redo", {"version": 3})
+    assert redone.status_code == 200
+    body = redone.get_json()
+    assert body["version"] == 4
+    assert body["state"]["scores"] == [500, 700]
+    assert body["can_redo"] is False
+
+    session.post("/undo", {"version": 4})
+    session.post("/undo", {"version": 5})
+    body = session.read()
+    assert body["version"] == 6
+    assert body["state"]["scores"] == [0, 0]
+    assert body["can_undo"] is False
+    assert body["can_redo"] is True
+
+
+def test_a_new_action_after_an_undo_ends_the_redo_trail(client: FlaskClient) -> None:
+    session = create(client)
+    session.ok({"type": "total", "points": 500})
+    session.post("/undo", {"version": 1})
+    after = session.ok({"type": "total", "points": 600})
+    assert after["can_redo"] is False
+    assert after["state"]["scores"] == [600, 0]
+    assert_error(session.post("/redo", {"version": after["version"]}), 422, None)
+
+
+def test_the_join_link_from_the_api_lets_a_browser_record(app: Flask, client: FlaskClient) -> None:
+    session = create(client)
+    phone = app.test_client()
+    joined = phone.get(session.created["links"]["join"].removeprefix("http://localhost"))
+    assert joined.status_code == 303
+    response = phone.post(
+        f"/s/{session.id}/action",
+        data={"type": "total", "points": "500", "version": "0", "form_key": "phone-1"},
+    )
+    assert response.status_code == 303
+    assert session.read()["state"]["scores"] == [500, 0]
+
+
+# --- Errors ----------------------------------------------------------------------
+
+
+def test_a_write_without_a_bearer_key_is_401_and_records_nothing(client: FlaskClient) -> None:
+    session = create(client)
+    for path, body in (
+        ("/events", {"version": 0, "action": ROLL}),
+        ("/undo", {"version": 0}),
+        ("/redo", {"version": 0}),
+    ):
+        assert "Bearer" in assert_error(session.post(path, body, key=None), 401, None)
+        assert_error(session.post(path, body, key=f"Basic {session.key}"), 401, None)
+        assert_error(session.post(path, body, key="Bearer "), 401, None)
+    assert session.version == 0
+
+
+def test_a_wrong_key_is_403_and_records_nothing(client: FlaskClient) -> None:
+    session = create(client)
+    other = create(client)
+    for key in ("Bearer not-the-key", f"Bearer {other.key}", f"Bearer {session.key}x"):
+        response = session.post("/events", {"version": 0, "action": ROLL}, key=key)
+        assert "edit key" in assert_error(response, 403, None)
+    assert session.version == 0
+    assert session.read()["state"]["turn"]["pending_roll"] is None
+    assert session.ok(ROLL)["version"] == 1
+
+
+def test_a_stale_version_is_409_with_the_current_state(client: FlaskClient) -> None:
+    session = create(client)
+    session.ok({"type": "total", "points": 500})
+    response = session.act({"type": "total", "points": 600}, version=0)
+    sentence = assert_error(response, 409, "version")
+    assert "changed" in sentence
+    state = response.get_json()["state"]
+    assert state["version"] == 1
+    assert state["id"] == session.id
+    assert state["state"]["scores"] == [500, 0]
+    assert session.version == 1
+    assert session.read()["state"]["scores"] == [500, 0]
+    # A version from the future is stale too.
+    assert_error(session.act({"type": "total", "points": 600}, version=5), 409, "version")
+    assert_error(session.post("/undo", {"version": 0}), 409, "version")
+    assert session.version == 1
+
+
+@pytest.mark.parametrize(
+    ("setup", "action", "field", "phrase"),
+    [
+        ([ROLL], {"type": "keep", "dice": [2]}, "keep", "a 2 on its own scores nothing"),
+        ([ROLL], {"type": "keep", "dice": [1, 1, 1, 1]}, "keep", "only three 1s"),
+        ([ROLL], {"type": "roll", "dice": [1, 2, 3, 4, 5, 6]}, "dice", "Set aside dice"),
+        (
+            [{"type": "roll", "dice": [5, 2, 3, 4, 6, 6]}, {"type": "keep", "dice": [5]}],
+            {"type": "bank"},
+            None,
+            "needs 500 in one turn",
+        ),
+        ([], {"type": "bank"}, None, "Nothing to bank yet"),
+        ([], {"type": "total", "points": 120}, "points", "multiple of 50"),
+        ([], {"type": "total", "points": 250}, "points", "at least 500"),
+        ([], {"type": "total", "points": -50}, "points", "negative"),
+        ([], {"type": "roll", "dice": [1, 2, 3]}, "dice", "enter 6 dice, not 3"),
+        ([], {"type": "roll", "dice": [1, 2, 3, 4, 5, 7]}, "dice", "Die 6 is 7"),
+        ([], {"type": "keep", "dice": [1]}, "keep", "roll first"),
+        ([], {"type": "fly"}, "type", "roll, keep, bank or total"),
+        ([], {"type": "roll"}, "dice", "Enter the dice"),
+        ([], {"type": "bank", "dice": [1]}, "dice", "no field"),
+    ],
+)
+def test_an_illegal_action_is_422_with_its_field_and_records_nothing(
+    client: FlaskClient,
+    setup: list[dict[str, Any]],
+    action: dict[str, Any],
+    field: str | None,
+    phrase: str,
+) -> None:
+    session = create(client)
+    for step in setup:
+        session.ok(step)
+    before = session.read()
+    sentence = assert_error(session.act(action), 422, field)
+    assert phrase in sentence
+    after = session.read()
+    assert after["version"] == before["version"] == len(setup)
+    assert after["state"] == before["state"]
+
+
+def test_an_action_that_is_not_an_object_is_422_field_action(client: FlaskClient) -> None:
+    session = create(client)
+    assert_error(session.post("/events", {"version": 0}), 422, "action")
+    assert_error(session.post("/events", {"version": 0, "action": "roll"}), 422, "action")
+    assert session.version == 0
+
+
+@pytest.mark.parametrize("body", [{"action": ROLL}, {"version": "x", "action": ROLL}])
+def test_a_missing_or_malformed_version_is_422_field_version(
+    client: FlaskClient, body: dict[str, Any]
+) -> None:
+    session = create(client)
+    assert "version" in assert_error(session.post("/events", body), 422, "version")
+    assert_error(
+        session.post("/undo", {k: v for k, v in body.items() if k != "action"}), 422, "version"
+    )
+    assert session.version == 0
+
+
+@pytest.mark.parametrize("version", [0.0, True, None, [0]])
+def test_a_version_that_is_not_a_whole_number_is_422(client: FlaskClient, version: Any) -> None:
+    session = create(client)
+    assert_error(session.post("/events", {"version": version, "action": ROLL}), 422, "version")
+    assert session.version == 0
+
+
+def test_a_body_that_is_not_json_is_400(client: FlaskClient) -> None:
+    session = create(client)
+    auth = {"Authorization": f"Bearer {session.key}"}
+    for data, content_type in (
+        ("version=0", "application/x-www-form-urlencoded"),
+        ("{not json", "application/json"),
+        ("[0, 1]", "application/json"),
+        ("", "application/json"),
+    ):
+        response = client.post(
+            session.url + "/events", data=data, content_type=content_type, headers=auth
+        )
+        assert "JSON" in assert_error(response, 400, None)
+        response = client.post(f"{API}/sessions", data=data, content_type=content_type)
+        assert_error(response, 400, None)
+    assert session.version == 0
+
+
+def test_an_unknown_session_is_a_404_json_error_not_html(client: FlaskClient) -> None:
+    missing = f"{API}/sessions/AAAAAAAAAAAAAAAAAAAAAA"
+    for response in (
+        client.get(missing),
+        client.get(missing + "/export"),
+        client.get(missing + "/export.csv"),
+        client.post(missing + "/events", json={"version": 0, "action": ROLL}),
+        client.post(missing + "/undo", json={"version": 0}, headers={"Authorization": "Bearer x"}),
+    ):
+        assert "No session" in assert_error(response, 404, None)
+        assert "<html" not in response.get_data(as_text=True)
+
+
+def test_an_unknown_api_url_is_a_404_json_error(client: FlaskClient) -> None:
+    assert_error(client.get(f"{API}/nothing-here"), 404, None)
+    assert_error(client.get(f"{API}/yardkle/score"), 405, None)
+
+
+def test_an_unknown_game_is_422_field_game(client: FlaskClient) -> None:
+    for game in ("chess", None, 7):
+        response = client.post(f"{API}/sessions", json={"game": game, "seats": ["Ann"]})
+        assert "yardkle" in assert_error(response, 422, "game")
+
+
+def test_nine_seats_are_422_and_create_nothing(client: FlaskClient) -> None:
+    names = [f"P{i}" for i in range(1, 10)]
+    response = client.post(f"{API}/sessions", json={"game": "yardkle", "seats": names})
+    assert "1 to 8" in assert_error(response, 422, "seats")
+    response = client.post(f"{API}/sessions", json={"game": "yardkle", "seats": []})
+    assert_error(response, 422, "seats")
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "phrase"),
+    [
+        ({"game": "yardkle", "seats": "Ann, Bo"}, "seats", "list of names"),
+        ({"game": "yardkle", "seats": ["Ann", "ann"]}, "seats.2", "Two seats are called"),
+        ({"game": "yardkle", "seats": ["Ann", "  "]}, "seats.2", "Seat 2 needs a name"),
+        ({"game": "yardkle", "seats": ["Ann", 5]}, "seats.2", "Seat 2 needs a name"),
+        ({"game": "yardkle", "seats": ["A" * 41]}, "seats.1", "at most 40"),
+        (
+            {"game": "yardkle", "seats": ["Ann"], "options": {"entry_threshold": 120}},
+            "options.entry_threshold",
+            "multiple of 50",
+        ),
+        (
+            {"game": "yardkle", "seats": ["Ann"], "options": {"speed": 1}},
+            "options.speed",
+            "no option",
+        ),
+        ({"game": "yardkle", "seats": ["Ann"], "options": [1]}, "options", "object"),
+    ],
+)
+def test_bad_seats_or_options_are_422_with_the_field(
+    client: FlaskClient, body: dict[str, Any], field: str, phrase: str
+) -> None:
+    assert phrase in assert_error(client.post(f"{API}/sessions", json=body), 422, field)
+
+
+def test_nothing_to_undo_or_redo_is_422(client: FlaskClient) -> None:
+    session = create(client)
+    assert "Nothing to undo" in assert_error(session.post("/undo", {"version": 0}), 422, None)
+    assert "Nothing to redo" in assert_error(session.post("/redo", {"version": 0}), 422, None)
+    assert session.version == 0
+
+
+def test_a_repeated_request_key_records_once(client: FlaskClient) -> None:
+    session = create(client)
+    body = {"version": 0, "action": {"type": "total", "points": 500}, "request_key": "tap-1"}
+    first = session.post("/events", body)
+    second = session.post("/events", body)
+    assert first.status_code == second.status_code == 201
+    assert first.get_json()["version"] == second.get_json()["version"] == 1
+    state = session.read()
+    assert state["version"] == 1
+    assert state["state"]["scores"] == [500, 0]
+    assert len(state["state"]["turns"]) == 1
+    # The same for an undo.
+    undo = {"version": 1, "request_key": "undo-1"}
+    assert session.post("/undo", undo).get_json()["version"] == 2
+    assert session.post("/undo", undo).get_json()["version"] == 2
+    assert session.read()["can_redo"] is True
+
+
+def test_a_request_key_that_is_not_a_string_is_422(client: FlaskClient) -> None:
+    session = create(client)
+    body = {"version": 0, "action": ROLL, "request_key": 5}
+    assert_error(session.post("/events", body), 422, "request_key")
+    assert session.version == 0
+
+
+# --- The stateless Yardkle scorer ------------------------------------------------
+
+
+def score(client: FlaskClient, body: Any) -> Any:
+    return client.post(f"{API}/yardkle/score", json=body)
+
+
+def test_score_a_roll_exactly_per_the_contract(client: FlaskClient) -> None:
+    response = score(client, {"dice": [1, 1, 1, 5, 2, 3]})
+    assert response.status_code == 200
+    assert response.get_json() == {
+        "points": 1050,
+        "combos": [
+            {"name": "three 1s", "dice": [1, 1, 1], "points": 1000},
+            {"name": "single 5", "dice": [5], "points": 50},
+        ],
+        "yardkle": False,
+    }
+
+
+def test_score_a_yardkle_roll(client: FlaskClient) -> None:
+    response = score(client, {"dice": [2, 3, 4, 6, 6, 2]})
+    assert response.status_code == 200
+    assert response.get_json() == {"points": 0, "combos": [], "yardkle": True}
+
+
+def test_score_the_kept_dice_only(client: FlaskClient) -> None:
+    response = score(client, {"dice": [1, 1, 1, 5, 2, 3], "keep": [1, 1, 1]})
+    assert response.status_code == 200
+    assert response.get_json() == {
+        "points": 1000,
+        "combos": [{"name": "three 1s", "dice": [1, 1, 1], "points": 1000}],
+        "yardkle": False,
+    }
+    five = score(client, {"dice": [1, 1, 1, 5, 2, 3], "keep": [5]}).get_json()
+    assert five["points"] == 50
+
+
+def test_score_a_six_dice_combo(client: FlaskClient) -> None:
+    body = score(client, {"dice": [1, 2, 3, 4, 5, 6]}).get_json()
+    assert body["points"] == 1500
+    assert body["combos"] == [{"name": "1-2-3-4-5-6", "dice": [1, 2, 3, 4, 5, 6], "points": 1500}]
+
+
+def test_keeping_a_die_not_in_the_roll_is_422_field_keep(client: FlaskClient) -> None:
+    response = score(client, {"dice": [1, 1, 1, 5, 2, 3], "keep": [6]})
+    assert "no 6 in the roll" in assert_error(response, 422, "keep")
+    response = score(client, {"dice": [1, 1, 1, 5, 2, 3], "keep": [5, 5]})
+    assert "only one 5" in assert_error(response, 422, "keep")
+
+
+def test_keeping_a_non_scoring_die_is_422_field_keep(client: FlaskClient) -> None:
+    response = score(client, {"dice": [1, 1, 1, 5, 2, 3], "keep": [1, 2]})
+    assert "2 on its own scores nothing" in assert_error(response, 422, "keep")
+    assert_error(score(client, {"dice": [1, 2], "keep": []}), 422, "keep")
+    assert_error(score(client, {"dice": [1, 2], "keep": "1"}), 422, "keep")
+    assert_error(score(client, {"dice": [1, 2], "keep": [0]}), 422, "keep")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"dice": [1, 1, 1, 5, 2, 3, 4]},
+        {"dice": [0, 1, 1]},
+        {"dice": [1, 7]},
+        {"dice": ["one", 1]},
+        {"dice": [1.5]},
+        {"dice": [True, 1]},
+        {"dice": [None]},
+        {"dice": [[1]]},
+        {"dice": []},
+        {"dice": "111523"},
+        {"dice": 1},
+        {"keep": [1]},
+        {},
+        {"dice": [10**40]},
+    ],
+)
+def test_bad_dice_are_422_field_dice(client: FlaskClient, body: dict[str, Any]) -> None:
+    assert_error(score(client, body), 422, "dice")
+
+
+def test_an_unknown_field_is_422_naming_it(client: FlaskClient) -> None:
+    assert_error(score(client, {"dice": [1], "kept": [1]}), 422, "kept")
+
+
+@pytest.mark.parametrize(
+    "data",
+    ["", "not json", "[1, 1, 1]", '"dice"', "null", '{"dice": [1, 1', "\xff"],
+)
+def test_the_scorer_answers_400_json_to_a_body_that_is_not_an_object(
+    client: FlaskClient, data: str
+) -> None:
+    response = client.post(f"{API}/yardkle/score", data=data, content_type="application/json")
+    assert_error(response, 400, None)
+
+
+def test_the_scorer_never_answers_500_even_to_deeply_nested_json(client: FlaskClient) -> None:
+    deep = "[" * 5000 + "]" * 5000
+    response = client.post(
+        f"{API}/yardkle/score", data=f'{{"dice": {deep}}}', content_type="application/json"
+    )
+    assert response.status_code in (400, 422), response.status_code
+    assert response.get_json()["error"]
+
+
+# --- OpenAPI ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def document(client: FlaskClient) -> dict[str, Any]:
+    response = client.get(f"{API}/openapi.json")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    return response.get_json()
+
+
+def test_the_openapi_document_is_valid(document: dict[str, Any]) -> None:
+    validate(document)
+    assert document["openapi"].startswith("3.")
+    assert document["info"]["title"]
+
+
+def api_routes(app: Flask, prefix: str) -> dict[str, set[str]]:
+    """Every /api/v1 rule of the app as an OpenAPI path → its methods (lower case)."""
+    routes: dict[str, set[str]] = {}
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith(API):
+            continue
+        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule).removeprefix(prefix)
+        methods = {m.lower() for m in rule.methods or ()} - {"head", "options"}
+        routes.setdefault(path, set()).update(methods)
+    return routes
+
+
+def documented_routes(document: dict[str, Any]) -> dict[str, set[str]]:
+    http = {"get", "put", "post", "delete", "patch"}
+    return {path: set(item) & http for path, item in document["paths"].items()}
+
+
+def server_prefix(document: dict[str, Any]) -> str:
+    servers = document.get("servers") or [{"url": ""}]
+    return str(servers[0]["url"]).rstrip("/")
+
+
+def test_every_api_endpoint_of_the_app_is_documented(app: Flask, document: dict[str, Any]) -> None:
+    prefix = server_prefix(document)
+    assert prefix in ("", API)
+    routes = api_routes(app, prefix)
+    documented = documented_routes(document)
+    assert len(routes) >= 9
+    for path, methods in routes.items():
+        assert path in documented, f"{path} is not in the OpenAPI document"
+        assert documented[path] == methods, path
+
+
+def test_every_documented_endpoint_exists_in_the_app(
+    app: Flask, client: FlaskClient, document: dict[str, Any]
+) -> None:
+    prefix = server_prefix(document)
+    routes = api_routes(app, prefix)
+    for path, methods in documented_routes(document).items():
+        assert methods, f"{path} documents no operation"
+        assert routes.get(path) == methods, path
+        # And the app answers there (a made-up id gives a JSON 404, not a missing route).
+        url = prefix + path.replace("{session_id}", "AAAAAAAAAAAAAAAAAAAAAA")
+        for method in methods:
+            response = client.open(url, method=method.upper(), json={})
+            assert response.status_code not in (405, 500), (method, url)
+            assert response.mimetype == "application/json", (method, url)
+
+
+def test_every_documented_operation_lists_its_errors_and_shared_error_shape(
+    document: dict[str, Any],
+) -> None:
+    error = document["components"]["schemas"]["Error"]
+    assert error["required"] == ["error", "field"]
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method not in ("get", "post"):
+                continue
+            assert operation.get("operationId"), (method, path)
+            codes = set(operation["responses"])
+            assert any(code.startswith("2") for code in codes), (method, path)
+            if "{session_id}" in path:
+                assert "404" in codes, (method, path)
+            if method == "post" and path.startswith("/sessions/{session_id}/"):
+                assert {"401", "403", "409", "422"} <= codes, path
+                assert operation["security"] == [{"editKey": []}]
