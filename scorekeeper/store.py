@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,13 +154,9 @@ def _view(session: GameSession) -> SessionView:
     game = get_game(session.game)
     seats = tuple(seat.name for seat in session.seats.order_by(Seat.position))
     rows = session.events.order_by(Event.seq)
-    logged = [(row.seq, row.action, row.undone, _redoable(row)) for row in rows]
+    logged = [(row.seq, row.action, row.undone, row.redoable) for row in rows]
     state, events = replay(game, seats, session.options, logged)
     return SessionView(session.id, game, session.options, seats, session.version, state, events)
-
-
-def _redoable(row: Event) -> bool:
-    return bool(row.undone and row.redoable)
 
 
 def create(
@@ -172,9 +168,7 @@ def create(
     """A new session; returns its id (the view link) and its edit key."""
     game = get_game(game_slug)
     seats = check_seat_names(game, names)
-    resolved = resolve_options(game.options, options)
-    game.start(seats, resolved)
-    return _insert_session(game, seats, resolved, [], form_key)
+    return _insert_session(game, seats, resolve_options(game.options, options), [], form_key)
 
 
 def import_session(data: object, form_key: str | None = None) -> tuple[str, str]:
@@ -189,7 +183,6 @@ def import_session(data: object, form_key: str | None = None) -> tuple[str, str]
         (seq, game.action_to_json(game.parse_action(action)), undone, redoable)
         for seq, action, undone, redoable in imported.events
     ]
-    replay(game, seats, options, logged)
     return _insert_session(game, seats, options, logged, form_key)
 
 
@@ -200,6 +193,7 @@ def _insert_session(
     logged: Sequence[tuple[int, Mapping[str, Any], bool, bool]],
     form_key: str | None,
 ) -> tuple[str, str]:
+    """Store a new session whose log replays without a refusal; else store nothing."""
     session_id = secrets.token_urlsafe(16)
     key = secrets.token_urlsafe(24)
     try:
@@ -255,7 +249,10 @@ def _locked_session(session_id: str) -> GameSession:
     return session
 
 
-def _change(session_id: str, version: int, form_key: str | None, write: Any) -> SessionView:
+Write = Callable[[GameSession, SessionView], None]
+
+
+def _change(session_id: str, version: int, form_key: str | None, write: Write) -> SessionView:
     """Run ``write(session, view)`` as one checked transaction; returns the new view."""
     try:
         with write_transaction():

@@ -32,10 +32,6 @@ def remember(session_id: str, role: str) -> None:
     session.permanent = True
 
 
-def forget(session_id: str) -> None:
-    session["sessions"] = {k: v for k, v in remembered().items() if k != session_id}
-
-
 def device_may_edit(session_id: str) -> bool:
     return remembered().get(session_id) == EDIT
 

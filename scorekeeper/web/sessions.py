@@ -122,7 +122,7 @@ def results(session_id: str) -> str:
 
 
 def qr_svg(url: str) -> str:
-    return str(segno.make(url).svg_inline(scale=4, dark="#000", light="#fff"))
+    return str(segno.make(url).svg_inline(scale=5, dark="#000", light="#fff"))
 
 
 @bp.get("/s/<session_id>/share")
