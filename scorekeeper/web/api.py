@@ -14,7 +14,7 @@ from flask import Blueprint, Response, abort, jsonify, request, url_for
 
 from scorekeeper import store
 from scorekeeper.export import session_csv, session_json
-from scorekeeper.games import yardkle
+from scorekeeper.games import cards, yardkle
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.web import access
 from scorekeeper.web.errors import error_response
@@ -148,14 +148,47 @@ def export_session_csv(session_id: str) -> Response:
     return Response(session_csv(load_or_404(session_id)), mimetype="text/csv")
 
 
+def only_fields(body: dict[str, Any], *allowed: str) -> None:
+    unknown = sorted(set(body) - set(allowed))
+    if unknown:
+        expected = ", ".join(f"“{name}”" for name in allowed)
+        raise IllegalAction(
+            f"Unknown field {unknown[0]!r}: this endpoint takes {expected}.", unknown[0]
+        )
+
+
+def plays_of(body: dict[str, Any]) -> list[Any]:
+    plays = body.get("plays")
+    if not isinstance(plays, list):
+        raise IllegalAction("“plays” must be a list of the cards in playing order.", "plays")
+    return plays
+
+
+@bp.post("/judge/yokai-septet")
+def judge_yokai_septet() -> Response:
+    body = json_body()
+    only_fields(body, "trump", "plays")
+    return jsonify(cards.yokai_septet_trick(body.get("trump"), plays_of(body)).to_json())
+
+
+@bp.post("/judge/cryptruck")
+def judge_cryptruck() -> Response:
+    body = json_body()
+    only_fields(body, "trump", "plays")
+    return jsonify(cards.cryptruck_trick(body.get("trump"), plays_of(body)).to_json())
+
+
+@bp.post("/judge/yadokarick")
+def judge_yadokarick() -> Response:
+    body = json_body()
+    only_fields(body, "plays")
+    return jsonify(cards.yadokarick_trick(plays_of(body)).to_json())
+
+
 @bp.post("/yardkle/score")
 def yardkle_score() -> Response:
     body = json_body()
-    unknown = sorted(set(body) - {"dice", "keep"})
-    if unknown:
-        raise IllegalAction(
-            f"Unknown field {unknown[0]!r}: send “dice” and optionally “keep”.", unknown[0]
-        )
+    only_fields(body, "dice", "keep")
     dice = body.get("dice")
     if not isinstance(dice, list):
         raise IllegalAction("“dice” must be a list of 1 to 6 dice.", "dice")

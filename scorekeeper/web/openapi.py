@@ -908,6 +908,171 @@ def _paths() -> Schema:
     }
 
 
+_CARD = {
+    "type": "string",
+    "description": "A card as `<colour> <number>`, any case: `blue 13`, `white 3`.",
+    "examples": ["blue 13"],
+}
+
+
+def _trick_request(trumps: list[str], min_plays: int, max_plays: int) -> Schema:
+    return {
+        "type": "object",
+        "required": ["trump", "plays"],
+        "additionalProperties": False,
+        "properties": {
+            "trump": {"type": "string", "enum": trumps},
+            "plays": {
+                "type": "array",
+                "minItems": min_plays,
+                "maxItems": max_plays,
+                "items": _CARD,
+                "description": "The cards in playing order; index 0 is the lead.",
+            },
+        },
+    }
+
+
+def _judge_schemas() -> Schema:
+    return {
+        "YokaiSeptetTrick": _trick_request(
+            ["green", "purple", "pink", "yellow", "black", "red", "blue"], 3, 4
+        ),
+        "CryptruckTrick": _trick_request(
+            ["red", "yellow", "green", "blue", "purple", "white"], 3, 5
+        ),
+        "TrickWinner": {
+            "type": "object",
+            "required": ["winner", "card", "rule", "explanation"],
+            "properties": {
+                "winner": {"type": "integer", "minimum": 0, "description": "Index into plays."},
+                "card": _CARD,
+                "rule": {"type": "string", "enum": ["green-one", "trump", "lead-suit"]},
+                "explanation": {"type": "string"},
+            },
+        },
+        "YadokarickTrick": {
+            "type": "object",
+            "required": ["plays"],
+            "additionalProperties": False,
+            "properties": {
+                "plays": {
+                    "type": "array",
+                    "minItems": 3,
+                    "maxItems": 7,
+                    "description": (
+                        "The cards in playing order with the house size printed on each; "
+                        "3 plays is the one-colour game, where sizes may be left out."
+                    ),
+                    "items": {
+                        "type": "object",
+                        "required": ["card"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "card": _CARD,
+                            "size": {"type": "integer", "minimum": 1},
+                        },
+                    },
+                }
+            },
+        },
+        "YadokarickRuling": {
+            "type": "object",
+            "required": ["movers", "next_lead", "takes", "discarded", "explanation"],
+            "properties": {
+                "movers": {
+                    "type": "array",
+                    "items": {"type": "integer"},
+                    "description": "Who may move the size marker, in play order.",
+                },
+                "next_lead": {"type": "integer"},
+                "takes": {
+                    "type": "object",
+                    "description": "Play index (as a string) → the cards that player takes.",
+                    "additionalProperties": {"type": "array", "items": _CARD},
+                },
+                "discarded": {"type": "array", "items": _CARD},
+                "explanation": {"type": "string"},
+            },
+        },
+    }
+
+
+def _judge_path(
+    operation: str, summary: str, request: str, response: str, example: Any, answer: Any
+) -> Schema:
+    return {
+        "post": {
+            "operationId": operation,
+            "tags": ["judge"],
+            "summary": summary,
+            "description": "Stateless, no key. Bad input answers 422 naming the field.",
+            "requestBody": _body("The trick, in playing order.", request, example),
+            "responses": {
+                "200": _ok("The ruling and the rule that decided it.", response, answer),
+                **_standard_errors(400, 413),
+                "422": _error(
+                    "An unknown or repeated card, a bad trump or the wrong number of plays.",
+                    "“blue 9” is played twice (plays 0 and 2); there is only one.",
+                    "plays.2",
+                ),
+            },
+        }
+    }
+
+
+def _judge_paths() -> Schema:
+    return {
+        "/judge/yokai-septet": _judge_path(
+            "judgeYokaiSeptet",
+            "Who takes a Yokai Septet trick",
+            "YokaiSeptetTrick",
+            "TrickWinner",
+            {"trump": "red", "plays": ["blue 9", "blue 12", "red 6", "green 1"]},
+            {
+                "winner": 3,
+                "card": "green 1",
+                "rule": "green-one",
+                "explanation": "The green 1 takes every trick it is in, whatever the trump.",
+            },
+        ),
+        "/judge/cryptruck": _judge_path(
+            "judgeCryptruck",
+            "Who takes a Cryptruck trick",
+            "CryptruckTrick",
+            "TrickWinner",
+            {"trump": "blue", "plays": ["red 4", "white 3", "blue 3", "red 6"]},
+            {
+                "winner": 2,
+                "card": "blue 3",
+                "rule": "trump",
+                "explanation": "White 3 and blue 3 tie at 3: the later card wins.",
+            },
+        ),
+        "/judge/yadokarick": _judge_path(
+            "judgeYadokarick",
+            "Who takes what in a Yadokarick trick",
+            "YadokarickTrick",
+            "YadokarickRuling",
+            {
+                "plays": [
+                    {"card": "green 25", "size": 3},
+                    {"card": "pink 8", "size": 2},
+                    {"card": "green 17", "size": 1},
+                    {"card": "pink 29", "size": 4},
+                ]
+            },
+            {
+                "movers": [1],
+                "next_lead": 1,
+                "takes": {"3": ["pink 29"], "0": ["green 25"]},
+                "discarded": ["pink 8", "green 17"],
+                "explanation": "Pink 8 is the lowest: it moves the size marker and leads next.",
+            },
+        ),
+    }
+
+
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI 3.1.0 document of the JSON API v1."""
     return {
@@ -924,9 +1089,9 @@ def openapi_document() -> dict[str, Any]:
             {"name": "judge", "description": "Stateless rulings: no session, no key."},
             {"name": "meta", "description": "About this API."},
         ],
-        "paths": _paths(),
+        "paths": {**_paths(), **_judge_paths()},
         "components": {
-            "schemas": _schemas(),
+            "schemas": {**_schemas(), **_judge_schemas()},
             "responses": _responses(),
             "parameters": {
                 "SessionId": {

@@ -160,3 +160,37 @@ def test_dark_mode_is_taken_from_the_phone(server: str) -> None:
         check_phone_layout(page, "home-dark")
         browser.close()
     assert background == "rgb(21, 19, 15)"
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_disputed_trick_is_settled_on_a_phone_in_under_ten_taps(
+    server: str, javascript: bool
+) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    suffix = "js" if javascript else "nojs"
+    with playwright_api.sync_playwright() as playwright:
+        browser, page = launch(playwright, javascript)
+        page.goto(server)
+        taps = 0
+        for locator in (
+            page.get_by_role("link", name="Whose trick?"),
+            page.get_by_role("link", name="Yokai Septet"),
+        ):
+            locator.click()
+            taps += 1
+        check_phone_layout(page, f"judge-start-{suffix}")
+        page.get_by_role("button", name="red", exact=True).click()
+        taps += 1
+        for card in ("blue 9", "blue 12", "red 6", "green 1"):
+            page.get_by_role("button", name=card, exact=True).click()
+            taps += 1
+        assert taps < 10
+        verdict = page.inner_text("#verdict")
+        assert "Play 4 takes the trick" in verdict
+        assert "The green 1 takes every trick" in verdict
+        check_phone_layout(page, f"judge-verdict-{suffix}")
+
+        page.goto(f"{server}/judge/yadokarick")
+        page.get_by_role("button", name="green 25", exact=True).click()
+        check_phone_layout(page, f"judge-size-{suffix}")
+        browser.close()

@@ -1,0 +1,609 @@
+"""Cards and tricks: the decks, reading and writing cards, and who takes a trick.
+
+Cards are written ``<colour> <number>`` ("blue 13") in the coloured decks and
+``<rank><suit>`` ("10D", "QS") in the 52-card deck. Each trick game has one
+ruling function; it checks the trick (known cards, no card played more often
+than the deck holds it) and says in a sentence why the winner wins. Rule
+sheets: shared/rules/ and NOTES.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+from scorekeeper.games.base import IllegalAction, parse_whole_number
+
+_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
+_TIMES = ("never", "once", "twice", "three times", "four times", "five times", "six times")
+_LONGEST_SHOWN = 30
+
+
+def _and(items: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _or(items: Sequence[str]) -> str:
+    return f"{', '.join(items[:-1])} or {items[-1]}" if len(items) > 1 else "".join(items)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _count(number: int) -> str:
+    return _COUNT_WORDS[number] if number < len(_COUNT_WORDS) else str(number)
+
+
+def _times(number: int) -> str:
+    return _TIMES[number] if number < len(_TIMES) else f"{number} times"
+
+
+def _typed(text: str) -> str:
+    """A typed card as it will be quoted back: spaces tidied, long input cut."""
+    tidy = " ".join(text.split())
+    return tidy if len(tidy) <= _LONGEST_SHOWN else tidy[: _LONGEST_SHOWN - 1] + "…"
+
+
+def _not_text(raw: object) -> str:
+    return repr(raw)[:_LONGEST_SHOWN]
+
+
+# --- The coloured decks ------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A card of a coloured deck: its colour (lower case) and number."""
+
+    colour: str
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.colour} {self.number}"
+
+
+_NUMBERED = re.compile(r"([a-z]+)[\s\-]*([0-9]+)", re.ASCII)
+_WORDED = re.compile(r"([a-z]+)[\s\-]+([a-z]+)", re.ASCII)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A coloured deck: each colour's numbers, extra copies and number words."""
+
+    title: str
+    numbers: Mapping[str, tuple[int, ...]]
+    copies: Mapping[Card, int]
+    aliases: Mapping[str, int]
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return tuple(self.numbers)
+
+    def cards(self) -> tuple[Card, ...]:
+        """Every distinct card once, colour by colour, low to high."""
+        return tuple(
+            Card(colour, number) for colour, numbers in self.numbers.items() for number in numbers
+        )
+
+    def copies_of(self, card: Card) -> int:
+        """How many of this card the deck holds (0 for a card it does not have)."""
+        if card.number not in self.numbers.get(card.colour, ()):
+            return 0
+        return self.copies.get(card, 1)
+
+    @property
+    def _example(self) -> str:
+        colour = self.colours[0]
+        return f"{colour} {self.numbers[colour][-1]}"
+
+    def _split(self, lowered: str) -> tuple[str, str] | None:
+        """The colour and number parts of a typed card, or None if it has no such shape."""
+        for pattern in (_NUMBERED, _WORDED):
+            match = pattern.fullmatch(lowered)
+            if match:
+                return match.group(1), match.group(2)
+        # Number words written straight after the colour ("greenace").
+        for colour in self.colours:
+            rest = lowered.removeprefix(colour).strip(" -")
+            if lowered.startswith(colour) and rest in self.aliases:
+                return colour, rest
+        return None
+
+    def _words_for(self, value: int) -> str:
+        words = sorted(word for word, number in self.aliases.items() if number == value)
+        return _or([word.upper() if len(word) == 1 else word for word in words])
+
+    def parse(self, text: object, field: str) -> Card:
+        """The card written in text ("Blue 13", "blue-13"), or IllegalAction naming field."""
+        if not isinstance(text, str):
+            raise IllegalAction(
+                f"{_not_text(text)} is not a card: write a card as text, like “{self._example}”.",
+                field,
+            )
+        typed = _typed(text)
+        if not typed:
+            raise IllegalAction(f"Enter a card, like “{self._example}”.", field)
+        parts = self._split(" ".join(text.split()).lower())
+        if parts is None:
+            raise IllegalAction(
+                f"“{typed}”: not a card; write it like “{self._example}” (colour, then number).",
+                field,
+            )
+        colour, number_text = parts
+        if colour not in self.numbers:
+            raise IllegalAction(
+                f"“{typed}”: {self.title} has no {colour} cards "
+                f"(its colours: {', '.join(self.colours)}).",
+                field,
+            )
+        number = int(number_text) if number_text.isdigit() else self.aliases.get(number_text)
+        if number is None:
+            words = "".join(
+                f" ({self._words_for(value)} for the {value})"
+                for value in sorted(set(self.aliases.values()))
+            )
+            raise IllegalAction(
+                f"“{typed}”: {number_text} is not a number; write the number in digits{words}.",
+                field,
+            )
+        numbers = self.numbers[colour]
+        if number not in numbers:
+            if len(numbers) == 1:
+                reason = f"the only {colour} card in {self.title} is the {numbers[0]}"
+            else:
+                reason = f"{colour} runs from {numbers[0]} to {numbers[-1]} in {self.title}"
+            raise IllegalAction(f"“{typed}”: {reason}.", field)
+        return Card(colour, number)
+
+
+def _deck(
+    title: str,
+    numbers: Mapping[str, range],
+    copies: Mapping[Card, int] | None = None,
+    aliases: Mapping[str, int] | None = None,
+) -> Deck:
+    return Deck(
+        title,
+        MappingProxyType({colour: tuple(numbers[colour]) for colour in numbers}),
+        MappingProxyType(dict(copies or {})),
+        MappingProxyType(dict(aliases or {})),
+    )
+
+
+YOKAI_SEPTET = _deck(
+    "Yokai Septet",
+    {
+        "green": range(1, 8),
+        "purple": range(2, 9),
+        "pink": range(3, 10),
+        "yellow": range(4, 11),
+        "black": range(5, 12),
+        "red": range(6, 13),
+        "blue": range(7, 14),
+    },
+    aliases={"a": 1, "ace": 1},
+)
+
+CRYPTRUCK = _deck(
+    "Cryptruck",
+    {
+        "red": range(1, 7),
+        "yellow": range(1, 7),
+        "green": range(1, 7),
+        "blue": range(1, 7),
+        "purple": range(1, 7),
+        "white": range(3, 4),
+    },
+    copies={Card("white", 3): 2},
+)
+
+YADOKARICK = _deck("Yadokarick", {"green": range(1, 37), "pink": range(1, 37)})
+
+_GREEN_ONE = Card("green", 1)
+_WHITE = "white"
+
+
+# --- The 52-card deck --------------------------------------------------------
+
+SUITS = ("S", "H", "D", "C")
+_SUIT_SYMBOLS = {
+    "S": "S",
+    "H": "H",
+    "D": "D",
+    "C": "C",
+    "♠": "S",
+    "♤": "S",
+    "♥": "H",
+    "♡": "H",
+    "♦": "D",
+    "♢": "D",
+    "♣": "C",
+    "♧": "C",
+}
+_RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_RANKS = {
+    **{str(rank): rank for rank in range(1, 11)},
+    **{name: rank for rank, name in _RANK_NAMES.items()},
+}
+_WRITE_IT = "write it like 10D, QS or 7♦"
+
+
+@dataclass(frozen=True)
+class PlayingCard:
+    """A card of the 52-card deck; ace low (1), king 13."""
+
+    rank: int
+    suit: str
+
+    def __str__(self) -> str:
+        return f"{_RANK_NAMES.get(self.rank, str(self.rank))}{self.suit}"
+
+
+STANDARD_52 = tuple(PlayingCard(rank, suit) for suit in SUITS for rank in range(1, 14))
+
+
+def parse_playing_card(text: object, field: str) -> PlayingCard:
+    """A card written like 10D, qs, 7♦ or A♠, or IllegalAction naming field."""
+    if not isinstance(text, str):
+        raise IllegalAction(f"{_not_text(text)} is not a card: {_WRITE_IT}.", field)
+    typed = _typed(text)
+    # Phones add an emoji variation selector after suit symbols (♥️).
+    compact = "".join(text.split()).replace("\ufe0f", "").upper()
+    if not compact:
+        raise IllegalAction(f"Enter a card: {_WRITE_IT}.", field)
+    rank_text, suit_text = compact[:-1], compact[-1]
+    rank, suit = _RANKS.get(rank_text), _SUIT_SYMBOLS.get(suit_text)
+    if rank is not None and suit is not None:
+        return PlayingCard(rank, suit)
+    if suit is not None and rank_text:
+        reason = f"{rank_text} is not a rank (A, 2 to 10, J, Q, K)"
+    elif rank is not None and not suit_text.isdigit():
+        reason = f"{suit_text} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)"
+    else:
+        reason = "not a card"
+    raise IllegalAction(f"“{typed}”: {reason}; {_WRITE_IT}.", field)
+
+
+# --- Checking a trick --------------------------------------------------------
+
+
+def _play_list(plays: object, title: str, smallest: int, largest: int) -> list[object]:
+    if isinstance(plays, (str, bytes, Mapping)) or not isinstance(plays, Sequence):
+        raise IllegalAction(
+            "Enter the plays as a list of cards in the order they were played, lead first.",
+            "plays",
+        )
+    items = list(plays)
+    if not smallest <= len(items) <= largest:
+        between = "or" if largest == smallest + 1 else "to"
+        raise IllegalAction(
+            f"A {title} trick has {smallest} {between} {largest} cards, one per player; "
+            f"this one has {len(items)}.",
+            "plays",
+        )
+    return items
+
+
+def _seat_names(names: object, count: int) -> tuple[str, ...] | None:
+    if names is None:
+        return None
+    if isinstance(names, (str, bytes, Mapping)) or not isinstance(names, Sequence):
+        raise IllegalAction("Seat names are a list, one name per play.", "names")
+    listed = tuple(names)
+    if len(listed) != count:
+        raise IllegalAction(
+            f"Give one seat name per play: {count} plays, {len(listed)} names.", "names"
+        )
+    if not all(isinstance(name, str) for name in listed):
+        raise IllegalAction("Each seat name must be text.", "names")
+    return tuple(str(name) for name in listed)
+
+
+def _check_copies(deck: Deck, cards: Sequence[Card], field_suffix: str = "") -> None:
+    """Refuse a card played more often than the deck holds it, at the first extra play."""
+    for index, card in enumerate(cards):
+        earlier = [i for i in range(index) if cards[i] == card]
+        allowed = deck.copies_of(card)
+        if len(earlier) >= allowed:
+            at = [i for i, other in enumerate(cards) if other == card]
+            only = "there is only one" if allowed == 1 else f"there are only {_count(allowed)}"
+            raise IllegalAction(
+                f"“{card}” is played {_times(len(at))} "
+                f"(plays {_and([str(i) for i in at])}); {only}.",
+                f"plays.{index}{field_suffix}",
+            )
+
+
+def _parse_trump(deck: Deck, raw: object, choices: Sequence[str]) -> str:
+    listed = _or(list(choices))
+    if not isinstance(raw, str) or not raw.strip():
+        raise IllegalAction(f"Choose the trump colour: {listed}.", "trump")
+    colour = raw.strip().lower()
+    if colour not in choices:
+        raise IllegalAction(
+            f"“{_typed(raw)}”: the trump in {deck.title} is {listed}.",
+            "trump",
+        )
+    return colour
+
+
+class _Labels:
+    """How the explanation names a played card: "red 6", or "red 6 (Cy)" with seat names."""
+
+    def __init__(self, cards: Sequence[Card], names: tuple[str, ...] | None) -> None:
+        self.cards = cards
+        self.names = names
+
+    def __call__(self, index: int) -> str:
+        card = str(self.cards[index])
+        return f"{card} ({self.names[index]})" if self.names else card
+
+    def all(self, indexes: Sequence[int]) -> str:
+        return _and([self(index) for index in indexes])
+
+
+# --- Yokai Septet and Cryptruck ------------------------------------------------
+
+Rule = Literal["green-one", "trump", "lead-suit"]
+
+
+@dataclass(frozen=True)
+class TrickWinner:
+    """Who takes a trick: the play index (0 = the lead), the card and the deciding rule."""
+
+    winner: int
+    card: Card
+    rule: Rule
+    explanation: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "winner": self.winner,
+            "card": str(self.card),
+            "rule": self.rule,
+            "explanation": self.explanation,
+        }
+
+
+def _parse_plays(deck: Deck, raw: list[object]) -> tuple[Card, ...]:
+    cards = tuple(deck.parse(play, f"plays.{index}") for index, play in enumerate(raw))
+    _check_copies(deck, cards)
+    return cards
+
+
+def _lead_suit_win(cards: Sequence[Card], label: _Labels, noun: str) -> TrickWinner:
+    led = cards[0].colour
+    following = [i for i, card in enumerate(cards) if card.colour == led]
+    winner = max(following, key=lambda i: cards[i].number)
+    if len(following) == 1:
+        why = f"No trump was played and no one followed {led}, so the lead wins: {label(0)}."
+    else:
+        why = (
+            f"No trump was played, so the highest card of the led {noun} ({led}) wins: "
+            f"{label(winner)}."
+        )
+    return TrickWinner(winner, cards[winner], "lead-suit", why)
+
+
+def _only_trump(cards: Sequence[Card], winner: int, label: _Labels, noun: str) -> str:
+    if winner == 0:
+        return f"Trump wins: {label(0)} is the only trump."
+    return f"Trump beats the led {noun}: {label(winner)} is the only trump."
+
+
+def yokai_septet_trick(
+    trump: object, plays: Sequence[object], names: Sequence[str] | None = None
+) -> TrickWinner:
+    """Who takes a Yokai Septet trick: the green 1, else the highest trump, else the led suit."""
+    deck = YOKAI_SEPTET
+    trump_colour = _parse_trump(deck, trump, deck.colours)
+    cards = _parse_plays(deck, _play_list(plays, deck.title, 3, 4))
+    label = _Labels(cards, _seat_names(names, len(cards)))
+    if _GREEN_ONE in cards:
+        winner = cards.index(_GREEN_ONE)
+        return TrickWinner(
+            winner,
+            _GREEN_ONE,
+            "green-one",
+            f"The {label(winner)} takes every trick it is in, whatever the trump.",
+        )
+    trumps = [i for i, card in enumerate(cards) if card.colour == trump_colour]
+    if not trumps:
+        return _lead_suit_win(cards, label, "suit")
+    winner = max(trumps, key=lambda i: cards[i].number)
+    if len(trumps) == 1:
+        why = _only_trump(cards, winner, label, "suit")
+    else:
+        beaten = [i for i in trumps if i != winner]
+        why = f"The highest trump wins: {label(winner)} beats {label.all(beaten)}."
+    return TrickWinner(winner, cards[winner], "trump", why)
+
+
+def _cryptruck_colour_count(cards: Sequence[Card], trump: str) -> None:
+    # One colour per player is in the game, so more colours than plays means
+    # some card comes from a colour this table left in the box.
+    shown = {card.colour for card in cards if card.colour != _WHITE}
+    if trump != _WHITE:
+        shown.add(trump)
+    if len(shown) > len(cards):
+        colours = [colour for colour in CRYPTRUCK.colours if colour in shown]
+        raise IllegalAction(
+            f"A {len(cards)}-player game uses {len(cards)} colours; "
+            f"this trick shows {len(colours)}: {_and(colours)}.",
+            "plays",
+        )
+
+
+def _tie_text(cards: Sequence[Card], tied: Sequence[int], label: _Labels) -> str:
+    if label.names is None and len({cards[i] for i in tied}) == 1:
+        return f"the {_count(len(tied))} {cards[tied[0]]}s"
+    return label.all(tied)
+
+
+def cryptruck_trick(
+    trump: object, plays: Sequence[object], names: Sequence[str] | None = None
+) -> TrickWinner:
+    """Who takes a Cryptruck trick: the highest trump (the later of equals), else the led colour."""
+    deck = CRYPTRUCK
+    trump_colour = _parse_trump(deck, trump, deck.colours)
+    cards = _parse_plays(deck, _play_list(plays, deck.title, 3, 5))
+    _cryptruck_colour_count(cards, trump_colour)
+    label = _Labels(cards, _seat_names(names, len(cards)))
+    trumps = [i for i, card in enumerate(cards) if card.colour in (trump_colour, _WHITE)]
+    if not trumps:
+        return _lead_suit_win(cards, label, "colour")
+    top = max(cards[i].number for i in trumps)
+    tied = [i for i in trumps if cards[i].number == top]
+    winner = tied[-1]
+    if len(trumps) == 1:
+        why = _only_trump(cards, winner, label, "colour")
+    elif len(tied) > 1:
+        later = "the later card wins" if len(tied) == 2 else "the last of them wins"
+        why = f"The highest trump wins, and {_tie_text(cards, tied, label)} tie at {top}: {later}."
+    else:
+        beaten = [i for i in trumps if i != winner]
+        why = f"The highest trump wins: {label(winner)} beats {label.all(beaten)}."
+    return TrickWinner(winner, cards[winner], "trump", why)
+
+
+# --- Yadokarick ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class YadokarickTrick:
+    """A Yadokarick trick's outcome: who moves the size marker, who leads, who takes what."""
+
+    movers: tuple[int, ...]
+    next_lead: int
+    takes: Mapping[int, tuple[Card, ...]]
+    discarded: tuple[Card, ...]
+    explanation: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "movers": list(self.movers),
+            "next_lead": self.next_lead,
+            "takes": {
+                str(taker): [str(card) for card in cards] for taker, cards in self.takes.items()
+            },
+            "discarded": [str(card) for card in self.discarded],
+            "explanation": self.explanation,
+        }
+
+
+def _house_card(raw: object, index: int) -> tuple[Card, object]:
+    if not isinstance(raw, Mapping):
+        raise IllegalAction(
+            f'Play {index} must be a card with its size, like {{"card": "green 25", "size": 3}}.',
+            f"plays.{index}",
+        )
+    if raw.get("card") in (None, ""):
+        raise IllegalAction(f"Enter the card of play {index}.", f"plays.{index}.card")
+    return YADOKARICK.parse(raw["card"], f"plays.{index}.card"), raw.get("size")
+
+
+def _blank(raw: object) -> bool:
+    """No size given: absent, null, or an empty form field."""
+    return raw is None or (isinstance(raw, str) and not raw.strip())
+
+
+def _house_size(card: Card, raw: object, index: int) -> int:
+    field, label = f"plays.{index}.size", f"The size printed on {card}"
+    if _blank(raw):
+        raise IllegalAction(f"{label} is missing.", field)
+    size = parse_whole_number(raw, label, field)
+    if size < 1:
+        raise IllegalAction(f"{label} must be at least 1; you entered {size}.", field)
+    return size
+
+
+def _lowest_text(movers: Sequence[int], label: _Labels) -> str:
+    if len(movers) == 1:
+        return (
+            f"{_capital(label(movers[0]))} is the lowest: it moves the size marker and leads next."
+        )
+    return (
+        f"{_capital(label.all(movers))} tie for lowest: each moves the size marker, "
+        f"in play order, and {label(movers[-1])}, the last, leads next."
+    )
+
+
+def yadokarick_trick(
+    plays: Sequence[object], names: Sequence[str] | None = None
+) -> YadokarickTrick:
+    """Who moves the size marker, who leads next and who takes which cards of a trick.
+
+    Three plays are the one-colour game (the highest takes every card, sizes
+    optional); four to seven use both colours and the printed sizes.
+    """
+    deck = YADOKARICK
+    raw_plays = _play_list(plays, deck.title, 3, 7)
+    one_colour = len(raw_plays) == 3
+    parsed = [_house_card(raw, index) for index, raw in enumerate(raw_plays)]
+    cards = tuple(card for card, _ in parsed)
+    sizes = [
+        None if one_colour and _blank(raw_size) else _house_size(card, raw_size, index)
+        for index, (card, raw_size) in enumerate(parsed)
+    ]
+    _check_copies(deck, cards, ".card")
+    label = _Labels(cards, _seat_names(names, len(cards)))
+    colours = [colour for colour in deck.colours if any(card.colour == colour for card in cards)]
+    lowest = min(card.number for card in cards)
+    movers = tuple(i for i, card in enumerate(cards) if card.number == lowest)
+    if one_colour:
+        if len(colours) > 1:
+            raise IllegalAction(
+                f"The 3-player game uses one colour; this trick mixes {_and(colours)}.", "plays"
+            )
+        highest = max(range(len(cards)), key=lambda i: cards[i].number)
+        return YadokarickTrick(
+            movers,
+            movers[-1],
+            MappingProxyType({highest: cards}),
+            (),
+            f"{_lowest_text(movers, label)} {_capital(label(highest))} is the highest "
+            f"and takes all {len(cards)} cards.",
+        )
+    takes: dict[int, tuple[Card, ...]] = {}
+    taken_plays: set[int] = set()
+    sentences = [_lowest_text(movers, label)]
+    for colour in colours:
+        own = [i for i, card in enumerate(cards) if card.colour == colour]
+        highest = max(own, key=lambda i: cards[i].number)
+        largest = max(sizes[i] or 0 for i in own)
+        taken = [i for i in own if sizes[i] == largest]
+        takes[highest] = tuple(cards[i] for i in taken)
+        taken_plays.update(taken)
+        if len(own) == 1:
+            also = " and, as the lowest, also moves the size marker" if highest in movers else ""
+            sentences.append(
+                f"{_capital(colour)}: {label(highest)} is the only {colour}, "
+                f"so its player takes it{also}."
+            )
+        else:
+            plural = "s" if len(taken) > 1 else ""
+            sentences.append(
+                f"{_capital(colour)}: {label(highest)} is highest and takes "
+                f"{_and([str(cards[i]) for i in taken])}, "
+                f"the largest {colour}{plural} (size {largest})."
+            )
+    discarded = tuple(card for i, card in enumerate(cards) if i not in taken_plays)
+    sentences.append(
+        f"Discarded: {', '.join(str(card) for card in discarded)}."
+        if discarded
+        else "Nothing is discarded."
+    )
+    return YadokarickTrick(
+        movers,
+        movers[-1],
+        MappingProxyType(dict(sorted(takes.items()))),
+        discarded,
+        " ".join(sentences),
+    )

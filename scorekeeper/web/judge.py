@@ -1,0 +1,214 @@
+"""The judge: settle a disputed trick in a few taps, without any session.
+
+The whole trick lives in the page's query string (a GET form), so every tap
+works without JavaScript and a ruling can be shared as a link. The ruling
+itself comes from the rules engine in ``scorekeeper.games.cards``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from flask import Blueprint, abort, render_template, request
+
+from scorekeeper.games import cards
+from scorekeeper.games.base import IllegalAction
+
+bp = Blueprint("judge", __name__, url_prefix="/judge")
+
+# A Yadokarick play travels as "green 25/3": the card and the size printed on it.
+SIZE_SEPARATOR = "/"
+SIZE_BUTTONS = tuple(range(1, 10))
+MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class TrickGame:
+    slug: str
+    title: str
+    deck: cards.Deck
+    players: tuple[int, ...]
+    default_players: int
+    trumps: tuple[str, ...]
+    rule: Callable[..., object]
+
+    @property
+    def needs_sizes(self) -> bool:
+        return self.slug == "yadokarick"
+
+
+TRICK_GAMES = {
+    game.slug: game
+    for game in (
+        TrickGame(
+            "yokai-septet",
+            "Yokai Septet",
+            cards.YOKAI_SEPTET,
+            (3, 4),
+            4,
+            cards.YOKAI_SEPTET.colours,
+            cards.yokai_septet_trick,
+        ),
+        TrickGame(
+            "cryptruck",
+            "Cryptruck",
+            cards.CRYPTRUCK,
+            (3, 4, 5),
+            4,
+            cards.CRYPTRUCK.colours,
+            cards.cryptruck_trick,
+        ),
+        TrickGame(
+            "yadokarick",
+            "Yadokarick",
+            cards.YADOKARICK,
+            (3, 4, 5, 6, 7),
+            4,
+            (),
+            cards.yadokarick_trick,
+        ),
+    )
+}
+
+
+@dataclass
+class Trick:
+    """The trick as entered so far, read from the query string."""
+
+    game: TrickGame
+    players: int
+    trump: str | None
+    plays: list[str]
+    names: list[str]
+    pending: str | None = None
+    error: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return len(self.plays) == self.players and (self.trump is not None or not self.game.trumps)
+
+    def card_of(self, play: str) -> str:
+        return play.split(SIZE_SEPARATOR)[0]
+
+    def size_of(self, play: str) -> str | None:
+        _, separator, size = play.partition(SIZE_SEPARATOR)
+        return size if separator else None
+
+    def used(self) -> Counter[str]:
+        """How many copies of each card (as "colour number") are in the trick."""
+        return Counter(
+            [self.card_of(play) for play in self.plays] + ([self.pending] if self.pending else [])
+        )
+
+    def colours_allowed(self) -> tuple[str, ...]:
+        # The 3-player Yadokarick game is played with one colour only.
+        if self.game.needs_sizes and self.players == 3 and self.plays:
+            return (self.card_of(self.plays[0]).split()[0],)
+        return self.game.deck.colours
+
+    def rule_args(self) -> tuple[object, ...]:
+        names = [name.strip() for name in self.names[: len(self.plays)]]
+        seat_names = names if any(names) and len(names) == len(self.plays) else None
+        if seat_names is not None:
+            seat_names = [name or f"play {i + 1}" for i, name in enumerate(seat_names)]
+        if self.game.needs_sizes:
+            plays: list[object] = [
+                {"card": self.card_of(p), "size": self.size_of(p) or None} for p in self.plays
+            ]
+            if self.players == 3:
+                plays = [{"card": self.card_of(p)} for p in self.plays]
+            return (plays, seat_names)
+        return (self.trump, list(self.plays), seat_names)
+
+
+def read_trick(game: TrickGame) -> Trick:
+    """The trick in the query string, after the tap that was just made."""
+    args = request.args
+    # A tapped setting button (set_…) wins over the value carried in the form.
+    players = args.get("set_players", type=int) or args.get("players", type=int)
+    if players not in game.players:
+        players = game.default_players
+    trump = args.get("set_trump") or args.get("trump")
+    if trump not in game.trumps:
+        trump = None
+    trick = Trick(
+        game,
+        players,
+        trump,
+        plays=args.getlist("play")[:players],
+        names=[name[:MAX_NAME] for name in args.getlist("name")][:players],
+        pending=args.get("pending") or None,
+    )
+    if "drop" in args and trick.plays:
+        trick.plays.pop()
+        trick.pending = None
+    added = args.get("add")
+    try:
+        if added and len(trick.plays) < trick.players:
+            card = str(game.deck.parse(added, "add"))
+            if trick.used()[card] >= game.deck.copies_of(game.deck.parse(card, "add")):
+                raise IllegalAction(f"{card} is in this trick already.", "add")
+            if game.needs_sizes and trick.players > 3:
+                trick.pending = card
+            else:
+                trick.plays.append(card)
+        size = args.get("size", "").strip()
+        if trick.pending and size:
+            trick.plays.append(f"{trick.pending}{SIZE_SEPARATOR}{size}")
+            trick.pending = None
+    except IllegalAction as refused:
+        trick.error = refused.message
+    return trick
+
+
+@dataclass(frozen=True)
+class PickerCard:
+    label: str
+    value: str
+    enabled: bool
+
+
+@bp.app_template_global()
+def picker_rows(
+    deck: cards.Deck, used: Counter[str], colours: tuple[str, ...] | None = None
+) -> list[tuple[str, list[PickerCard]]]:
+    """The card picker's rows: each colour with its cards, greyed once all copies are used."""
+    rows = []
+    for colour in deck.colours:
+        allowed = colours is None or colour in colours
+        row = []
+        for number in deck.numbers[colour]:
+            card = cards.Card(colour, number)
+            enabled = allowed and used[str(card)] < deck.copies_of(card)
+            row.append(PickerCard(str(number), str(card), enabled))
+        rows.append((colour, row))
+    return rows
+
+
+@bp.get("")
+def choose() -> str:
+    return render_template("judge/choose.html", games=TRICK_GAMES.values())
+
+
+@bp.get("/<slug>")
+def judge(slug: str) -> tuple[str, int]:
+    game = TRICK_GAMES.get(slug)
+    if game is None:
+        abort(404, f"There is no trick judge for “{slug}”.")
+    trick = read_trick(game)
+    ruling = None
+    if trick.complete and not trick.error:
+        try:
+            ruling = game.rule(*trick.rule_args())
+        except IllegalAction as refused:
+            trick.error = refused.message
+    page = render_template(
+        "judge/trick.html",
+        game=game,
+        trick=trick,
+        ruling=ruling,
+        size_buttons=SIZE_BUTTONS,
+    )
+    return page, 422 if trick.error else 200
