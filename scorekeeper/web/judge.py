@@ -11,10 +11,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, render_template, request, session
 
 from scorekeeper.games import cards
-from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.base import IllegalAction, parse_whole_number
 
 bp = Blueprint("judge", __name__, url_prefix="/judge")
 
@@ -22,6 +22,20 @@ bp = Blueprint("judge", __name__, url_prefix="/judge")
 SIZE_SEPARATOR = "/"
 SIZE_BUTTONS = tuple(range(1, 10))
 MAX_NAME = 40
+# Sizes are printed on the cards, the same in every copy of the game: once this
+# phone has been told one, it is not asked again (the player can still correct it).
+SIZES_COOKIE_KEY = "yadokarick_sizes"
+
+
+def remembered_sizes() -> dict[str, str]:
+    sizes = session.get(SIZES_COOKIE_KEY, {})
+    return sizes if isinstance(sizes, dict) else {}
+
+
+def remember_size(card: str, size: str) -> None:
+    if size.isdigit() and 0 < int(size) < 100:
+        session[SIZES_COOKIE_KEY] = {**remembered_sizes(), card: size}
+        session.permanent = True
 
 
 @dataclass(frozen=True)
@@ -144,19 +158,27 @@ def read_trick(game: TrickGame) -> Trick:
     if "drop" in args and trick.plays:
         trick.plays.pop()
         trick.pending = None
+    if "resize" in args and trick.plays and trick.size_of(trick.plays[-1]):
+        trick.pending = trick.card_of(trick.plays.pop())
     added = args.get("add")
     try:
         if added and len(trick.plays) < trick.players:
             card = str(game.deck.parse(added, "add"))
             if trick.used()[card] >= game.deck.copies_of(game.deck.parse(card, "add")):
                 raise IllegalAction(f"{card} is in this trick already.", "add")
-            if game.needs_sizes and trick.players > 3:
-                trick.pending = card
-            else:
+            known = remembered_sizes().get(card)
+            if not (game.needs_sizes and trick.players > 3):
                 trick.plays.append(card)
-        size = args.get("size", "").strip()
+            elif known:
+                trick.plays.append(f"{card}{SIZE_SEPARATOR}{known}")
+            else:
+                trick.pending = card
+        size = next((value.strip() for value in args.getlist("size") if value.strip()), "")
         if trick.pending and size:
+            if parse_whole_number(size, f"The size of {trick.pending}", "size") < 1:
+                raise IllegalAction(f"The size of {trick.pending} is at least 1.", "size")
             trick.plays.append(f"{trick.pending}{SIZE_SEPARATOR}{size}")
+            remember_size(trick.pending, size)
             trick.pending = None
     except IllegalAction as refused:
         trick.error = refused.message

@@ -289,3 +289,65 @@ def test_api_judge_refuses_a_body_that_is_not_a_json_object(client: FlaskClient,
     assert response.status_code == 400
     assert set(response.get_json()) == {"error", "field"}
     assert post(client, game, [1, 2]).status_code == 400
+
+
+def test_a_size_once_given_is_remembered_by_this_phone(client: FlaskClient) -> None:
+    first = Picker(client, "yadokarick")
+    first.tap("add", "green 25")
+    first.tap("size", "3")
+    second = Picker(client, "yadokarick")
+    page = second.tap("add", "green 25")
+    assert "Size printed on" not in page
+    assert re.findall(r'name="play" value="([^"]*)"', page) == ["green 25/3"]
+
+
+def test_a_remembered_size_can_be_corrected(client: FlaskClient) -> None:
+    phone = Picker(client, "yadokarick")
+    phone.tap("add", "green 25")
+    phone.tap("size", "3")
+    page = phone.tap("resize", "1")
+    assert "Size printed on" in page
+    page = phone.tap("size", "5")
+    assert re.findall(r'name="play" value="([^"]*)"', page) == ["green 25/5"]
+    again = Picker(client, "yadokarick")
+    assert re.findall(r'name="play" value="([^"]*)"', again.tap("add", "green 25")) == [
+        "green 25/5"
+    ]
+
+
+@pytest.mark.parametrize("size", ["0", "abc", "-3"])
+def test_a_size_that_is_not_a_whole_number_from_one_is_refused_at_once(
+    client: FlaskClient, size: str
+) -> None:
+    phone = Picker(client, "yadokarick")
+    phone.tap("add", "green 25")
+    page = phone.tap("size", size)
+    assert phone.response.status_code == 422
+    assert "size of green 25" in page
+    assert "Size printed on" in page  # still asking
+    assert re.findall(r'name="play" value="([^"]*)"', page) == []
+
+
+def test_a_known_trick_with_remembered_sizes_takes_one_tap_per_card(client: FlaskClient) -> None:
+    seven = [
+        ("green 31", "3"),
+        ("pink 9", "2"),
+        ("green 12", "3"),
+        ("pink 26", "1"),
+        ("pink 14", "4"),
+        ("green 20", "2"),
+        ("green 2", "1"),
+    ]
+    teach = Picker(client, "yadokarick")
+    teach.tap("set_players", "7")
+    for card, size in seven:
+        teach.tap("add", card)
+        teach.tap("size", size)
+    phone = Picker(client, "yadokarick")
+    phone.tap("set_players", "7")
+    for card, _ in seven:
+        phone.tap("add", card)
+    assert phone.taps < 10
+    said = verdict(phone.page)
+    assert "Play 1 (the lead): green 31 green 12" in said
+    assert "Play 4: pink 14" in said  # pink 26 is the highest pink
