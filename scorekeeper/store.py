@@ -356,3 +356,37 @@ def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
         for session_id in session_ids
         if (row := rows.get(session_id)) is not None
     ]
+
+
+def correct(
+    session_id: str,
+    seq: int,
+    data: Mapping[str, object],
+    version: int,
+    form_key: str | None = None,
+) -> SessionView:
+    """Replace live event ``seq`` (a mistyped card) and replay everything after it.
+
+    If the replacement, or any later event, no longer applies, nothing is
+    written and the refusal names the event that would break.
+    """
+
+    def write(session: GameSession, view: SessionView) -> None:
+        target = session.events.where(Event.seq == seq).first()
+        if target is None or target.undone:
+            raise IllegalAction(f"There is no recorded event {seq} to correct.", "seq")
+        action = view.game.action_to_json(view.game.parse_action(data))
+        logged = [
+            (event.seq, action if event.seq == seq else event.action, event.undone, event.redoable)
+            for event in view.events
+        ]
+        try:
+            replay(view.game, view.seats, view.options, logged)
+        except IllegalAction as refused:
+            raise IllegalAction(
+                f"This correction cannot be made: {refused.message}", refused.field
+            ) from None
+        target.action = action
+        target.save()
+
+    return _change(session_id, version, form_key, write)

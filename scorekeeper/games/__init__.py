@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from scorekeeper.games import yardkle
+from scorekeeper.games import yardkle, yokai_septet
 from scorekeeper.games.base import Game, IllegalAction
 
-GAMES: dict[str, Game] = {game.slug: game for game in (yardkle.GAME,)}
+GAMES: dict[str, Game] = {game.slug: game for game in (yardkle.GAME, yokai_septet.GAME)}
 
 
 def get_game(slug: object) -> Game:

@@ -29,11 +29,14 @@ class IllegalAction(ValueError):
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A per-session setting a game offers, with its default."""
+    """A per-session setting a game offers, with its default.
+
+    For a "text" option, ``maximum`` is its longest length.
+    """
 
     name: str
     label: str
-    kind: Literal["int", "choice"]
+    kind: Literal["int", "choice", "text"]
     default: OptionValue
     help: str = ""
     minimum: int | None = None
@@ -44,6 +47,16 @@ class OptionSpec:
     def parse(self, raw: object) -> OptionValue:
         """The option's value from JSON or form input, or IllegalAction naming it."""
         field = f"options.{self.name}"
+        if self.kind == "text":
+            if not isinstance(raw, str):
+                raise IllegalAction(f"{self.label} must be text.", field)
+            text = " ".join(raw.split())
+            if self.maximum is not None and len(text) > self.maximum:
+                raise IllegalAction(
+                    f"{self.label} is {len(text)} characters long; at most {self.maximum} fit.",
+                    field,
+                )
+            return text
         if self.kind == "choice":
             values = [value for value, _ in self.choices]
             if raw not in values:

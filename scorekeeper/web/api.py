@@ -45,6 +45,23 @@ def json_body() -> dict[str, Any]:
     return body
 
 
+def plain(value: Any) -> Any:
+    """A game state as JSON data: cards as written ("blue 9"), sets as sorted lists."""
+    if isinstance(value, cards.Card):
+        return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            field.name: plain(getattr(value, field.name)) for field in dataclasses.fields(value)
+        }
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, set | frozenset):
+        return sorted((plain(item) for item in value), key=str)
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
+
+
 def session_state(view: store.SessionView) -> dict[str, Any]:
     game = view.game
     return {
@@ -59,7 +76,7 @@ def session_state(view: store.SessionView) -> dict[str, Any]:
         "standings": [dataclasses.asdict(s) for s in game.standings(view.state)],
         "can_undo": view.can_undo,
         "can_redo": view.can_redo,
-        "state": dataclasses.asdict(view.state),
+        "state": plain(view.state),
         "links": {
             "view": url_for("sessions.session_page", session_id=view.id, _external=True),
             "export": url_for("api.export_session", session_id=view.id, _external=True),

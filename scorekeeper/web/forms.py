@@ -73,6 +73,13 @@ def new_session_form(game: Game) -> NewSessionForm:
                 default=spec.default,
                 description=spec.help,
             )
+        elif spec.kind == "text":
+            field = StringField(
+                spec.label,
+                default=str(spec.default),
+                description=spec.help,
+                render_kw={"maxlength": spec.maximum or NAME_MAX_LENGTH, "autocomplete": "off"},
+            )
         else:
             field = StringField(
                 spec.label,

@@ -8,7 +8,7 @@ itself comes from the rules engine in ``scorekeeper.games.cards``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, render_template, request, session
@@ -194,9 +194,13 @@ class PickerCard:
 
 @bp.app_template_global()
 def picker_rows(
-    deck: cards.Deck, used: Counter[str], colours: tuple[str, ...] | None = None
+    deck: cards.Deck, used: Iterable[object], colours: tuple[str, ...] | None = None
 ) -> list[tuple[str, list[PickerCard]]]:
-    """The card picker's rows: each colour with its cards, greyed once all copies are used."""
+    """The card picker's rows: each colour with its cards, greyed once all copies are used.
+
+    ``used`` counts cards by their text (a Counter) or lists the cards played.
+    """
+    used = used if isinstance(used, Counter) else Counter(str(card) for card in used)
     rows = []
     for colour in deck.colours:
         allowed = colours is None or colour in colours

@@ -297,7 +297,7 @@ def _schemas() -> Schema:
                     "type": "string",
                     "description": "The session id: whoever has it can watch the session.",
                 },
-                "game": {"type": "string", "enum": ["yardkle"]},
+                "game": {"type": "string", "enum": GAME_SLUGS},
                 "version": {
                     "type": "integer",
                     "minimum": 0,
@@ -407,7 +407,7 @@ def _schemas() -> Schema:
             "type": "object",
             "required": ["game", "seats"],
             "properties": {
-                "game": {"type": "string", "enum": ["yardkle"]},
+                "game": {"type": "string", "enum": GAME_SLUGS},
                 "seats": {
                     "type": "array",
                     "minItems": 1,
@@ -418,7 +418,11 @@ def _schemas() -> Schema:
                         "spaces are squeezed to one."
                     ),
                 },
-                "options": {**_ref("YardkleOptions"), "default": {}},
+                "options": {
+                    "anyOf": [_ref("YardkleOptions"), _ref("YokaiSeptetOptions")],
+                    "default": {},
+                    "description": "The game's options; each one left out takes its default.",
+                },
             },
         },
         "YardkleAction": {
@@ -481,7 +485,7 @@ def _schemas() -> Schema:
             "required": ["version", "action"],
             "properties": {
                 "version": _VERSION,
-                "action": _ref("YardkleAction"),
+                "action": {"anyOf": [_ref("YardkleAction"), _ref("YokaiSeptetAction")]},
                 "request_key": _REQUEST_KEY,
             },
         },
@@ -512,7 +516,7 @@ def _schemas() -> Schema:
             "properties": {
                 "format": {"const": "tabletop-scorekeeper/session"},
                 "format_version": {"const": 1},
-                "game": {"type": "string", "enum": ["yardkle"]},
+                "game": {"type": "string", "enum": GAME_SLUGS},
                 "options": {"type": "object", "additionalProperties": True},
                 "seats": {
                     "type": "array",
@@ -538,7 +542,7 @@ def _schemas() -> Schema:
                             },
                             "action": {
                                 "type": "object",
-                                "description": "The game's action (for Yardkle a YardkleAction).",
+                                "description": "The game's action, as in EventRequest.",
                             },
                             "undone": {"type": "boolean", "default": False},
                             "redoable": {
@@ -1073,6 +1077,76 @@ def _judge_paths() -> Schema:
     }
 
 
+GAME_SLUGS = ["yardkle", "yokai-septet"]
+
+
+def _action(title: str, description: str, **fields: Schema) -> Schema:
+    return {
+        "title": title,
+        "type": "object",
+        "description": description,
+        "required": ["type", *fields],
+        "additionalProperties": False,
+        "properties": {"type": {"const": title}, **fields},
+    }
+
+
+def _yokai_septet_schemas() -> Schema:
+    team_name = {"type": "string", "maxLength": 40, "default": ""}
+    boss = {
+        "type": "string",
+        "enum": [f"{c} 7" for c in ("green", "purple", "pink", "yellow", "black", "red", "blue")],
+    }
+    return {
+        "YokaiSeptetOptions": {
+            "type": "object",
+            "description": "Team names; blank shows the partners' names (seats 1 & 3, 2 & 4).",
+            "additionalProperties": False,
+            "properties": {"team_a": team_name, "team_b": team_name},
+        },
+        "YokaiSeptetAction": {
+            "description": (
+                "One thing that happened at a Yokai Septet table (4 seats; seats are 0-based)."
+            ),
+            "oneOf": [
+                _action("trump", "The face-up card that starts a round.", card=_CARD),
+                _action(
+                    "first-lead",
+                    "Round 1: who holds the green 1 (the blue 13 when the green 1 is the "
+                    "trump card) and leads.",
+                    seat={"type": "integer", "minimum": 0, "maximum": 3},
+                ),
+                _action("pass", "Partners passed 3 cards (optional; changes no score)."),
+                _action(
+                    "play", "The next card of the trick, by the seat whose turn it is.", card=_CARD
+                ),
+                _action(
+                    "result",
+                    "The fast path: a round's winning team, how, and its Boss Yokai at the end.",
+                    team={"type": "integer", "enum": [0, 1]},
+                    how={"type": "string", "enum": ["four-boss", "seven-tricks", "last-trick"]},
+                    boss={"type": "array", "items": boss, "uniqueItems": True},
+                ),
+                {
+                    **_action(
+                        "revoke",
+                        "Settle a revoke flag: accept (penalty points to the other team) "
+                        "or dismiss.",
+                        flag={"type": "integer", "minimum": 0},
+                        accept={"type": "boolean"},
+                    ),
+                    "properties": {
+                        "type": {"const": "revoke"},
+                        "flag": {"type": "integer", "minimum": 0},
+                        "accept": {"type": "boolean"},
+                        "penalty": {"type": "integer", "minimum": 0, "maximum": 7, "default": 0},
+                    },
+                },
+            ],
+        },
+    }
+
+
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI 3.1.0 document of the JSON API v1."""
     return {
@@ -1091,7 +1165,7 @@ def openapi_document() -> dict[str, Any]:
         ],
         "paths": {**_paths(), **_judge_paths()},
         "components": {
-            "schemas": {**_schemas(), **_judge_schemas()},
+            "schemas": {**_schemas(), **_judge_schemas(), **_yokai_septet_schemas()},
             "responses": _responses(),
             "parameters": {
                 "SessionId": {

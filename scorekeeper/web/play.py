@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, redirect, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from scorekeeper import store
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.web import access
-from scorekeeper.web.sessions import load_or_404, render_session
+from scorekeeper.web.forms import new_form_key
+from scorekeeper.web.sessions import DECKS, TEMPLATE_RULES, load_or_404, render_session
 
 bp = Blueprint("play", __name__)
 
@@ -45,7 +46,40 @@ def read_yardkle(form: MultiDict[str, str]) -> dict[str, object]:
     )
 
 
-FORM_READERS: dict[str, FormReader] = {"yardkle": read_yardkle}
+def read_yokai_septet(form: MultiDict[str, str]) -> dict[str, object]:
+    kind = form.get("type", "")
+    if kind in ("trump", "play"):
+        return {"type": kind, "card": form.get("card", "")}
+    if kind == "first-lead":
+        return {"type": kind, "seat": parse_whole_number(form.get("seat", ""), "The seat", "seat")}
+    if kind == "pass":
+        return {"type": "pass"}
+    if kind == "result":
+        team = form.get("team", "")
+        if not team:
+            raise IllegalAction("Choose the team that won the round.", "team")
+        return {
+            "type": "result",
+            "team": parse_whole_number(team, "The team", "team"),
+            "how": form.get("how", ""),
+            "boss": form.getlist("boss"),
+        }
+    if kind == "revoke":
+        accept = form.get("decision") == "accept"
+        penalty = form.get("penalty", "").strip() or "0"
+        return {
+            "type": "revoke",
+            "flag": parse_whole_number(form.get("flag", ""), "The flag", "flag"),
+            "accept": accept,
+            "penalty": parse_whole_number(penalty, "The penalty", "penalty") if accept else 0,
+        }
+    raise IllegalAction("Choose what happened: a card, the trump card or a round result.", "type")
+
+
+FORM_READERS: dict[str, FormReader] = {
+    "yardkle": read_yardkle,
+    "yokai-septet": read_yokai_septet,
+}
 
 
 def posted_version() -> int:
@@ -100,3 +134,40 @@ def undo(session_id: str) -> Response | tuple[str, int]:
 def redo(session_id: str) -> Response | tuple[str, int]:
     view = load_or_404(session_id)
     return record(view, lambda version, key: store.redo(session_id, version, key))
+
+
+def correctable(view: store.SessionView, seq: int) -> store.LoggedEvent:
+    """The live card event ``seq`` (a trump card or a played card), or 404."""
+    for event in view.events:
+        if event.seq == seq and not event.undone and "card" in event.action:
+            return event
+    abort(404, f"Event {seq} is not a card that can be corrected.")
+
+
+@bp.get("/s/<session_id>/events/<int:seq>/correct")
+def correction_form(session_id: str, seq: int) -> str:
+    view = load_or_404(session_id)
+    access.require_device_edit(session_id)
+    event = correctable(view, seq)
+    return render_template(
+        "sessions/correct.html",
+        view=view,
+        event=event,
+        deck=DECKS[view.game.slug],
+        played=TEMPLATE_RULES[view.game.slug].played_cards(view.state),
+        form_key=new_form_key(),
+    )
+
+
+@bp.post("/s/<session_id>/events/<int:seq>/correct")
+def correct(session_id: str, seq: int) -> Response | tuple[str, int]:
+    """Replace a mistyped card; the later tricks are ruled again."""
+    view = load_or_404(session_id)
+    access.require_device_edit(session_id)
+    event = correctable(view, seq)
+    replacement = {**event.action, "card": request.form.get("card", "")}
+
+    def write(version: int, form_key: str | None) -> object:
+        return store.correct(session_id, seq, replacement, version, form_key)
+
+    return record(view, write)

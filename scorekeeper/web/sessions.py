@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import segno
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.wrappers import Response
 
 from scorekeeper import store
-from scorekeeper.games import GAMES, yardkle
+from scorekeeper.games import GAMES, cards, yardkle, yokai_septet
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.web import access
 from scorekeeper.web.forms import new_form_key, new_session_form
@@ -15,7 +16,17 @@ from scorekeeper.web.forms import new_form_key, new_session_form
 bp = Blueprint("sessions", __name__)
 
 # Each game's templates read its state through the helpers of its rules module.
-TEMPLATE_RULES = {"yardkle": yardkle}
+TEMPLATE_RULES = {"yardkle": yardkle, "yokai-septet": yokai_septet}
+DECKS = {"yokai-septet": cards.YOKAI_SEPTET}
+
+
+def card_event_seqs(view: store.SessionView) -> dict[tuple[str, str], int]:
+    """(action type, card) → the newest live event that recorded it, for "fix" links."""
+    return {
+        (str(event.action["type"]), str(event.action["card"])): event.seq
+        for event in view.events
+        if not event.undone and "card" in event.action
+    }
 
 
 @bp.app_template_filter("mark_dice")
@@ -88,11 +99,13 @@ def render_session(
         view=view,
         state=view.state,
         rules=TEMPLATE_RULES[view.game.slug],
+        deck=DECKS.get(view.game.slug),
+        card_seqs=card_event_seqs(view),
         may_edit=access.device_may_edit(view.id),
         error=message,
         error_field=field,
         form_key=new_form_key(),
-        posted=request.form if request.method == "POST" else {},
+        posted=request.form if request.method == "POST" else ImmutableMultiDict(),
     )
     return page, status
 
@@ -107,7 +120,11 @@ def session_page(session_id: str) -> tuple[str, int]:
 @bp.get("/s/<session_id>/history")
 def history(session_id: str) -> str:
     view = load_or_404(session_id)
-    return render_template("sessions/history.html", view=view)
+    return render_template(
+        "sessions/history.html",
+        view=view,
+        correctable=view.game.slug in DECKS and access.device_may_edit(session_id),
+    )
 
 
 @bp.get("/s/<session_id>/results")

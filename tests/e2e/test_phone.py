@@ -194,3 +194,25 @@ def test_a_disputed_trick_is_settled_on_a_phone_in_under_ten_taps(
         page.get_by_role("button", name="green 25", exact=True).click()
         check_phone_layout(page, f"judge-size-{suffix}")
         browser.close()
+
+
+def test_a_yokai_septet_trick_at_the_table_on_a_phone(server: str) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        browser, page = launch(playwright, False)
+        page.goto(f"{server}/new/yokai-septet")
+        for index, name in enumerate(("Ann", "Bo", "Cy", "Di")):
+            page.fill(f"#seats-{index}", name)
+        page.get_by_role("button", name="Start the game").click()
+        check_phone_layout(page, "yokai-trump")
+        page.get_by_role("button", name="yellow 4", exact=True).click()
+        page.get_by_role("button", name="Ann", exact=True).click()
+        for card in ("red 12", "red 7", "red 6", "red 8"):
+            page.get_by_role("button", name=card, exact=True).click()
+        assert "Trick 1: Ann takes it with red 12." in page.inner_text(".ruling")
+        check_phone_layout(page, "yokai-play")
+        page.get_by_role("link", name="correct red 6").click()
+        check_phone_layout(page, "yokai-correct")
+        page.get_by_role("button", name="yellow 5", exact=True).click()
+        assert "Trick 1: Cy takes it" in page.inner_text("details")
+        browser.close()

@@ -1,0 +1,265 @@
+"""Yokai Septet sessions through the web pages: tricks, rounds, the game to 7."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import secrets
+from typing import Any
+
+from conftest import Table, page_error
+from flask.testing import FlaskClient
+
+from scorekeeper.games.cards import YOKAI_SEPTET, Card
+
+SEATS = ["Ann", "Bo", "Cy", "Di"]
+
+
+def start(client: FlaskClient, team_a: str = "", team_b: str = "") -> Table:
+    data = {f"seats-{i}": name for i, name in enumerate(SEATS)}
+    data |= {"option_team_a": team_a, "option_team_b": team_b, "form_key": secrets.token_urlsafe(8)}
+    response = client.post("/new/yokai-septet", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return Table(client, response.location.rsplit("/", 1)[1])
+
+
+def play(table: Table, *cards: str) -> None:
+    for card in cards:
+        response = table.act(type="play", card=card)
+        assert response.status_code == 303, page_error(response.get_data(as_text=True))
+
+
+def game_state(table: Table) -> dict[str, Any]:
+    return table.state()["state"]
+
+
+FOUR_BOSS_ROUND = (
+    ("red 12", "red 7", "red 6", "red 8"),  # Ann leads and takes red 7
+    ("blue 13", "blue 7", "blue 8", "blue 9"),  # Ann takes blue 7
+    ("pink 9", "pink 7", "pink 3", "pink 4"),  # Ann takes pink 7
+    ("black 11", "black 7", "black 5", "black 6"),  # Ann takes black 7: the 4th
+)
+
+
+def test_a_whole_game_to_seven_points_through_the_pages(client: FlaskClient) -> None:
+    table = start(client, team_a="Foxes")
+    assert "Round 1: tap the face-up trump card" in table.page()
+    table.act(type="trump", card="yellow 4")
+    assert "Who holds the green 1?" in table.page()
+    table.act(type="first-lead", seat="0")
+    assert "Ann plays: tap the card" in table.page()
+
+    play(table, *FOUR_BOSS_ROUND[0])
+    ruling = table.state()["ruling"]
+    assert ruling.startswith("Trick 1: Ann takes it with red 12.")
+    page = table.page()
+    assert re.search(r"Foxes</td>\s*<td class=\"num\">0</td>\s*<td class=\"num\">1</td>", page)
+    assert re.search(r'value="red 12"[^>]*disabled', page)  # played cards are greyed out
+    assert re.search(r'value="yellow 4"[^>]*disabled', page)  # the trump card is out of play
+    for trick in FOUR_BOSS_ROUND[1:]:
+        play(table, *trick)
+    state = game_state(table)
+    assert state["scores"] == [6, 0]  # red 2 + blue 2 + pink 1 + black 1
+    assert state["rounds"][0]["how"] == "four-boss"
+    assert "Foxes" in table.state()["ruling"]
+
+    # Round 2: the lead moves one seat clockwise, to Bo.
+    table.act(type="trump", card="green 2")
+    assert "Bo plays: tap the card" in table.page()
+    play(
+        table,
+        "red 6",
+        "red 12",
+        "red 7",
+        "red 8",  # Cy takes red 7
+        "blue 13",
+        "blue 7",
+        "blue 8",
+        "blue 9",  # Cy leads and takes blue 7
+        "pink 9",
+        "pink 7",
+        "pink 3",
+        "pink 4",
+        "black 11",
+        "black 7",
+        "black 5",
+        "black 6",  # Cy: the 4th Boss Yokai
+    )
+    final = table.state()
+    assert final["finished"] is True
+    assert final["state"]["scores"] == [12, 0]
+    assert final["winners"] == [0, 2]
+    page = table.page()
+    assert "Ann and Cy" in page and "share the win" in page
+    refused = table.act(type="trump", card="red 9")
+    assert refused.status_code == 422
+
+
+def test_a_revoke_is_flagged_and_a_penalty_can_be_accepted(client: FlaskClient) -> None:
+    table = start(client)
+    table.act(type="trump", card="yellow 4")
+    table.act(type="first-lead", seat="0")
+    play(table, "red 12", "blue 8", "red 6", "red 8")  # Bo shows no red
+    play(table, "red 11", "red 7")  # ...then plays red
+    assert "Revoke?" in table.state()["ruling"]
+    page = table.page()
+    assert "did not follow red in trick 1 of round 1" in page
+    table.act(type="revoke", flag="0", decision="accept", penalty="2")
+    state = game_state(table)
+    assert state["scores"] == [2, 0]  # the other team than Bo's
+    assert state["flags"][0]["status"] == "accepted"
+    assert "Revoke?" not in table.page()
+
+
+def test_a_revoke_flag_can_be_dismissed(client: FlaskClient) -> None:
+    table = start(client)
+    table.act(type="trump", card="yellow 4")
+    table.act(type="first-lead", seat="0")
+    play(table, "red 12", "blue 8", "red 6", "red 8", "red 11", "red 7")
+    table.act(type="revoke", flag="0", decision="dismiss")
+    assert game_state(table)["flags"][0]["status"] == "dismissed"
+    assert game_state(table)["scores"] == [0, 0]
+
+
+def event_seq(table: Table, card: str) -> int:
+    page = table.page()
+    match = re.search(
+        rf'href="/s/{table.id}/events/(\d+)/correct" aria-label="correct {card}"', page
+    )
+    assert match, f"no fix link for {card}"
+    return int(match.group(1))
+
+
+def test_correcting_a_mistyped_card_rules_the_later_tricks_again(client: FlaskClient) -> None:
+    table = start(client)
+    table.act(type="trump", card="yellow 4")
+    table.act(type="first-lead", seat="0")
+    play(table, "red 12", "red 7", "red 6", "red 8")  # Ann takes it
+    seq = event_seq(table, "red 6")
+    form = client.get(f"{table.url}/events/{seq}/correct").get_data(as_text=True)
+    assert "Tap the card that was really played" in form
+    response = table.post(f"/events/{seq}/correct", {"card": "yellow 5"})  # Cy trumped it
+    assert response.status_code == 303
+    trick = game_state(table)["round"]["tricks"][0]
+    assert trick["winner"] == 2
+    assert trick["cards"] == ["red 12", "red 7", "yellow 5", "red 8"]
+    assert "Cy plays" in table.page() or "Cy" in table.state()["ruling"]
+
+
+def test_a_correction_that_would_break_a_later_trick_is_refused(client: FlaskClient) -> None:
+    table = start(client)
+    table.act(type="trump", card="yellow 4")
+    table.act(type="first-lead", seat="0")
+    play(table, "red 12", "red 7", "red 6", "red 8", "blue 13")
+    seq = event_seq(table, "red 6")
+    before = table.state()["version"]
+    response = table.post(f"/events/{seq}/correct", {"card": "blue 13"})
+    assert response.status_code == 422
+    message = page_error(response.get_data(as_text=True))
+    assert "This correction cannot be made" in message
+    assert "play blue 13" in message
+    assert table.state()["version"] == before
+
+
+def test_a_round_result_can_be_entered_instead_of_every_card(client: FlaskClient) -> None:
+    table = start(client)
+    table.act(type="trump", card="red 9")
+    table.act(type="first-lead", seat="2")
+    refused = table.act(type="result", team="1", how="four-boss", boss=["blue 7", "pink 7"])
+    assert refused.status_code == 422
+    assert table.state()["version"] == 2
+    response = table.act(
+        type="result", team="1", how="four-boss", boss=["blue 7", "pink 7", "red 7", "green 7"]
+    )
+    assert response.status_code == 303
+    state = game_state(table)
+    assert state["scores"] == [0, 3]  # blue 2 + pink 1; red is trump, green has no star
+    assert state["rounds"][0]["fast"] is True
+    assert "entered as a result" in table.page()
+
+
+def test_export_and_import_carry_every_trick(client: FlaskClient) -> None:
+    table = start(client, team_b="Owls")
+    table.act(type="trump", card="yellow 4")
+    table.act(type="first-lead", seat="0")
+    play(table, *FOUR_BOSS_ROUND[0], *FOUR_BOSS_ROUND[1])
+    exported = client.get(f"{table.url}/export.json").get_json()
+    plays = [e["action"]["card"] for e in exported["events"] if e["action"]["type"] == "play"]
+    assert plays == [*FOUR_BOSS_ROUND[0], *FOUR_BOSS_ROUND[1]]
+    response = client.post(
+        "/api/v1/sessions/import", data=json.dumps(exported), content_type="application/json"
+    )
+    assert response.status_code == 201
+    again = client.get(f"/api/v1/sessions/{response.get_json()['id']}/export").get_json()
+    assert again == exported
+    assert response.get_json()["state"]["round"]["tricks"][1]["winner"] == 0
+
+
+def legal_card(hand: list[Card], led: str | None, rng: random.Random) -> Card:
+    following = [card for card in hand if card.colour == led]
+    return rng.choice(following or hand)
+
+
+def test_a_seeded_game_of_random_legal_plays_ends_with_a_team_at_seven(
+    client: FlaskClient,
+) -> None:
+    rng = random.Random(7)
+    table = start(client)
+    rounds = 0
+    while not table.state()["finished"]:
+        rounds += 1
+        assert rounds <= 30, "the game should end"
+        deck = list(YOKAI_SEPTET.cards())
+        rng.shuffle(deck)
+        trump_card, hands = deck[48], [deck[i * 12 : (i + 1) * 12] for i in range(4)]
+        table.act(type="trump", card=str(trump_card))
+        if rounds == 1:
+            holds = Card("blue", 13) if trump_card == Card("green", 1) else Card("green", 1)
+            table.act(
+                type="first-lead", seat=str(next(i for i, h in enumerate(hands) if holds in h))
+            )
+        # Play until this round has its record (the round is over).
+        while len((state := game_state(table))["rounds"]) < rounds:
+            current, leader = state["round"]["current"], state["round"]["leader"]
+            seat = (leader + len(current)) % 4
+            led = current[0].split()[0] if current else None
+            card = legal_card(hands[seat], led, rng)
+            hands[seat].remove(card)
+            play(table, str(card))
+        state = game_state(table)
+        assert len(state["rounds"]) == rounds
+        assert not state["flags"]  # legal play never raises a revoke flag
+    final = table.state()
+    assert max(final["state"]["scores"]) >= 7
+    assert final["winners"] in ([0, 2], [1, 3])
+
+
+def test_a_card_of_an_earlier_round_can_be_corrected_from_the_history(
+    client: FlaskClient,
+) -> None:
+    table = start(client)
+    table.act(type="trump", card="yellow 4")
+    table.act(type="first-lead", seat="0")
+    for trick in FOUR_BOSS_ROUND:
+        play(table, *trick)
+    table.act(type="trump", card="green 2")  # round 2 has begun
+    history = client.get(f"{table.url}/history").get_data(as_text=True)
+    seq = 5  # trump, first lead, then red 12, red 7, red 6: event 5
+    assert f'href="/s/{table.id}/events/{seq}/correct"' in history
+    assert table.post(f"/events/{seq}/correct", {"card": "red 9"}).status_code == 303
+    record = game_state(table)["rounds"][0]
+    assert record["how"] == "four-boss"
+    assert game_state(table)["scores"] == [6, 0]
+
+
+def test_a_watching_phone_sees_no_correction_links(app: Any, client: FlaskClient) -> None:
+    table = start(client)
+    table.act(type="trump", card="yellow 4")
+    table.act(type="first-lead", seat="0")
+    play(table, *FOUR_BOSS_ROUND[0])
+    watcher = app.test_client()
+    assert "/correct" not in watcher.get(f"{table.url}/history").get_data(as_text=True)
+    assert "/correct" not in watcher.get(table.url).get_data(as_text=True)
+    response = watcher.post(f"{table.url}/events/5/correct", data={"card": "red 9"})
+    assert response.status_code == 403
