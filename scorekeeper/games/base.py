@@ -7,7 +7,7 @@ deals) arrives as input. A state is rebuilt by replaying actions from
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -25,6 +25,41 @@ class IllegalAction(ValueError):
         super().__init__(message)
         self.message = message
         self.field = field
+
+
+def and_list(items: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c": a list as a sentence says it."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def or_list(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def action_type(data: Mapping[str, object], fields: Mapping[str, Collection[str]]) -> str:
+    """An action's type, once its keys are checked against the fields that type takes."""
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in fields:
+        shown = "no type" if kind is None else f"type {kind!r}"[:40]
+        raise IllegalAction(
+            f"Unknown action ({shown}): the type is {or_list(list(fields))}.", "type"
+        )
+    unknown = sorted(str(key) for key in data if key not in fields[kind])
+    if unknown:
+        listed = and_list([repr(key)[:30] for key in unknown])
+        raise IllegalAction(f"A {kind} action has no field {listed}.", unknown[0])
+    return kind
+
+
+def required_field(data: Mapping[str, object], key: str, what: str) -> object:
+    """``data[key]``, or IllegalAction asking for ``what``."""
+    if key not in data:
+        raise IllegalAction(f"Enter {what}.", key)
+    return data[key]
 
 
 @dataclass(frozen=True)

@@ -15,22 +15,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.base import IllegalAction, and_list, or_list, parse_whole_number
 
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
 _TIMES = ("never", "once", "twice", "three times", "four times", "five times", "six times")
 _LONGEST_SHOWN = 30
-
-
-def _and(items: Sequence[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
-
-
-def _or(items: Sequence[str]) -> str:
-    return f"{', '.join(items[:-1])} or {items[-1]}" if len(items) > 1 else "".join(items)
 
 
 def _capital(text: str) -> str:
@@ -118,7 +107,7 @@ class Deck:
 
     def _words_for(self, value: int) -> str:
         words = sorted(word for word, number in self.aliases.items() if number == value)
-        return _or([word.upper() if len(word) == 1 else word for word in words])
+        return or_list([word.upper() if len(word) == 1 else word for word in words])
 
     def parse(self, text: object, field: str) -> Card:
         """The card written in text ("Blue 13", "blue-13"), or IllegalAction naming field."""
@@ -316,13 +305,13 @@ def _check_copies(deck: Deck, cards: Sequence[Card], field_suffix: str = "") -> 
             only = "there is only one" if allowed == 1 else f"there are only {_count(allowed)}"
             raise IllegalAction(
                 f"“{card}” is played {_times(len(at))} "
-                f"(plays {_and([str(i) for i in at])}); {only}.",
+                f"(plays {and_list([str(i) for i in at])}); {only}.",
                 f"plays.{index}{field_suffix}",
             )
 
 
 def _parse_trump(deck: Deck, raw: object, choices: Sequence[str]) -> str:
-    listed = _or(list(choices))
+    listed = or_list(list(choices))
     if not isinstance(raw, str) or not raw.strip():
         raise IllegalAction(f"Choose the trump colour: {listed}.", "trump")
     colour = raw.strip().lower()
@@ -346,7 +335,7 @@ class _Labels:
         return f"{card} ({self.names[index]})" if self.names else card
 
     def all(self, indexes: Sequence[int]) -> str:
-        return _and([self(index) for index in indexes])
+        return and_list([self(index) for index in indexes])
 
 
 # --- Yokai Septet and Cryptruck ------------------------------------------------
@@ -436,7 +425,7 @@ def _cryptruck_colour_count(cards: Sequence[Card], trump: str) -> None:
         colours = [colour for colour in CRYPTRUCK.colours if colour in shown]
         raise IllegalAction(
             f"A {len(cards)}-player game uses {len(cards)} colours; "
-            f"this trick shows {len(colours)}: {_and(colours)}.",
+            f"this trick shows {len(colours)}: {and_list(colours)}.",
             "plays",
         )
 
@@ -560,7 +549,7 @@ def yadokarick_trick(
     if one_colour:
         if len(colours) > 1:
             raise IllegalAction(
-                f"The 3-player game uses one colour; this trick mixes {_and(colours)}.", "plays"
+                f"The 3-player game uses one colour; this trick mixes {and_list(colours)}.", "plays"
             )
         highest = max(range(len(cards)), key=lambda i: cards[i].number)
         return YadokarickTrick(
@@ -591,7 +580,7 @@ def yadokarick_trick(
             plural = "s" if len(taken) > 1 else ""
             sentences.append(
                 f"{_capital(colour)}: {label(highest)} is highest and takes "
-                f"{_and([str(cards[i]) for i in taken])}, "
+                f"{and_list([str(cards[i]) for i in taken])}, "
                 f"the largest {colour}{plural} (size {largest})."
             )
     discarded = tuple(card for i, card in enumerate(cards) if i not in taken_plays)

@@ -19,8 +19,11 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
+    action_type,
+    and_list,
     parse_whole_number,
     rank_by_score,
+    required_field,
     resolve_options,
 )
 
@@ -365,10 +368,6 @@ def _num(number: int) -> str:
     return f"{number:,}" if abs(number) >= 10_000 else str(number)
 
 
-def _names(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def _dice_text(dice: Sequence[int]) -> str:
     return " ".join(str(die) for die in dice)
 
@@ -383,7 +382,7 @@ def _combo_list(combos: Sequence[Combo], with_points: bool) -> str:
         times = combos.count(combo)
         name = combo.name if times == 1 else f"{_WORDS[times]} {combo.name}s"
         phrases.append(f"{name} ({combo.points * times})" if with_points else name)
-    return _names(phrases)
+    return and_list(phrases)
 
 
 def bank_refusal(state: State) -> str | None:
@@ -442,7 +441,7 @@ def _game_over(state: State) -> str:
     top = _num(state.scores[seats[0]])
     if len(seats) == 1:
         return f"Game over: {state.players[seats[0]]} wins with {top}."
-    return f"Game over: {_names([state.players[s] for s in seats])} share the win with {top}."
+    return f"Game over: {and_list([state.players[s] for s in seats])} share the win with {top}."
 
 
 def _end_turn(state: State, points: int, result: TurnResult, ruling: str) -> State:
@@ -608,40 +607,20 @@ _ACTION_KEYS: dict[str, frozenset[str]] = {
 }
 
 
-def _action_type(data: Mapping[str, object]) -> str:
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
-        shown = "no type" if kind is None else f"type {kind!r}"[:40]
-        raise IllegalAction(
-            f"Unknown action ({shown}): the type is roll, keep, bank or total.", "type"
-        )
-    unknown = sorted(str(key) for key in data if key not in _ACTION_KEYS[kind])
-    if unknown:
-        listed = _names([repr(key)[:30] for key in unknown])
-        raise IllegalAction(f"A {kind} action has no field {listed}.", unknown[0])
-    return kind
-
-
-def _required(data: Mapping[str, object], key: str, what: str) -> object:
-    if key not in data:
-        raise IllegalAction(f"Enter {what}.", key)
-    return data[key]
-
-
 def _parse_action(data: Mapping[str, object]) -> Action:
     if not isinstance(data, Mapping):
         raise IllegalAction("An action is an object with a type.", "type")
-    kind = _action_type(data)
+    kind = action_type(data, _ACTION_KEYS)
     if kind == "roll":
-        return Roll(_parse_roll(_required(data, "dice", "the dice rolled"), "dice"))
+        return Roll(_parse_roll(required_field(data, "dice", "the dice rolled"), "dice"))
     if kind == "keep":
         bank = data.get("bank", False)
         if not isinstance(bank, bool):
             raise IllegalAction("bank must be true or false.", "bank")
-        return Keep(_parse_kept(_required(data, "dice", "the dice set aside"), "dice"), bank)
+        return Keep(_parse_kept(required_field(data, "dice", "the dice set aside"), "dice"), bank)
     if kind == "bank":
         return Bank()
-    raw = _required(data, "points", "the turn total")
+    raw = required_field(data, "points", "the turn total")
     return QuickTurn(parse_whole_number(raw, "The turn total", "points"))
 
 

@@ -21,8 +21,11 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
+    action_type,
+    and_list,
     parse_whole_number,
     rank_by_score,
+    required_field,
     resolve_options,
 )
 from scorekeeper.games.cards import YOKAI_SEPTET, Card, yokai_septet_trick
@@ -292,18 +295,12 @@ def can_pass(state: State) -> bool:
 # --- Sentences -----------------------------------------------------------------
 
 
-def _and(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
-
-
 def _plural(number: int, word: str) -> str:
     return f"{number} {word}" if number == 1 else f"{number} {word}s"
 
 
 def _cards(cards: Sequence[Card]) -> str:
-    return _and([str(card) for card in cards])
+    return and_list([str(card) for card in cards])
 
 
 def _stars_text(boss: Sequence[Card], trump_colour: str) -> str:
@@ -886,49 +883,27 @@ _ACTION_KEYS: dict[str, frozenset[str]] = {
 }
 
 
-def _action_type(data: Mapping[str, object]) -> str:
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
-        shown = "no type" if kind is None else f"type {kind!r}"[:40]
-        raise IllegalAction(
-            f"Unknown action ({shown}): the type is trump, first-lead, pass, play, result "
-            "or revoke.",
-            "type",
-        )
-    unknown = sorted(str(key) for key in data if key not in _ACTION_KEYS[kind])
-    if unknown:
-        listed = _and([repr(key)[:30] for key in unknown])
-        raise IllegalAction(f"A {kind} action has no field {listed}.", unknown[0])
-    return kind
-
-
-def _required(data: Mapping[str, object], key: str, what: str) -> object:
-    if key not in data:
-        raise IllegalAction(f"Enter {what}.", key)
-    return data[key]
-
-
 def _parse_action(data: Mapping[str, object]) -> Action:
     if not isinstance(data, Mapping):
         raise IllegalAction("An action is an object with a type.", "type")
-    kind = _action_type(data)
+    kind = action_type(data, _ACTION_KEYS)
     if kind == "trump":
-        return TrumpCard(_check_card(_required(data, "card", "the trump card"), "card"))
+        return TrumpCard(_check_card(required_field(data, "card", "the trump card"), "card"))
     if kind == "first-lead":
-        return FirstLead(_check_seat(_required(data, "seat", "the seat that leads")))
+        return FirstLead(_check_seat(required_field(data, "seat", "the seat that leads")))
     if kind == "pass":
         return Pass()
     if kind == "play":
-        return Play(_check_card(_required(data, "card", "the card played"), "card"))
+        return Play(_check_card(required_field(data, "card", "the card played"), "card"))
     if kind == "result":
         return RoundResult(
-            _check_team(_required(data, "team", "the team that won the round")),
-            _check_how(_required(data, "how", "how the round was won")),
-            _check_boss(_required(data, "boss", "the winners' Boss Yokai")),
+            _check_team(required_field(data, "team", "the team that won the round")),
+            _check_how(required_field(data, "how", "how the round was won")),
+            _check_boss(required_field(data, "boss", "the winners' Boss Yokai")),
         )
     return ResolveRevoke(
-        _check_flag_index(_required(data, "flag", "the revoke flag")),
-        _check_accept(_required(data, "accept", "whether the revoke is accepted")),
+        _check_flag_index(required_field(data, "flag", "the revoke flag")),
+        _check_accept(required_field(data, "accept", "whether the revoke is accepted")),
         _check_penalty(data.get("penalty", 0)),
     )
 
