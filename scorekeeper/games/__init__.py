@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from scorekeeper.games import yardkle, yokai_septet
+from scorekeeper.games import cryptruck, yardkle, yokai_septet
 from scorekeeper.games.base import Game, IllegalAction
 
-GAMES: dict[str, Game] = {game.slug: game for game in (yardkle.GAME, yokai_septet.GAME)}
+GAMES: dict[str, Game] = {
+    game.slug: game for game in (yardkle.GAME, yokai_septet.GAME, cryptruck.GAME)
+}
 
 
 def get_game(slug: object) -> Game:

@@ -66,12 +66,14 @@ def required_field(data: Mapping[str, object], key: str, what: str) -> object:
 class OptionSpec:
     """A per-session setting a game offers, with its default.
 
-    For a "text" option, ``maximum`` is its longest length.
+    For a "text" option, ``maximum`` is its longest length. A "multi" option
+    picks several of ``choices``; its value is their names joined by commas, in
+    the order of ``choices`` ("" when none is picked).
     """
 
     name: str
     label: str
-    kind: Literal["int", "choice", "text"]
+    kind: Literal["int", "choice", "text", "multi"]
     default: OptionValue
     help: str = ""
     minimum: int | None = None
@@ -92,6 +94,8 @@ class OptionSpec:
                     field,
                 )
             return text
+        if self.kind == "multi":
+            return self._parse_multi(raw, field)
         if self.kind == "choice":
             values = [value for value, _ in self.choices]
             if raw not in values:
@@ -105,6 +109,19 @@ class OptionSpec:
         if self.step and number % self.step:
             raise IllegalAction(f"{self.label} must be a multiple of {self.step}.", field)
         return number
+
+    def _parse_multi(self, raw: object, field: str) -> str:
+        picked = raw.split(",") if isinstance(raw, str) else raw
+        if not isinstance(picked, list | tuple) or not all(isinstance(p, str) for p in picked):
+            raise IllegalAction(f"{self.label} must be a list of names.", field)
+        values = [value for value, _ in self.choices]
+        chosen = {name.strip().lower() for name in picked if name.strip()}
+        unknown = sorted(chosen - set(values))
+        if unknown:
+            raise IllegalAction(
+                f"{self.label}: {unknown[0]!r} is not one of {', '.join(values)}.", field
+            )
+        return ",".join(value for value in values if value in chosen)
 
 
 def parse_whole_number(raw: object, label: str, field: str) -> int:

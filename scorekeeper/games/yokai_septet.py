@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
+from scorekeeper.games import follow
 from scorekeeper.games.base import (
     Game,
     IllegalAction,
@@ -29,6 +30,11 @@ from scorekeeper.games.base import (
     resolve_options,
 )
 from scorekeeper.games.cards import YOKAI_SEPTET, Card, yokai_septet_trick
+
+# Re-exported: the revoke flag and its action live in follow.py, shared with Cryptruck.
+from scorekeeper.games.follow import FlagStatus as FlagStatus
+from scorekeeper.games.follow import ResolveRevoke as ResolveRevoke
+from scorekeeper.games.follow import RevokeFlag as RevokeFlag
 
 SEATS = 4
 TARGET = 7
@@ -48,7 +54,6 @@ BOSS_YOKAI = tuple(Card(colour, BOSS_NUMBER) for colour in YOKAI_SEPTET.colours)
 How = Literal["four-boss", "seven-tricks", "last-trick"]
 HOWS: tuple[How, ...] = ("four-boss", "seven-tricks", "last-trick")
 Step = Literal["trump", "first-lead", "play", "over"]
-FlagStatus = Literal["open", "accepted", "dismissed"]
 
 _ORDINALS = ("0th", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th")
 
@@ -91,15 +96,6 @@ class RoundResult:
     boss: tuple[Card, ...]
 
 
-@dataclass(frozen=True)
-class ResolveRevoke:
-    """Settle revoke flag ``flag``: accept (penalty to the other team) or dismiss."""
-
-    flag: int
-    accept: bool
-    penalty: int = 0
-
-
 Action = TrumpCard | FirstLead | Pass | Play | RoundResult | ResolveRevoke
 
 
@@ -125,26 +121,6 @@ class CompletedTrick:
     def card_of(self, seat: int) -> Card:
         """The card ``seat`` played in this trick."""
         return self.cards[(seat - self.leader) % SEATS]
-
-
-@dataclass(frozen=True)
-class RevokeFlag:
-    """A seat played a colour it had shown void in earlier that round.
-
-    ``failed_trick`` is where it did not follow ``colour``; ``trick`` and
-    ``card`` where it played that colour after all. ``settled_in`` is the round
-    an accepted or dismissed flag was settled in (its penalty counts there).
-    """
-
-    round: int
-    seat: int
-    colour: str
-    failed_trick: int
-    trick: int
-    card: Card
-    status: FlagStatus
-    penalty: int
-    settled_in: int | None = None
 
 
 @dataclass(frozen=True)
@@ -278,7 +254,7 @@ def team_boss(state: State) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
 
 def open_flags(state: State) -> list[tuple[int, RevokeFlag]]:
     """The revoke flags still to settle, with their index in ``state.flags``."""
-    return [(index, flag) for index, flag in enumerate(state.flags) if flag.status == "open"]
+    return follow.open_flags(state.flags)
 
 
 def can_record_result(state: State) -> bool:
@@ -396,27 +372,6 @@ def _where_played(rnd: Round, card: Card) -> tuple[int, int] | None:
     return None
 
 
-def _failed_trick(state: State, seat: int, colour: str) -> int:
-    """The trick where ``seat`` first did not follow ``colour`` since its last flag for it."""
-    rnd = state.round
-    after = max(
-        (
-            flag.trick
-            for flag in state.flags
-            if (flag.round, flag.seat, flag.colour) == (rnd.number, seat, colour)
-        ),
-        default=0,
-    )
-    for trick in rnd.tricks:
-        if (
-            trick.number > after
-            and trick.cards[0].colour == colour
-            and trick.card_of(seat).colour != colour
-        ):
-            return trick.number
-    return after
-
-
 # --- Checks ----------------------------------------------------------------------
 
 
@@ -460,30 +415,6 @@ def _check_boss(raw: object) -> tuple[Card, ...]:
             'List the winners\' Boss Yokai as cards, like ["red 7", "pink 7"].', "boss"
         )
     return tuple(_check_card(item, "boss") for item in raw)
-
-
-def _check_flag_index(raw: object) -> int:
-    number = parse_whole_number(raw, "The revoke flag", "flag")
-    if number < 0:
-        raise IllegalAction(
-            f"A revoke flag is given by its index, from 0; {number} is not one.", "flag"
-        )
-    return number
-
-
-def _check_penalty(raw: object) -> int:
-    number = parse_whole_number(raw, "The penalty", "penalty")
-    if not 0 <= number <= MAX_PENALTY:
-        raise IllegalAction(
-            f"A revoke penalty is 0 to {MAX_PENALTY} points; you entered {number}.", "penalty"
-        )
-    return number
-
-
-def _check_accept(raw: object) -> bool:
-    if not isinstance(raw, bool):
-        raise IllegalAction("accept must be true or false.", "accept")
-    return raw
 
 
 def _require_cards_due(state: State, field: str) -> Round:
@@ -597,35 +528,23 @@ def _apply_play(state: State, action: Play) -> State:
             "card",
         )
     seat = (leader + len(rnd.current)) % SEATS
-    name = state.players[seat]
-    voids = set(rnd.voids)
-    flags = state.flags
-    sentences: list[str] = []
-    if (seat, card.colour) in voids:
-        failed = _failed_trick(state, seat, card.colour)
-        flags = (
-            *flags,
-            RevokeFlag(rnd.number, seat, card.colour, failed, rnd.trick_number, card, "open", 0),
-        )
-        voids.discard((seat, card.colour))
-        sentences.append(
-            f"Revoke? {name} did not follow {card.colour} in trick {failed} but now plays "
-            f"{card}. The play counts; revoke flag {len(flags)} is open for the table to "
-            "accept (with a penalty) or dismiss."
-        )
     current = (*rnd.current, card)
-    led = current[0].colour
-    if card.colour != led:
-        voids.add((seat, led))
-    played = replace(
-        state, flags=flags, round=replace(rnd, current=current, voids=frozenset(voids))
+    followed = follow.follow(
+        rnd.voids,
+        state.flags,
+        rnd.tricks,
+        round_number=rnd.number,
+        trick_number=rnd.trick_number,
+        seat=seat,
+        card=card,
+        led=current[0].colour,
     )
-    if len(current) < SEATS:
-        if not sentences:
-            shows = f" and shows no {led}" if card.colour != led else ""
-            sentences.append(f"{name} plays {card}{shows}.")
-        elif card.colour != led:
-            sentences.append(f"{name} shows no {led}.")
+    played = replace(
+        state, flags=followed.flags, round=replace(rnd, current=current, voids=followed.voids)
+    )
+    ends_trick = len(current) == SEATS
+    sentences = follow.play_sentences(state.players[seat], card, followed, ends_trick=ends_trick)
+    if not ends_trick:
         sentences.append(_next_text(played))
         return replace(played, last_ruling=" ".join(sentences))
     return _complete_trick(played, sentences)
@@ -826,37 +745,12 @@ def _settle_round(state: State) -> int:
 
 
 def _apply_revoke(state: State, action: ResolveRevoke) -> State:
-    if state.finished:
-        raise IllegalAction("The game is over.", "flag")
-    index = _check_flag_index(action.flag)
-    accept = _check_accept(action.accept)
-    penalty = _check_penalty(action.penalty)
-    if index >= len(state.flags):
-        count = len(state.flags)
-        have = "no revoke flags" if not count else f"{_plural(count, 'revoke flag')}"
-        raise IllegalAction(f"There is no revoke flag {index + 1}: this game has {have}.", "flag")
-    flag = state.flags[index]
-    if flag.status != "open":
-        raise IllegalAction(
-            f"Revoke flag {index + 1} (by {state.players[flag.seat]}) was already {flag.status}.",
-            "flag",
-        )
-    if not accept and penalty:
-        raise IllegalAction(
-            "A dismissed revoke carries no penalty: enter 0, or accept the revoke.", "penalty"
-        )
-    name = state.players[flag.seat]
-    what = f"Revoke by {name} ({flag.colour}, round {flag.round}, trick {flag.trick})"
-    settled = replace(
-        flag,
-        status="accepted" if accept else "dismissed",
-        penalty=penalty if accept else 0,
-        settled_in=_settle_round(state),
-    )
-    flags = (*state.flags[:index], settled, *state.flags[index + 1 :])
-    if not accept:
+    # Allowed after the game ended too: a revoke in the last trick must still be settled.
+    settled = follow.settle(state.flags, action, state.players, MAX_PENALTY, _settle_round(state))
+    flags, flag, penalty = settled.flags, settled.flag, settled.flag.penalty
+    if not settled.accepted:
         dismissed = replace(state, flags=flags)
-        ruling = f"{what} dismissed: no penalty. {_next_text(dismissed)}"
+        ruling = f"{settled.dismissed_text()} {_next_text(dismissed)}"
         return replace(dismissed, last_ruling=ruling)
     to = 1 - team_of(flag.seat)
     scores = list(state.scores)
@@ -865,7 +759,7 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
         state, flags=flags, scores=(scores[0], scores[1]), finished=scores[to] >= TARGET
     )
     ruling = (
-        f"{what} accepted: {_plural(penalty, 'penalty point')} to {state.team_names[to]}. "
+        f"{settled.what} accepted: {_plural(penalty, 'penalty point')} to {state.team_names[to]}. "
         f"{_score_text(accepted)} {_next_text(accepted)}"
     )
     return replace(accepted, last_ruling=ruling)
@@ -879,7 +773,7 @@ _ACTION_KEYS: dict[str, frozenset[str]] = {
     "pass": frozenset({"type"}),
     "play": frozenset({"type", "card"}),
     "result": frozenset({"type", "team", "how", "boss"}),
-    "revoke": frozenset({"type", "flag", "accept", "penalty"}),
+    "revoke": follow.REVOKE_KEYS,
 }
 
 
@@ -901,11 +795,7 @@ def _parse_action(data: Mapping[str, object]) -> Action:
             _check_how(required_field(data, "how", "how the round was won")),
             _check_boss(required_field(data, "boss", "the winners' Boss Yokai")),
         )
-    return ResolveRevoke(
-        _check_flag_index(required_field(data, "flag", "the revoke flag")),
-        _check_accept(required_field(data, "accept", "whether the revoke is accepted")),
-        _check_penalty(data.get("penalty", 0)),
-    )
+    return follow.parse_resolve(data, MAX_PENALTY)
 
 
 # --- The game ------------------------------------------------------------------------
@@ -992,12 +882,7 @@ class YokaiSeptet:
                 "how": action.how,
                 "boss": [str(card) for card in action.boss],
             }
-        return {
-            "type": "revoke",
-            "flag": action.flag,
-            "accept": action.accept,
-            "penalty": action.penalty,
-        }
+        return follow.resolve_to_json(action)
 
     def apply(self, state: State, action: Action) -> State:
         if isinstance(action, TrumpCard):
@@ -1037,9 +922,7 @@ class YokaiSeptet:
                 "last-trick": "by the last trick",
             }[action.how]
             return f"result: team {action.team + 1} {how}"
-        if action.accept:
-            return f"revoke flag {action.flag + 1} accepted, {_plural(action.penalty, 'point')}"
-        return f"revoke flag {action.flag + 1} dismissed"
+        return follow.describe_resolve(action)
 
     def is_finished(self, state: State) -> bool:
         return state.finished

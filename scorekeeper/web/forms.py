@@ -11,7 +11,16 @@ import secrets
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import Field, FieldList, HiddenField, SelectField, StringField, TextAreaField
+from wtforms import (
+    Field,
+    FieldList,
+    HiddenField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper.games.base import Game
 from scorekeeper.models import NAME_MAX_LENGTH
@@ -40,7 +49,7 @@ class NewSessionForm(KeyedForm):
         ]
 
     def option_values(self, game: Game) -> dict[str, object]:
-        return {spec.name: self[f"option_{spec.name}"].data for spec in game.options}
+        return {spec.name: self[f"option_{spec.name}"].data or "" for spec in game.options}
 
     def mark(self, field: str | None, message: str) -> None:
         """Show ``message`` beside the input the store's ``field`` names."""
@@ -72,6 +81,16 @@ def new_session_form(game: Game) -> NewSessionForm:
                 choices=list(spec.choices),
                 default=spec.default,
                 description=spec.help,
+            )
+        elif spec.kind == "multi":
+            field = SelectMultipleField(
+                spec.label,
+                choices=[value for value, _ in spec.choices],
+                default=[v for v in str(spec.default).split(",") if v],
+                description=spec.help,
+                widget=ListWidget(prefix_label=False),
+                option_widget=CheckboxInput(),
+                validate_choice=False,
             )
         elif spec.kind == "text":
             field = StringField(

@@ -198,17 +198,20 @@ def picker_rows(
 ) -> list[tuple[str, list[PickerCard]]]:
     """The card picker's rows: each colour with its cards, greyed once all copies are used.
 
-    ``used`` counts cards by their text (a Counter) or lists the cards played.
+    ``used`` counts cards by their text (a Counter) or lists the cards played;
+    ``colours``, when given, are the only colours offered.
     """
-    used = used if isinstance(used, Counter) else Counter(str(card) for card in used)
+    if not isinstance(used, Counter):
+        # A played-cards set lists cards with no copy left to play.
+        used = Counter({str(card): deck.copies_of(deck.parse(str(card), "card")) for card in used})
     rows = []
     for colour in deck.colours:
-        allowed = colours is None or colour in colours
+        if colours is not None and colour not in colours:
+            continue
         row = []
         for number in deck.numbers[colour]:
             card = cards.Card(colour, number)
-            enabled = allowed and used[str(card)] < deck.copies_of(card)
-            row.append(PickerCard(str(number), str(card), enabled))
+            row.append(PickerCard(str(number), str(card), used[str(card)] < deck.copies_of(card)))
         rows.append((colour, row))
     return rows
 

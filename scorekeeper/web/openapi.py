@@ -419,7 +419,11 @@ def _schemas() -> Schema:
                     ),
                 },
                 "options": {
-                    "anyOf": [_ref("YardkleOptions"), _ref("YokaiSeptetOptions")],
+                    "anyOf": [
+                        _ref("YardkleOptions"),
+                        _ref("YokaiSeptetOptions"),
+                        _ref("CryptruckOptions"),
+                    ],
                     "default": {},
                     "description": "The game's options; each one left out takes its default.",
                 },
@@ -485,7 +489,13 @@ def _schemas() -> Schema:
             "required": ["version", "action"],
             "properties": {
                 "version": _VERSION,
-                "action": {"anyOf": [_ref("YardkleAction"), _ref("YokaiSeptetAction")]},
+                "action": {
+                    "anyOf": [
+                        _ref("YardkleAction"),
+                        _ref("YokaiSeptetAction"),
+                        _ref("CryptruckAction"),
+                    ]
+                },
                 "request_key": _REQUEST_KEY,
             },
         },
@@ -1077,7 +1087,7 @@ def _judge_paths() -> Schema:
     }
 
 
-GAME_SLUGS = ["yardkle", "yokai-septet"]
+GAME_SLUGS = ["yardkle", "yokai-septet", "cryptruck"]
 
 
 def _action(title: str, description: str, **fields: Schema) -> Schema:
@@ -1127,21 +1137,81 @@ def _yokai_septet_schemas() -> Schema:
                     how={"type": "string", "enum": ["four-boss", "seven-tricks", "last-trick"]},
                     boss={"type": "array", "items": boss, "uniqueItems": True},
                 ),
+                _revoke_action("penalty points go to the other team", 7),
+            ],
+        },
+    }
+
+
+_COLOURS = ["red", "yellow", "green", "blue", "purple"]
+
+
+def _revoke_action(penalty: str, most: int) -> Schema:
+    return {
+        "title": "revoke",
+        "type": "object",
+        "description": f"Settle a revoke flag: accept ({penalty}) or dismiss.",
+        "required": ["type", "flag", "accept"],
+        "additionalProperties": False,
+        "properties": {
+            "type": {"const": "revoke"},
+            "flag": {"type": "integer", "minimum": 0},
+            "accept": {"type": "boolean"},
+            "penalty": {"type": "integer", "minimum": 0, "maximum": most, "default": 0},
+        },
+    }
+
+
+def _cryptruck_schemas() -> Schema:
+    return {
+        "CryptruckOptions": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "colours": {
+                    "description": (
+                        "The colours in use, as many as players: a list or a comma-separated "
+                        "string; empty: the first ones of red, yellow, green, blue, purple."
+                    ),
+                    "anyOf": [
+                        {"type": "string"},
+                        {"type": "array", "items": {"type": "string", "enum": _COLOURS}},
+                    ],
+                    "default": "",
+                },
+                "first_dealer": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 5,
+                    "default": 1,
+                    "description": "The seat number (from 1) of the first dealer.",
+                },
+            },
+        },
+        "CryptruckAction": {
+            "description": "One thing that happened at a Cryptruck table (seats are 0-based).",
+            "oneOf": [
+                _action("reveal", "Round start: the revealed undealt card (trump).", card=_CARD),
+                _action("dealer-card", "The card the dealer reveals from hand.", card=_CARD),
+                _action(
+                    "bid",
+                    "The next player from the dealer's left says want (true) or pass.",
+                    want={"type": "boolean"},
+                ),
                 {
                     **_action(
-                        "revoke",
-                        "Settle a revoke flag: accept (penalty points to the other team) "
-                        "or dismiss.",
-                        flag={"type": "integer", "minimum": 0},
-                        accept={"type": "boolean"},
+                        "give",
+                        "The taker gives the dealer a card (the card may be left out).",
                     ),
-                    "properties": {
-                        "type": {"const": "revoke"},
-                        "flag": {"type": "integer", "minimum": 0},
-                        "accept": {"type": "boolean"},
-                        "penalty": {"type": "integer", "minimum": 0, "maximum": 7, "default": 0},
-                    },
+                    "properties": {"type": {"const": "give"}, "card": _CARD},
                 },
+                _action("play", "The next card of the trick.", card=_CARD),
+                _action(
+                    "won",
+                    "The fast path: each seat's cards won this round (block cards suffice).",
+                    cards={"type": "array", "items": {"type": "array", "items": _CARD}},
+                ),
+                _revoke_action("the revoking player loses `penalty` points", 10),
             ],
         },
     }
@@ -1165,7 +1235,12 @@ def openapi_document() -> dict[str, Any]:
         ],
         "paths": {**_paths(), **_judge_paths()},
         "components": {
-            "schemas": {**_schemas(), **_judge_schemas(), **_yokai_septet_schemas()},
+            "schemas": {
+                **_schemas(),
+                **_judge_schemas(),
+                **_yokai_septet_schemas(),
+                **_cryptruck_schemas(),
+            },
             "responses": _responses(),
             "parameters": {
                 "SessionId": {

@@ -17,7 +17,13 @@ from scorekeeper import store
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.web import access
 from scorekeeper.web.forms import new_form_key
-from scorekeeper.web.sessions import DECKS, TEMPLATE_RULES, load_or_404, render_session
+from scorekeeper.web.sessions import (
+    DECKS,
+    TEMPLATE_RULES,
+    load_or_404,
+    picker_colours,
+    render_session,
+)
 
 bp = Blueprint("play", __name__)
 
@@ -65,20 +71,43 @@ def read_yokai_septet(form: MultiDict[str, str]) -> dict[str, object]:
             "boss": form.getlist("boss"),
         }
     if kind == "revoke":
-        accept = form.get("decision") == "accept"
-        penalty = form.get("penalty", "").strip() or "0"
-        return {
-            "type": "revoke",
-            "flag": parse_whole_number(form.get("flag", ""), "The flag", "flag"),
-            "accept": accept,
-            "penalty": parse_whole_number(penalty, "The penalty", "penalty") if accept else 0,
-        }
+        return read_revoke(form)
     raise IllegalAction("Choose what happened: a card, the trump card or a round result.", "type")
+
+
+def read_revoke(form: MultiDict[str, str]) -> dict[str, object]:
+    """A revoke flag settled: accepted with the penalty the table agreed, or dismissed."""
+    accept = form.get("decision") == "accept"
+    penalty = form.get("penalty", "").strip() or "0"
+    return {
+        "type": "revoke",
+        "flag": parse_whole_number(form.get("flag", ""), "The flag", "flag"),
+        "accept": accept,
+        "penalty": parse_whole_number(penalty, "The penalty", "penalty") if accept else 0,
+    }
+
+
+def read_cryptruck(form: MultiDict[str, str]) -> dict[str, object]:
+    kind = form.get("type", "")
+    if kind in ("reveal", "dealer-card", "play"):
+        return {"type": kind, "card": form.get("card", "")}
+    if kind == "bid":
+        return {"type": "bid", "want": form.get("want") == "1"}
+    if kind == "give":
+        card = form.get("card", "")
+        return {"type": "give", "card": card} if card else {"type": "give"}
+    if kind == "won":
+        seats = parse_whole_number(form.get("seat_count", ""), "The number of seats", "cards")
+        return {"type": "won", "cards": [form.getlist(f"won-{seat}") for seat in range(seats)]}
+    if kind == "revoke":
+        return read_revoke(form)
+    raise IllegalAction("Choose what happened: a card, a bid or the cards won.", "type")
 
 
 FORM_READERS: dict[str, FormReader] = {
     "yardkle": read_yardkle,
     "yokai-septet": read_yokai_septet,
+    "cryptruck": read_cryptruck,
 }
 
 
@@ -154,6 +183,7 @@ def correction_form(session_id: str, seq: int) -> str:
         view=view,
         event=event,
         deck=DECKS[view.game.slug],
+        colours=picker_colours(view),
         played=TEMPLATE_RULES[view.game.slug].played_cards(view.state),
         form_key=new_form_key(),
     )

@@ -8,7 +8,7 @@ from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.wrappers import Response
 
 from scorekeeper import store
-from scorekeeper.games import GAMES, cards, yardkle, yokai_septet
+from scorekeeper.games import GAMES, cards, cryptruck, yardkle, yokai_septet
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.web import access
 from scorekeeper.web.forms import new_form_key, new_session_form
@@ -16,8 +16,17 @@ from scorekeeper.web.forms import new_form_key, new_session_form
 bp = Blueprint("sessions", __name__)
 
 # Each game's templates read its state through the helpers of its rules module.
-TEMPLATE_RULES = {"yardkle": yardkle, "yokai-septet": yokai_septet}
-DECKS = {"yokai-septet": cards.YOKAI_SEPTET}
+TEMPLATE_RULES = {"yardkle": yardkle, "yokai-septet": yokai_septet, "cryptruck": cryptruck}
+DECKS = {"yokai-septet": cards.YOKAI_SEPTET, "cryptruck": cards.CRYPTRUCK}
+
+
+def picker_colours(view: store.SessionView) -> tuple[str, ...] | None:
+    """The colours a session's card picker offers: those in play, when the game chooses some."""
+    rules = TEMPLATE_RULES[view.game.slug]
+    if not hasattr(rules, "deck_cards"):
+        return None
+    in_play = {card.colour for card in rules.deck_cards(view.state)}
+    return tuple(colour for colour in DECKS[view.game.slug].colours if colour in in_play)
 
 
 def card_event_seqs(view: store.SessionView) -> dict[tuple[str, str], int]:
@@ -100,6 +109,7 @@ def render_session(
         state=view.state,
         rules=TEMPLATE_RULES[view.game.slug],
         deck=DECKS.get(view.game.slug),
+        colours=picker_colours(view) if view.game.slug in DECKS else None,
         card_seqs=card_event_seqs(view),
         may_edit=access.device_may_edit(view.id),
         error=message,

@@ -216,3 +216,25 @@ def test_a_yokai_septet_trick_at_the_table_on_a_phone(server: str) -> None:
         page.get_by_role("button", name="yellow 5", exact=True).click()
         assert "Trick 1: Cy takes it" in page.inner_text("details")
         browser.close()
+
+
+def test_a_cryptruck_round_starts_on_a_phone(server: str) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        browser, page = launch(playwright, False)
+        page.goto(f"{server}/new/cryptruck")
+        check_phone_layout(page, "cryptruck-new")
+        for index, name in enumerate(("Ann", "Bo", "Cy")):
+            page.fill(f"#seats-{index}", name)
+        page.get_by_role("button", name="Start the game").click()
+        page.get_by_role("button", name="green 2", exact=True).click()
+        page.get_by_role("button", name="red 5", exact=True).click()
+        check_phone_layout(page, "cryptruck-bid")
+        page.get_by_role("button", name="Pass").click()
+        page.get_by_role("button", name="Pass").click()
+        assert "Ann (the dealer) leads it" in page.inner_text(".ruling")
+        page.get_by_role("button", name="red 6", exact=True).click()
+        page.get_by_role("button", name="green 1", exact=True).click()
+        assert "Trick 1: Cy takes it with green 1." in page.inner_text(".ruling")
+        check_phone_layout(page, "cryptruck-play")
+        browser.close()

@@ -263,3 +263,46 @@ def test_a_watching_phone_sees_no_correction_links(app: Any, client: FlaskClient
     assert "/correct" not in watcher.get(table.url).get_data(as_text=True)
     response = watcher.post(f"{table.url}/events/5/correct", data={"card": "red 9"})
     assert response.status_code == 403
+
+
+def test_a_revoke_in_the_last_round_can_be_settled_after_the_game_ends(
+    client: FlaskClient,
+) -> None:
+    table = start(client)
+    table.act(type="trump", card="yellow 4")
+    table.act(type="first-lead", seat="0")
+    table.act(
+        type="result", team="0", how="four-boss", boss=["red 7", "blue 7", "pink 7", "black 7"]
+    )
+    table.act(type="trump", card="yellow 4")  # round 2: Bo leads
+    play(
+        table,
+        "red 6",
+        "red 12",
+        "blue 8",
+        "red 8",  # Di shows no red; Cy takes it
+        "red 11",
+        "red 7",
+        "red 9",
+        "red 10",  # Di plays red: a revoke flag
+        "blue 13",
+        "blue 7",
+        "blue 9",
+        "blue 10",
+        "pink 9",
+        "pink 7",
+        "pink 3",
+        "pink 4",
+        "black 11",
+        "black 7",
+        "black 5",
+        "black 6",  # Cy's team: the 4th Boss Yokai
+    )
+    assert table.state()["finished"] is True
+    assert game_state(table)["scores"] == [12, 0]
+    page = table.page()
+    assert "Revoke?" in page and "Di did not follow red" in page
+    response = table.act(type="revoke", flag="0", decision="accept", penalty="3")
+    assert response.status_code == 303
+    assert game_state(table)["scores"] == [15, 0]
+    assert "Revoke?" not in table.page()

@@ -1,0 +1,1006 @@
+"""Cryptruck, a trick-taking game for 3 to 5: the dealer's card, blocks and three rounds.
+
+The table plays real cards and enters them one by one (or only each seat's
+cards won at the end of a round). The engine knows whose turn it is to say
+want or pass, plays the dealer's card as the first lead, judges every trick
+with ``cards.cryptruck_trick``, scores each seat's blocks (the 3s, 4s and 5s)
+and flags a possible revoke it can see from the cards alone (``follow``).
+Rule sheet: shared/rules/cryptruck.md and NOTES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
+
+from scorekeeper.games import follow
+from scorekeeper.games.base import (
+    Game,
+    IllegalAction,
+    OptionSpec,
+    OptionValue,
+    ScoreRow,
+    Standing,
+    action_type,
+    and_list,
+    parse_whole_number,
+    rank_by_score,
+    required_field,
+    resolve_options,
+)
+from scorekeeper.games.cards import CRYPTRUCK, Card, cryptruck_trick
+from scorekeeper.games.follow import ResolveRevoke, RevokeFlag
+
+MIN_SEATS = 3
+MAX_SEATS = 5
+ROUNDS = 3
+TRICKS_PER_ROUND = 6
+BLOCK_NUMBERS = (3, 4, 5)
+NO_BLOCKS_POINTS = 5
+MANY_BLOCKS = 4
+MAX_PENALTY = 10
+
+WHITE = "white"
+WHITE_THREE = Card(WHITE, 3)
+COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
+
+_TIMES = "\u00d7"  # the multiplication sign, as in "2 blocks ... 2 x 2 = 4"
+_MINUS = "\u2212"  # the minus sign (not a hyphen), as in "revoke penalty -2"
+
+Step = Literal["reveal", "dealer-card", "bid", "give", "play", "over"]
+_STEP_ORDER: tuple[Step, ...] = ("reveal", "dealer-card", "bid", "give", "play", "over")
+
+
+# --- Actions -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """One of the two undealt cards, turned up at the start of a round.
+
+    Its colour is trump, with white (a white card: only white is trump); it
+    is out of play this round.
+    """
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class DealerCard:
+    """The card the dealer reveals from hand: it leads trick 1."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class Bid:
+    """The next seat from the dealer's left says it wants the dealer's card, or passes."""
+
+    want: bool
+
+
+@dataclass(frozen=True)
+class Give:
+    """The taker takes the dealer's card and gives the dealer a card (None: not recorded)."""
+
+    card: Card | None = None
+
+
+@dataclass(frozen=True)
+class Play:
+    """The next card of the trick in progress, by the seat whose turn it is."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class WonCards:
+    """A whole round as each seat's cards won, one tuple per seat (block cards are enough)."""
+
+    cards: tuple[tuple[Card, ...], ...]
+
+
+Action = Reveal | DealerCard | Bid | Give | Play | WonCards | ResolveRevoke
+
+
+# --- State ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompletedTrick:
+    """A finished trick: cards in play order from the leader, the winning seat and why."""
+
+    number: int
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+    rule: str
+    explanation: str
+
+    def seat_of(self, index: int) -> int:
+        """The seat that played ``cards[index]``."""
+        return (self.leader + index) % len(self.cards)
+
+    def card_of(self, seat: int) -> Card:
+        """The card ``seat`` played in this trick."""
+        return self.cards[(seat - self.leader) % len(self.cards)]
+
+
+@dataclass(frozen=True)
+class Round:
+    """The round in progress (or about to start: nothing revealed yet).
+
+    ``trump`` is the revealed card's colour ("white": white only; otherwise
+    white is trump too). ``bids`` are in bidding order, from the dealer's
+    left. ``taker`` is the seat that takes the dealer's card, known once every
+    bid is in (None if nobody wanted it); ``given`` the card it gave the
+    dealer, if recorded. The dealer's card is played as trick 1's lead by the
+    taker (or the dealer) as soon as that is settled; ``leader`` leads the
+    trick in progress, whose cards so far are ``current``. ``voids``: (seat,
+    colour) pairs a seat showed it lacks this round. ``won``: each seat's
+    cards won so far this round.
+    """
+
+    number: int
+    dealer: int
+    trump: str | None
+    revealed: Card | None
+    dealer_card: Card | None
+    bids: tuple[bool, ...]
+    taker: int | None
+    given: Card | None
+    tricks: tuple[CompletedTrick, ...]
+    current: tuple[Card, ...]
+    leader: int | None
+    voids: follow.Voids
+    won: tuple[tuple[Card, ...], ...]
+
+    @property
+    def trick_number(self) -> int:
+        """The number of the trick in progress (or the next one)."""
+        return len(self.tricks) + 1
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A scored round, per seat: cards won, block points, the sentence, penalties lost.
+
+    ``scores`` are the block points alone; a seat's round result is its score
+    minus its penalty. ``fast``: entered as cards won rather than trick by trick.
+    """
+
+    number: int
+    dealer: int
+    trump: str
+    won: tuple[tuple[Card, ...], ...]
+    scores: tuple[int, ...]
+    breakdown: tuple[str, ...]
+    penalties: tuple[int, ...]
+    fast: bool
+
+    def points(self, seat: int) -> int:
+        """The seat's result this round: its block points less its revoke penalties."""
+        return self.scores[seat] - self.penalties[seat]
+
+
+@dataclass(frozen=True)
+class State:
+    """A session: seats in table order, from 0.
+
+    ``colours`` are the colours in play (white is always in it too);
+    ``first_dealer`` is the seat (from 0) that deals round 1. ``totals`` count
+    every scored round and every accepted revoke penalty. Once the game is
+    over, ``round`` is the last round played; otherwise it is the round in
+    progress or the next one to start.
+    """
+
+    players: tuple[str, ...]
+    colours: tuple[str, ...]
+    first_dealer: int
+    round: Round
+    rounds: tuple[RoundRecord, ...]
+    totals: tuple[int, ...]
+    flags: tuple[RevokeFlag, ...]
+    finished: bool
+    last_ruling: str
+
+
+# --- Helpers the app reads -----------------------------------------------------
+
+
+def dealer_of(state: State, round_number: int) -> int:
+    """The seat dealing round ``round_number``: the deal passes clockwise."""
+    return (state.first_dealer + round_number - 1) % len(state.players)
+
+
+def next_step(state: State) -> Step:
+    """What the app asks for next ("dealer-card" also allows the cards won)."""
+    rnd = state.round
+    if state.finished:
+        return "over"
+    if rnd.revealed is None:
+        return "reveal"
+    if rnd.dealer_card is None:
+        return "dealer-card"
+    if len(rnd.bids) < len(state.players) - 1:
+        return "bid"
+    if rnd.leader is None:
+        return "give"
+    return "play"
+
+
+def bidder(state: State) -> int | None:
+    """The seat to say want or pass next, or None outside the bidding."""
+    if next_step(state) != "bid":
+        return None
+    return (state.round.dealer + 1 + len(state.round.bids)) % len(state.players)
+
+
+def turn_seat(state: State) -> int | None:
+    """The seat to play the next card, or None when no card is due."""
+    leader = state.round.leader
+    if next_step(state) != "play" or leader is None:
+        return None
+    return (leader + len(state.round.current)) % len(state.players)
+
+
+def deck_cards(state: State) -> tuple[Card, ...]:
+    """The cards in play this game, each once: the colours' 1 to 6, then the white 3.
+
+    The deck holds two white 3s, so it is 6 cards a player, plus 2.
+    """
+    coloured = (Card(colour, number) for colour in state.colours for number in range(1, 7))
+    return (*coloured, WHITE_THREE)
+
+
+def block_cards(state: State) -> tuple[Card, ...]:
+    """The cards that score as blocks this game (the 3s, 4s and 5s, white 3 included)."""
+    return tuple(card for card in deck_cards(state) if card.number in BLOCK_NUMBERS)
+
+
+def played_cards(state: State) -> frozenset[Card]:
+    """The cards no copy of which is left to play this round.
+
+    The revealed card, the dealer's card and every card played; the white 3
+    only once both white 3s are out.
+    """
+    uses = _uses(state)
+    return frozenset(
+        card
+        for card, *_ in uses
+        if sum(1 for other, *_ in uses if other == card) >= CRYPTRUCK.copies_of(card)
+    )
+
+
+def can_enter_won(state: State) -> bool:
+    """Whether the round's cards won may be entered now: right after the revealed card."""
+    return next_step(state) == "dealer-card"
+
+
+def open_flags(state: State) -> list[tuple[int, RevokeFlag]]:
+    """The revoke flags still to settle, with their index in ``state.flags``."""
+    return follow.open_flags(state.flags)
+
+
+def score_blocks(cards: Sequence[Card]) -> tuple[int, str]:
+    """A seat's points for its cards won this round, and the sentence that shows the sum.
+
+    0 blocks: 5. 1 to 3 blocks: blocks times colours among them (white is a
+    colour of its own). 4 or more: the number of blocks.
+    """
+    blocks = _in_deck_order([card for card in cards if card.number in BLOCK_NUMBERS])
+    count = len(blocks)
+    if not count:
+        return NO_BLOCKS_POINTS, f"no blocks: {NO_BLOCKS_POINTS}"
+    if count >= MANY_BLOCKS:
+        return count, f"{count} blocks: {count}"
+    colours = len({card.colour for card in blocks})
+    listed = ", ".join(str(card) for card in blocks)
+    points = count * colours
+    return points, (
+        f"{_plural(count, 'block')} ({listed}) in {_plural(colours, 'colour')}: "
+        f"{count} {_TIMES} {colours} = {points}"
+    )
+
+
+# --- Sentences -----------------------------------------------------------------
+
+
+def _plural(number: int, word: str) -> str:
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
+def _in_deck_order(cards: Sequence[Card]) -> tuple[Card, ...]:
+    order = {card: index for index, card in enumerate(CRYPTRUCK.cards())}
+    return tuple(sorted(cards, key=lambda card: order.get(card, len(order))))
+
+
+def _trump_text(trump: str) -> str:
+    if trump == WHITE:
+        return "white the only trump"
+    return f"{trump} trump, with white"
+
+
+def _totals_text(state: State) -> str:
+    listed = ", ".join(
+        f"{name} {total}" for name, total in zip(state.players, state.totals, strict=True)
+    )
+    return f"Totals: {listed}."
+
+
+def _game_over_text(state: State) -> str:
+    top = max(state.totals)
+    names = [state.players[seat] for seat in _top_seats(state)]
+    if len(names) == 1:
+        return f"Game over: {names[0]} wins with {_plural(top, 'point')}."
+    return f"Game over: {and_list(names)} share the win with {_plural(top, 'point')}."
+
+
+def _top_seats(state: State) -> list[int]:
+    top = max(state.totals)
+    return [seat for seat, total in enumerate(state.totals) if total == top]
+
+
+def _next_text(state: State) -> str:
+    """What happens next, as a sentence."""
+    step = next_step(state)
+    rnd = state.round
+    players = state.players
+    dealer = players[rnd.dealer]
+    if step == "over":
+        return _game_over_text(state)
+    if step == "reveal":
+        return f"Round {rnd.number}: {dealer} deals. Turn up one of the two undealt cards."
+    if step == "dealer-card":
+        return f"{dealer} reveals a card from hand."
+    if step == "bid":
+        seat = bidder(state)
+        assert seat is not None
+        return f"{players[seat]}: want {rnd.dealer_card} or pass?"
+    if step == "give":
+        assert rnd.taker is not None
+        return f"{players[rnd.taker]} takes {rnd.dealer_card} and gives {dealer} a card."
+    seat = turn_seat(state)
+    assert seat is not None
+    if rnd.current:
+        return f"{players[seat]} plays next."
+    return f"{players[seat]} leads trick {rnd.trick_number}."
+
+
+def _wrong_step(state: State, field: str) -> IllegalAction:
+    """Why an action is not due yet: what the table enters first."""
+    step = next_step(state)
+    rnd = state.round
+    dealer = state.players[rnd.dealer]
+    if step == "over":
+        return IllegalAction("The game is over.", field)
+    if step == "reveal":
+        over = f": round {rnd.number - 1} is over" if state.rounds else ""
+        return IllegalAction(f"Turn up the revealed card of round {rnd.number} first{over}.", field)
+    if step == "dealer-card":
+        return IllegalAction(f"{dealer} (the dealer) reveals a card from hand first.", field)
+    if step == "bid":
+        seat = bidder(state)
+        assert seat is not None
+        return IllegalAction(
+            f"The bidding is not over: {state.players[seat]} says want or pass first.", field
+        )
+    if step == "give":
+        assert rnd.taker is not None
+        return IllegalAction(
+            f"{state.players[rnd.taker]} takes {rnd.dealer_card} and gives {dealer} a card first.",
+            field,
+        )
+    return IllegalAction(f"Round {rnd.number} is under way: {_next_text(state)}", field)
+
+
+def _require(state: State, wanted: Step, field: str, already: str) -> Round:
+    """The round, when ``wanted`` is the next step; else why not (``already``: it is past)."""
+    step = next_step(state)
+    if step == wanted:
+        return state.round
+    if step != "over" and _STEP_ORDER.index(step) > _STEP_ORDER.index(wanted):
+        raise IllegalAction(f"{already} {_next_text(state)}", field)
+    raise _wrong_step(state, field)
+
+
+# --- Cards ---------------------------------------------------------------------
+
+
+def _check_card(state: State, card: object, field: str) -> Card:
+    """A card of this game's deck: a known card of one of its colours, or white 3."""
+    parsed = CRYPTRUCK.parse(str(card) if isinstance(card, Card) else card, field)
+    if parsed.colour != WHITE and parsed.colour not in state.colours:
+        raise IllegalAction(
+            f"{parsed}: {parsed.colour} is not in this game's colours "
+            f"({', '.join(state.colours)}).",
+            field,
+        )
+    return parsed
+
+
+# A copy of a card that is out of the hands this round: the card, and what
+# became of it ("revealed", "dealer", "played") with the trick and seat.
+_Use = tuple[Card, str, int, int]
+
+
+def _uses(state: State) -> list[_Use]:
+    rnd = state.round
+    uses: list[_Use] = []
+    if rnd.revealed is not None:
+        uses.append((rnd.revealed, "revealed", 0, 0))
+    if rnd.dealer_card is not None and rnd.leader is None:
+        uses.append((rnd.dealer_card, "dealer", 0, rnd.dealer))
+    for trick in rnd.tricks:
+        uses.extend(
+            (card, "played", trick.number, trick.seat_of(index))
+            for index, card in enumerate(trick.cards)
+        )
+    if rnd.leader is not None:
+        count = len(state.players)
+        uses.extend(
+            (card, "played", rnd.trick_number, (rnd.leader + index) % count)
+            for index, card in enumerate(rnd.current)
+        )
+    return uses
+
+
+def _use_text(state: State, use: _Use, one_of_two: bool) -> str:
+    card, what, trick, seat = use
+    if what == "revealed":
+        return "one is the revealed card" if one_of_two else f"{card} is the revealed card"
+    if what == "dealer":
+        return "one is the dealer's card" if one_of_two else f"{card} is the dealer's card"
+    verb = "one was" if one_of_two else f"{card} was"
+    return f"{verb} played in trick {trick} (by {state.players[seat]})"
+
+
+def _check_free(state: State, card: Card, field: str) -> None:
+    """Refuse a card no copy of which is left to play this round, saying where it went."""
+    uses = [use for use in _uses(state) if use[0] == card]
+    copies = CRYPTRUCK.copies_of(card)
+    if len(uses) < copies:
+        return
+    if copies > 1:
+        whys = and_list([_use_text(state, use, one_of_two=True) for use in uses])
+        raise IllegalAction(f"Both {card}s are out this round: {whys}.", field)
+    use = uses[0]
+    why = _use_text(state, use, one_of_two=False)
+    if use[1] == "revealed":
+        raise IllegalAction(f"{why}: it is out of play this round.", field)
+    if use[1] == "dealer":
+        raise IllegalAction(f"{why}: it leads trick 1; give another card.", field)
+    raise IllegalAction(f"{why}; each card is played once a round.", field)
+
+
+def _check_won(state: State, raw: object) -> tuple[tuple[Card, ...], ...]:
+    count = len(state.players)
+    lists = _won_lists(raw)
+    if len(lists) != count:
+        raise IllegalAction(
+            f"List the cards won by each of the {count} players, one list per seat "
+            f"({count} lists); {len(lists)} given.",
+            "cards",
+        )
+    won = tuple(tuple(_check_card(state, card, "cards") for card in seat) for seat in lists)
+    revealed = state.round.revealed
+    listed = [card for seat in won for card in seat]
+    for card in dict.fromkeys(listed):
+        times = listed.count(card)
+        copies = CRYPTRUCK.copies_of(card)
+        if times + (card == revealed) <= copies:
+            continue
+        if card == revealed and copies == 1:
+            raise IllegalAction(
+                f"{card} is the revealed card: it is out of play this round.", "cards"
+            )
+        if card == revealed:
+            raise IllegalAction(
+                f"{card} is listed {_times(times)}, but one {card} is the revealed card: "
+                "only one more is in play.",
+                "cards",
+            )
+        only = "there is only one" if copies == 1 else "there are only two"
+        raise IllegalAction(f"{card} is listed {_times(times)}; {only}.", "cards")
+    most = TRICKS_PER_ROUND * count
+    if len(listed) > most:
+        raise IllegalAction(
+            f"At most {most} cards are won in a {count}-player round "
+            f"({TRICKS_PER_ROUND} tricks of {count}); {len(listed)} listed.",
+            "cards",
+        )
+    return won
+
+
+def _times(number: int) -> str:
+    return {1: "once", 2: "twice"}.get(number, f"{number} times")
+
+
+def _won_lists(raw: object) -> list[list[object]]:
+    shape = 'List each seat\'s cards won, like [["red 3", "white 3"], [], ["blue 4"]].'
+    if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence):
+        raise IllegalAction(shape, "cards")
+    lists: list[list[object]] = []
+    for seat in raw:
+        if isinstance(seat, (str, bytes, Mapping)) or not isinstance(seat, Sequence):
+            raise IllegalAction(shape, "cards")
+        lists.append(list(seat))
+    return lists
+
+
+# --- Rules ---------------------------------------------------------------------
+
+
+def _new_round(number: int, dealer: int, seats: int) -> Round:
+    return Round(
+        number=number,
+        dealer=dealer,
+        trump=None,
+        revealed=None,
+        dealer_card=None,
+        bids=(),
+        taker=None,
+        given=None,
+        tricks=(),
+        current=(),
+        leader=None,
+        voids=frozenset(),
+        won=((),) * seats,
+    )
+
+
+def _apply_reveal(state: State, action: Reveal) -> State:
+    rnd = _require(
+        state,
+        "reveal",
+        "card",
+        f"Round {state.round.number} already has its revealed card ({state.round.revealed}).",
+    )
+    card = _check_card(state, action.card, "card")
+    started = replace(state, round=replace(rnd, revealed=card, trump=card.colour))
+    ruling = (
+        f"Round {rnd.number}: {state.players[rnd.dealer]} deals; the revealed card {card} "
+        f"makes {_trump_text(card.colour)}. {_next_text(started)}"
+    )
+    return replace(started, last_ruling=ruling)
+
+
+def _apply_dealer_card(state: State, action: DealerCard) -> State:
+    dealer = state.players[state.round.dealer]
+    rnd = _require(
+        state, "dealer-card", "card", f"{dealer} already revealed {state.round.dealer_card}."
+    )
+    card = _check_card(state, action.card, "card")
+    _check_free(state, card, "card")
+    revealed = replace(state, round=replace(rnd, dealer_card=card))
+    return replace(revealed, last_ruling=f"{dealer} reveals {card}. {_next_text(revealed)}")
+
+
+def _apply_bid(state: State, action: Bid) -> State:
+    rnd = _require(state, "bid", "want", "The bidding is over.")
+    if not isinstance(action.want, bool):
+        raise IllegalAction("want must be true or false.", "want")
+    seat = bidder(state)
+    assert seat is not None
+    players = state.players
+    bids = (*rnd.bids, action.want)
+    sentences = [f"{players[seat]} wants it." if action.want else f"{players[seat]} passes."]
+    if len(bids) < len(players) - 1:
+        bidding = replace(state, round=replace(rnd, bids=bids))
+        sentences.append(_next_text(bidding))
+        return replace(bidding, last_ruling=" ".join(sentences))
+    wanters = [index for index, want in enumerate(bids) if want]
+    if wanters:
+        taker = (rnd.dealer + 1 + wanters[-1]) % len(players)
+        told = replace(state, round=replace(rnd, bids=bids, taker=taker))
+        sentences.append(_next_text(told))
+        return replace(told, last_ruling=" ".join(sentences))
+    led = _lead_dealer_card(replace(state, round=replace(rnd, bids=bids)), rnd.dealer)
+    sentences.append(
+        f"Nobody wants {rnd.dealer_card}: {players[rnd.dealer]} (the dealer) leads it."
+    )
+    sentences.append(_next_text(led))
+    return replace(led, last_ruling=" ".join(sentences))
+
+
+def _lead_dealer_card(state: State, leader: int) -> State:
+    """The dealer's card, played by ``leader`` as the first card of trick 1."""
+    rnd = state.round
+    assert rnd.dealer_card is not None
+    return replace(state, round=replace(rnd, leader=leader, current=(rnd.dealer_card,)))
+
+
+def _apply_give(state: State, action: Give) -> State:
+    rnd = state.round
+    if rnd.leader is not None and rnd.dealer_card is not None:
+        if rnd.taker is None:
+            already = f"Nobody wanted {rnd.dealer_card}: no card changes hands."
+        else:
+            already = f"{state.players[rnd.taker]} already took {rnd.dealer_card}."
+    else:
+        already = ""
+    rnd = _require(state, "give", "card", already)
+    taker, card = rnd.taker, rnd.dealer_card
+    assert taker is not None and card is not None
+    given = None if action.card is None else _check_card(state, action.card, "card")
+    if given is not None:
+        _check_free(state, given, "card")
+    led = _lead_dealer_card(replace(state, round=replace(rnd, given=given)), taker)
+    players = state.players
+    what = "a card" if given is None else str(given)
+    ruling = (
+        f"{players[taker]} takes {card}, gives {players[rnd.dealer]} {what} and leads {card}. "
+        f"{_next_text(led)}"
+    )
+    return replace(led, last_ruling=ruling)
+
+
+def _apply_play(state: State, action: Play) -> State:
+    rnd = _require(state, "play", "card", "")
+    card = _check_card(state, action.card, "card")
+    _check_free(state, card, "card")
+    leader = rnd.leader
+    assert leader is not None
+    seats = len(state.players)
+    seat = (leader + len(rnd.current)) % seats
+    current = (*rnd.current, card)
+    followed = follow.follow(
+        rnd.voids,
+        state.flags,
+        rnd.tricks,
+        round_number=rnd.number,
+        trick_number=rnd.trick_number,
+        seat=seat,
+        card=card,
+        led=current[0].colour,
+    )
+    played = replace(
+        state, flags=followed.flags, round=replace(rnd, current=current, voids=followed.voids)
+    )
+    ends_trick = len(current) == seats
+    sentences = follow.play_sentences(state.players[seat], card, followed, ends_trick=ends_trick)
+    if not ends_trick:
+        sentences.append(_next_text(played))
+        return replace(played, last_ruling=" ".join(sentences))
+    return _complete_trick(played, sentences)
+
+
+def _complete_trick(state: State, sentences: list[str]) -> State:
+    rnd = state.round
+    leader, trump = rnd.leader, rnd.trump
+    assert leader is not None and trump is not None
+    seats = len(state.players)
+    names = [state.players[(leader + index) % seats] for index in range(seats)]
+    judged = cryptruck_trick(trump, [str(card) for card in rnd.current], names)
+    winner = (leader + judged.winner) % seats
+    trick = CompletedTrick(
+        rnd.trick_number, leader, rnd.current, winner, judged.rule, judged.explanation
+    )
+    won = tuple(
+        (*cards, *rnd.current) if seat == winner else cards for seat, cards in enumerate(rnd.won)
+    )
+    done = replace(rnd, tricks=(*rnd.tricks, trick), current=(), leader=winner, won=won)
+    state = replace(state, round=done)
+    name = state.players[winner]
+    blocks = sum(1 for card in won[winner] if card.number in BLOCK_NUMBERS)
+    sentences.append(
+        f"Trick {trick.number}: {name} takes it with {judged.card}. {judged.explanation} "
+        f"{name} has {_plural(blocks, 'block')} this round."
+    )
+    if len(done.tricks) < TRICKS_PER_ROUND:
+        sentences.append(_next_text(state))
+        return replace(state, last_ruling=" ".join(sentences))
+    return _finish_round(state, won, fast=False, sentences=sentences)
+
+
+def _apply_won(state: State, action: WonCards) -> State:
+    rnd = _require(
+        state,
+        "dealer-card",
+        "type",
+        "The cards won are entered right after the revealed card, instead of the tricks; "
+        f"round {state.round.number}'s cards are already being entered.",
+    )
+    won = _check_won(state, action.cards)
+    entered = replace(state, round=replace(rnd, won=won))
+    return _finish_round(entered, won, fast=True, sentences=[])
+
+
+def _penalties(state: State, number: int) -> tuple[int, ...]:
+    """What each seat loses to accepted revoke flags of round ``number``."""
+    lost = [0] * len(state.players)
+    for flag in state.flags:
+        if flag.status == "accepted" and flag.round == number:
+            lost[flag.seat] += flag.penalty
+    return tuple(lost)
+
+
+def _seat_result_text(name: str, record: RoundRecord, seat: int) -> str:
+    penalty = record.penalties[seat]
+    lost = f"; revoke penalty {_MINUS}{penalty}" if penalty else ""
+    return f"{name} {record.points(seat)} ({record.breakdown[seat]}{lost})"
+
+
+def _finish_round(
+    state: State, won: tuple[tuple[Card, ...], ...], *, fast: bool, sentences: list[str]
+) -> State:
+    rnd = state.round
+    assert rnd.trump is not None
+    scored = [score_blocks(cards) for cards in won]
+    record = RoundRecord(
+        number=rnd.number,
+        dealer=rnd.dealer,
+        trump=rnd.trump,
+        won=won,
+        scores=tuple(points for points, _ in scored),
+        breakdown=tuple(text for _, text in scored),
+        penalties=_penalties(state, rnd.number),
+        fast=fast,
+    )
+    # Accepted penalties are already off the totals; the block points come now.
+    totals = tuple(
+        total + points for total, points in zip(state.totals, record.scores, strict=True)
+    )
+    finished = rnd.number >= ROUNDS
+    seats = len(state.players)
+    ended = replace(
+        state,
+        rounds=(*state.rounds, record),
+        totals=totals,
+        finished=finished,
+        round=rnd
+        if finished
+        else _new_round(rnd.number + 1, dealer_of(state, rnd.number + 1), seats),
+    )
+    listed = ", ".join(
+        _seat_result_text(name, record, seat) for seat, name in enumerate(state.players)
+    )
+    entered = " (entered as the cards won)" if fast else ""
+    sentences.append(f"Round {rnd.number} scores{entered}: {listed}.")
+    sentences.append(_totals_text(ended))
+    sentences.append(_next_text(ended))
+    return replace(ended, last_ruling=" ".join(sentences))
+
+
+def _apply_revoke(state: State, action: ResolveRevoke) -> State:
+    """Settle a flag; its penalty counts in the flag's own round.
+
+    Allowed after the game too: round 3's last trick ends the game at once.
+    """
+    settled = follow.settle(state.flags, action, state.players, MAX_PENALTY)
+    if not settled.accepted:
+        dismissed = replace(state, flags=settled.flags)
+        return replace(dismissed, last_ruling=f"{settled.dismissed_text()} {_next_text(dismissed)}")
+    flag = settled.flag
+    totals = list(state.totals)
+    totals[flag.seat] -= flag.penalty
+    accepted = replace(state, flags=settled.flags, totals=tuple(totals))
+    rounds = tuple(
+        replace(record, penalties=_penalties(accepted, record.number))
+        if record.number == flag.round
+        else record
+        for record in state.rounds
+    )
+    accepted = replace(accepted, rounds=rounds)
+    name = state.players[flag.seat]
+    if flag.penalty:
+        loses = f"{name} loses {_plural(flag.penalty, 'point')} in round {flag.round}"
+    else:
+        loses = "no points lost"
+    ruling = f"{settled.what} accepted: {loses}. {_totals_text(accepted)} {_next_text(accepted)}"
+    return replace(accepted, last_ruling=ruling)
+
+
+# --- JSON ------------------------------------------------------------------------
+
+_ACTION_KEYS: dict[str, frozenset[str]] = {
+    "reveal": frozenset({"type", "card"}),
+    "dealer-card": frozenset({"type", "card"}),
+    "bid": frozenset({"type", "want"}),
+    "give": frozenset({"type", "card"}),
+    "play": frozenset({"type", "card"}),
+    "won": frozenset({"type", "cards"}),
+    "revoke": follow.REVOKE_KEYS,
+}
+
+
+def _parse_card(raw: object, field: str) -> Card:
+    return CRYPTRUCK.parse(raw, field)
+
+
+def _parse_want(raw: object) -> bool:
+    if not isinstance(raw, bool):
+        raise IllegalAction("want must be true (wants the card) or false (passes).", "want")
+    return raw
+
+
+def _parse_action(data: Mapping[str, object]) -> Action:
+    if not isinstance(data, Mapping):
+        raise IllegalAction("An action is an object with a type.", "type")
+    kind = action_type(data, _ACTION_KEYS)
+    if kind == "reveal":
+        return Reveal(_parse_card(required_field(data, "card", "the revealed card"), "card"))
+    if kind == "dealer-card":
+        return DealerCard(
+            _parse_card(required_field(data, "card", "the card the dealer reveals"), "card")
+        )
+    if kind == "bid":
+        return Bid(_parse_want(required_field(data, "want", "want (true) or pass (false)")))
+    if kind == "give":
+        raw = data.get("card")
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            return Give(None)
+        return Give(_parse_card(raw, "card"))
+    if kind == "play":
+        return Play(_parse_card(required_field(data, "card", "the card played"), "card"))
+    if kind == "won":
+        lists = _won_lists(required_field(data, "cards", "each seat's cards won"))
+        return WonCards(tuple(tuple(_parse_card(card, "cards") for card in seat) for seat in lists))
+    return follow.parse_resolve(data, MAX_PENALTY)
+
+
+# --- The game ------------------------------------------------------------------------
+
+
+def _colours_option(value: OptionValue, seats: int) -> tuple[str, ...]:
+    ticked = tuple(name for name in str(value).split(",") if name)
+    if not ticked:
+        return COLOURS[:seats]
+    if len(ticked) != seats:
+        raise IllegalAction(
+            f"A {seats}-player game uses {seats} colours; you ticked {len(ticked)}.",
+            "options.colours",
+        )
+    return ticked
+
+
+class Cryptruck:
+    """The game object the app registers (see base.Game)."""
+
+    slug: str = "cryptruck"
+    title: str = "Cryptruck"
+    min_players: int = MIN_SEATS
+    max_players: int = MAX_SEATS
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "colours",
+            "Colours in use",
+            "multi",
+            "",
+            help="As many as players; none ticked = the first ones in this order.",
+            choices=tuple((colour, colour) for colour in COLOURS),
+        ),
+        OptionSpec(
+            "first_dealer",
+            "First dealer (seat number)",
+            "int",
+            1,
+            help="The seat that deals round 1, counted from 1 in table order; "
+            "the deal passes clockwise.",
+            minimum=1,
+            maximum=MAX_SEATS,
+        ),
+    )
+
+    def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
+        names = tuple(players)
+        seats = len(names)
+        if not MIN_SEATS <= seats <= MAX_SEATS:
+            raise IllegalAction(f"Cryptruck is for 3 to 5 players; you entered {seats}.", "players")
+        resolved = resolve_options(self.options, options)
+        colours = _colours_option(resolved["colours"], seats)
+        first = parse_whole_number(
+            resolved["first_dealer"], "First dealer (seat number)", "options.first_dealer"
+        )
+        if not 1 <= first <= seats:
+            raise IllegalAction(
+                f"First dealer (seat number) must be 1 to {seats} in a {seats}-player game; "
+                f"there is no seat {first}.",
+                "options.first_dealer",
+            )
+        state = State(
+            players=names,
+            colours=colours,
+            first_dealer=first - 1,
+            round=_new_round(1, first - 1, seats),
+            rounds=(),
+            totals=(0,) * seats,
+            flags=(),
+            finished=False,
+            last_ruling="",
+        )
+        return replace(state, last_ruling=_next_text(state))
+
+    def parse_action(self, data: Mapping[str, object]) -> Action:
+        return _parse_action(data)
+
+    def action_to_json(self, action: Action) -> dict[str, object]:
+        if isinstance(action, Reveal):
+            return {"type": "reveal", "card": str(action.card)}
+        if isinstance(action, DealerCard):
+            return {"type": "dealer-card", "card": str(action.card)}
+        if isinstance(action, Bid):
+            return {"type": "bid", "want": action.want}
+        if isinstance(action, Give):
+            if action.card is None:
+                return {"type": "give"}
+            return {"type": "give", "card": str(action.card)}
+        if isinstance(action, Play):
+            return {"type": "play", "card": str(action.card)}
+        if isinstance(action, WonCards):
+            return {"type": "won", "cards": [[str(card) for card in seat] for seat in action.cards]}
+        return follow.resolve_to_json(action)
+
+    def apply(self, state: State, action: Action) -> State:
+        if isinstance(action, Reveal):
+            return _apply_reveal(state, action)
+        if isinstance(action, DealerCard):
+            return _apply_dealer_card(state, action)
+        if isinstance(action, Bid):
+            return _apply_bid(state, action)
+        if isinstance(action, Give):
+            return _apply_give(state, action)
+        if isinstance(action, Play):
+            return _apply_play(state, action)
+        if isinstance(action, WonCards):
+            return _apply_won(state, action)
+        if isinstance(action, ResolveRevoke):
+            return _apply_revoke(state, action)
+        raise IllegalAction(
+            "Unknown action: the type is reveal, dealer-card, bid, give, play, won or revoke.",
+            "type",
+        )
+
+    def ruling(self, state: State) -> str:
+        return state.last_ruling
+
+    def describe(self, action: Action) -> str:
+        """A short log line, no names; flags counted from 1."""
+        if isinstance(action, Reveal):
+            return f"revealed card {action.card}"
+        if isinstance(action, DealerCard):
+            return f"dealer's card {action.card}"
+        if isinstance(action, Bid):
+            return "want" if action.want else "pass"
+        if isinstance(action, Give):
+            return "give a card" if action.card is None else f"give {action.card}"
+        if isinstance(action, Play):
+            return f"play {action.card}"
+        if isinstance(action, WonCards):
+            listed = sum(len(seat) for seat in action.cards)
+            return f"cards won: {_plural(listed, 'card')}"
+        return follow.describe_resolve(action)
+
+    def is_finished(self, state: State) -> bool:
+        return state.finished
+
+    def winners(self, state: State) -> list[int]:
+        """The seats with the top total once the game is over (ties share); none before."""
+        if not state.finished:
+            return []
+        return _top_seats(state)
+
+    def standings(self, state: State) -> list[Standing]:
+        return rank_by_score(state.players, state.totals)
+
+    def score_rows(self, state: State) -> list[ScoreRow]:
+        """One row per seat per scored round: its points less penalties, and the sum."""
+        totals = [0] * len(state.players)
+        rows: list[ScoreRow] = []
+        for record in state.rounds:
+            for seat, name in enumerate(state.players):
+                points = record.points(seat)
+                totals[seat] += points
+                penalty = record.penalties[seat]
+                note = record.breakdown[seat]
+                if penalty:
+                    note += f"; revoke penalty {_MINUS}{penalty}"
+                rows.append(ScoreRow(record.number, seat, name, points, totals[seat], note))
+        return rows
+
+
+GAME = Cryptruck()
+
+if TYPE_CHECKING:
+    _conforms: Game = GAME

@@ -1,0 +1,286 @@
+"""Following the led colour, shared by the trick games that enter every card.
+
+A seat that does not follow the led colour shows it is void in that colour
+for the rest of the round. Playing that colour later in the round can only be
+a revoke (or a mistyped card), so the play counts and a revoke flag opens for
+the table to accept, with a penalty, or dismiss. Who the penalty goes to is
+each game's own rule; this module keeps the voids, raises the flags, checks
+how a flag is settled and writes the sentences the games share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal, Protocol
+
+from scorekeeper.games.base import IllegalAction, parse_whole_number, required_field
+from scorekeeper.games.cards import Card
+
+FlagStatus = Literal["open", "accepted", "dismissed"]
+Voids = frozenset[tuple[int, str]]
+
+# The keys of a revoke action's JSON: {"type": "revoke", "flag": 0, "accept": true, "penalty": 2}.
+REVOKE_KEYS = frozenset({"type", "flag", "accept", "penalty"})
+
+
+@dataclass(frozen=True)
+class RevokeFlag:
+    """A seat played a colour it had shown void in earlier that round.
+
+    ``failed_trick`` is where it did not follow ``colour``; ``trick`` and
+    ``card`` where it played that colour after all. ``settled_in``, set once
+    the flag is accepted or dismissed, is the round its penalty counts in
+    (Yokai Septet: the latest round begun when it was settled; Cryptruck: the
+    flag's own round).
+    """
+
+    round: int
+    seat: int
+    colour: str
+    failed_trick: int
+    trick: int
+    card: Card
+    status: FlagStatus
+    penalty: int
+    settled_in: int | None = None
+
+
+@dataclass(frozen=True)
+class ResolveRevoke:
+    """Settle revoke flag ``flag`` (its index, from 0): accept with a penalty, or dismiss."""
+
+    flag: int
+    accept: bool
+    penalty: int = 0
+
+
+class PlayedTrick(Protocol):
+    """A completed trick as the void tracking reads it: one card per seat, lead first."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
+
+    def card_of(self, seat: int) -> Card: ...
+
+
+# --- Following -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Followed:
+    """A play seen against the led colour: the round's voids and the game's flags after it.
+
+    ``raised`` is the flag this play opened (the last of ``flags``), if any;
+    ``shows_void`` says the seat did not follow ``led``.
+    """
+
+    voids: Voids
+    flags: tuple[RevokeFlag, ...]
+    raised: RevokeFlag | None
+    led: str
+    shows_void: bool
+
+
+def follow(
+    voids: Voids,
+    flags: tuple[RevokeFlag, ...],
+    tricks: Sequence[PlayedTrick],
+    *,
+    round_number: int,
+    trick_number: int,
+    seat: int,
+    card: Card,
+    led: str,
+) -> Followed:
+    """``seat`` plays ``card`` in a trick whose led colour is ``led`` (its own when it leads).
+
+    A card of a colour the seat showed void in raises one flag and clears that
+    void, so playing the colour again raises nothing until the seat fails to
+    follow it once more; not following ``led`` makes the seat void in it.
+    """
+    left = set(voids)
+    raised: RevokeFlag | None = None
+    if (seat, card.colour) in left:
+        failed = _failed_trick(flags, tricks, round_number, seat, card.colour)
+        raised = RevokeFlag(round_number, seat, card.colour, failed, trick_number, card, "open", 0)
+        flags = (*flags, raised)
+        left.discard((seat, card.colour))
+    shows_void = card.colour != led
+    if shows_void:
+        left.add((seat, led))
+    return Followed(frozenset(left), flags, raised, led, shows_void)
+
+
+def _failed_trick(
+    flags: Sequence[RevokeFlag],
+    tricks: Sequence[PlayedTrick],
+    round_number: int,
+    seat: int,
+    colour: str,
+) -> int:
+    """The trick where ``seat`` first did not follow ``colour`` since its last flag for it."""
+    after = max(
+        (
+            flag.trick
+            for flag in flags
+            if (flag.round, flag.seat, flag.colour) == (round_number, seat, colour)
+        ),
+        default=0,
+    )
+    for trick in tricks:
+        if (
+            trick.number > after
+            and trick.cards[0].colour == colour
+            and trick.card_of(seat).colour != colour
+        ):
+            return trick.number
+    return after
+
+
+def revoke_text(name: str, flag: RevokeFlag, number: int) -> str:
+    """The sentence that opens revoke flag ``number`` (counted from 1)."""
+    return (
+        f"Revoke? {name} did not follow {flag.colour} in trick {flag.failed_trick} but now "
+        f"plays {flag.card}. The play counts; revoke flag {number} is open for the table to "
+        "accept (with a penalty) or dismiss."
+    )
+
+
+def play_sentences(name: str, card: Card, followed: Followed, *, ends_trick: bool) -> list[str]:
+    """What a play says: the revoke it raises, else the card (and a void it shows).
+
+    The play that ends a trick says only its revoke: the trick's ruling follows.
+    """
+    sentences: list[str] = []
+    if followed.raised is not None:
+        sentences.append(revoke_text(name, followed.raised, len(followed.flags)))
+    if ends_trick:
+        return sentences
+    if followed.raised is None:
+        shows = f" and shows no {followed.led}" if followed.shows_void else ""
+        sentences.append(f"{name} plays {card}{shows}.")
+    elif followed.shows_void:
+        sentences.append(f"{name} shows no {followed.led}.")
+    return sentences
+
+
+def open_flags(flags: Sequence[RevokeFlag]) -> list[tuple[int, RevokeFlag]]:
+    """The revoke flags still to settle, with their index in ``flags``."""
+    return [(index, flag) for index, flag in enumerate(flags) if flag.status == "open"]
+
+
+# --- Settling a flag -----------------------------------------------------------------
+
+
+def check_flag_index(raw: object) -> int:
+    number = parse_whole_number(raw, "The revoke flag", "flag")
+    if number < 0:
+        raise IllegalAction(
+            f"A revoke flag is given by its index, from 0; {number} is not one.", "flag"
+        )
+    return number
+
+
+def check_penalty(raw: object, maximum: int) -> int:
+    number = parse_whole_number(raw, "The penalty", "penalty")
+    if not 0 <= number <= maximum:
+        raise IllegalAction(
+            f"A revoke penalty is 0 to {maximum} points; you entered {number}.", "penalty"
+        )
+    return number
+
+
+def check_accept(raw: object) -> bool:
+    if not isinstance(raw, bool):
+        raise IllegalAction("accept must be true or false.", "accept")
+    return raw
+
+
+def parse_resolve(data: Mapping[str, object], max_penalty: int) -> ResolveRevoke:
+    """A revoke action from JSON whose keys are already checked; the penalty defaults to 0."""
+    return ResolveRevoke(
+        check_flag_index(required_field(data, "flag", "the revoke flag")),
+        check_accept(required_field(data, "accept", "whether the revoke is accepted")),
+        check_penalty(data.get("penalty", 0), max_penalty),
+    )
+
+
+def resolve_to_json(action: ResolveRevoke) -> dict[str, object]:
+    return {
+        "type": "revoke",
+        "flag": action.flag,
+        "accept": action.accept,
+        "penalty": action.penalty,
+    }
+
+
+def _plural(number: int, word: str) -> str:
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
+def describe_resolve(action: ResolveRevoke) -> str:
+    """A short log line, no names; flags counted from 1."""
+    if action.accept:
+        return f"revoke flag {action.flag + 1} accepted, {_plural(action.penalty, 'point')}"
+    return f"revoke flag {action.flag + 1} dismissed"
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A flag just settled: its index, the flag as settled, every flag after it."""
+
+    index: int
+    flag: RevokeFlag
+    flags: tuple[RevokeFlag, ...]
+    what: str
+
+    @property
+    def accepted(self) -> bool:
+        return self.flag.status == "accepted"
+
+    def dismissed_text(self) -> str:
+        return f"{self.what} dismissed: no penalty."
+
+
+def settle(
+    flags: tuple[RevokeFlag, ...],
+    action: ResolveRevoke,
+    players: Sequence[str],
+    max_penalty: int,
+    settled_in: int | None = None,
+) -> Settled:
+    """Accept or dismiss an open flag, or IllegalAction saying why not.
+
+    The flag must exist and be open; a dismissed flag carries no penalty.
+    ``settled_in`` is recorded on the flag as the round its penalty counts in
+    (None: the flag's own round).
+    """
+    index = check_flag_index(action.flag)
+    accept = check_accept(action.accept)
+    penalty = check_penalty(action.penalty, max_penalty)
+    if index >= len(flags):
+        count = len(flags)
+        have = "no revoke flags" if not count else _plural(count, "revoke flag")
+        raise IllegalAction(f"There is no revoke flag {index + 1}: this game has {have}.", "flag")
+    flag = flags[index]
+    if flag.status != "open":
+        raise IllegalAction(
+            f"Revoke flag {index + 1} (by {players[flag.seat]}) was already {flag.status}.",
+            "flag",
+        )
+    if not accept and penalty:
+        raise IllegalAction(
+            "A dismissed revoke carries no penalty: enter 0, or accept the revoke.", "penalty"
+        )
+    settled = replace(
+        flag,
+        status="accepted" if accept else "dismissed",
+        penalty=penalty if accept else 0,
+        settled_in=flag.round if settled_in is None else settled_in,
+    )
+    what = f"Revoke by {players[flag.seat]} ({flag.colour}, round {flag.round}, trick {flag.trick})"
+    return Settled(index, settled, (*flags[:index], settled, *flags[index + 1 :]), what)

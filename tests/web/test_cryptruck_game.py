@@ -1,0 +1,247 @@
+"""Cryptruck sessions through the web pages: the bought lead, tricks, block scoring."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import secrets
+from typing import Any
+
+import pytest
+from conftest import Table, page_error
+from flask.testing import FlaskClient
+
+THREE = ["Ann", "Bo", "Cy"]
+
+
+def start(
+    client: FlaskClient, names: list[str], colours: list[str] | None = None, dealer: str = "1"
+) -> Table:
+    data: dict[str, Any] = {f"seats-{i}": name for i, name in enumerate(names)}
+    data |= {"option_first_dealer": dealer, "form_key": secrets.token_urlsafe(8)}
+    if colours:
+        data["option_colours"] = colours
+    response = client.post("/new/cryptruck", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return Table(client, response.location.rsplit("/", 1)[1])
+
+
+def ok(response: Any) -> None:
+    assert response.status_code == 303, page_error(response.get_data(as_text=True))
+
+
+def act(table: Table, **data: Any) -> None:
+    ok(table.act(**data))
+
+
+def game(table: Table) -> dict[str, Any]:
+    return table.state()["state"]
+
+
+def test_the_want_pass_sequence_and_a_round_of_tricks(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    assert "Round 1: Ann deals. Tap the revealed card" in table.page()
+    act(table, type="reveal", card="green 2")
+    act(table, type="dealer-card", card="red 5")
+    assert "Bo: want" in re.sub(r"<[^>]+>", "", table.page())
+    act(table, type="bid", want="1")  # Bo wants it
+    act(table, type="bid", want="0")  # Cy passes: Bo, the last to want, takes it
+    assert "gives Ann a card" in table.page()
+    act(table, type="give", card="yellow 1")
+    current = game(table)["round"]
+    assert current["taker"] == 1
+    assert current["current"] == ["red 5"]  # Bo leads the revealed card
+    assert "Cy plays: tap the card" in table.page()
+    act(table, type="play", card="red 6")
+    act(table, type="play", card="green 1")  # Ann trumps it
+    trick = game(table)["round"]["tricks"][0]
+    assert trick["winner"] == 0
+    assert trick["rule"] == "trump"
+    assert "Ann plays: tap the card" in table.page()
+
+
+def test_when_nobody_wants_the_card_the_dealer_leads_it(client: FlaskClient) -> None:
+    table = start(client, THREE, dealer="2")
+    act(table, type="reveal", card="white 3")
+    act(table, type="dealer-card", card="yellow 4")
+    act(table, type="bid", want="0")
+    act(table, type="bid", want="0")
+    current = game(table)["round"]
+    assert current["dealer"] == 1
+    assert current["taker"] is None
+    assert current["current"] == ["yellow 4"]
+    assert current["leader"] == 1
+    assert "Cy plays" in table.page()
+
+
+def test_when_several_want_the_last_of_them_takes_it(client: FlaskClient) -> None:
+    table = start(client, ["Ann", "Bo", "Cy", "Di"])
+    act(table, type="reveal", card="blue 2")
+    act(table, type="dealer-card", card="red 5")
+    for want in ("1", "1", "0"):  # Bo, Cy want; Di passes
+        act(table, type="bid", want=want)
+    act(table, type="give")  # which card is not recorded
+    current = game(table)["round"]
+    assert current["taker"] == 2
+    assert current["given"] is None
+    assert current["leader"] == 2
+
+
+def test_a_card_outside_the_colours_in_use_is_refused(client: FlaskClient) -> None:
+    table = start(client, THREE, colours=["red", "blue", "purple"])
+    page = table.page()
+    assert re.search(r'value="purple 1"', page) and not re.search(r'value="green 1"', page)
+    refused = table.act(type="reveal", card="green 2")
+    assert refused.status_code == 422
+    assert "green" in page_error(refused.get_data(as_text=True))
+
+
+def test_a_colour_count_that_does_not_match_the_players_is_refused(client: FlaskClient) -> None:
+    data = {f"seats-{i}": n for i, n in enumerate(THREE)}
+    data |= {"option_colours": ["red", "blue"], "option_first_dealer": "1", "form_key": "k"}
+    response = client.post("/new/cryptruck", data=data)
+    assert response.status_code == 422
+    assert "A 3-player game uses 3 colours" in response.get_data(as_text=True)
+
+
+def test_the_cards_won_can_be_entered_instead_of_every_trick(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    act(table, type="reveal", card="green 2")
+    act(
+        table,
+        type="won",
+        seat_count="3",
+        **{
+            "won-0": ["red 3", "white 3"],
+            "won-1": ["red 4", "red 5", "yellow 3", "green 4"],
+        },
+    )
+    record = game(table)["rounds"][0]
+    assert record["scores"] == [4, 4, 5]  # 2 blocks in 2 colours: 4; 4 blocks: 4; none: 5
+    assert record["fast"] is True
+    assert "no blocks: 5" in record["breakdown"][2]
+    refused = table.act(type="reveal", card="green 2")  # round 2 starts fine
+    assert refused.status_code == 303
+
+
+def test_a_revoke_costs_the_revoking_player_the_agreed_points(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    act(table, type="reveal", card="green 2")
+    act(table, type="dealer-card", card="red 5")
+    act(table, type="bid", want="0")
+    act(table, type="bid", want="0")  # Ann leads red 5
+    act(table, type="play", card="yellow 6")  # Bo shows no red
+    act(table, type="play", card="red 1")
+    act(table, type="play", card="red 2")  # Ann won trick 1 and leads red 2; Bo follows red
+    act(table, type="play", card="red 3")
+    assert "Revoke?" in table.state()["ruling"]
+    assert "Points the revoking player loses" in table.page()
+    act(table, type="revoke", flag="0", decision="accept", penalty="2")
+    assert game(table)["flags"][0]["status"] == "accepted"
+
+
+def test_a_mistyped_card_is_corrected_and_the_trick_ruled_again(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    act(table, type="reveal", card="green 2")
+    act(table, type="dealer-card", card="red 5")
+    act(table, type="bid", want="0")
+    act(table, type="bid", want="0")
+    act(table, type="play", card="red 6")
+    act(table, type="play", card="red 1")
+    assert game(table)["round"]["tricks"][0]["winner"] == 1
+    match = re.search(
+        rf'href="/s/{table.id}/events/(\d+)/correct" aria-label="correct red 1"', table.page()
+    )
+    assert match
+    ok(table.post(f"/events/{match.group(1)}/correct", {"card": "green 3"}))
+    trick = game(table)["round"]["tricks"][0]
+    assert trick["cards"] == ["red 5", "red 6", "green 3"]
+    assert trick["winner"] == 2
+
+
+def deal(rng: random.Random, colours: list[str]) -> tuple[list[list[str]], list[str]]:
+    deck = [f"{c} {n}" for c in colours for n in range(1, 7)] + ["white 3", "white 3"]
+    rng.shuffle(deck)
+    players = len(colours)
+    return [deck[i * 6 : (i + 1) * 6] for i in range(players)], deck[players * 6 :]
+
+
+def play_round(table: Table, rng: random.Random, colours: list[str], number: int) -> None:
+    hands, undealt = deal(rng, colours)
+    players = len(colours)
+    act(table, type="reveal", card=undealt[0])
+    dealer = game(table)["round"]["dealer"]
+    shown = rng.choice(hands[dealer])
+    hands[dealer].remove(shown)
+    act(table, type="dealer-card", card=shown)
+    wanted = []
+    for offset in range(1, players):
+        want = rng.random() < 0.4
+        if want:
+            wanted.append((dealer + offset) % players)
+        act(table, type="bid", want="1" if want else "0")
+    leader = dealer
+    if wanted:
+        leader = wanted[-1]
+        given = rng.choice(hands[leader])
+        hands[leader].remove(given)
+        hands[dealer].append(given)
+        act(table, type="give", card=given)
+    assert game(table)["round"]["current"] == [shown]
+    while len((state := game(table))["rounds"]) < number:
+        current = state["round"]["current"]
+        seat = (state["round"]["leader"] + len(current)) % players
+        led = current[0].split()[0] if current else None
+        following = [card for card in hands[seat] if card.split()[0] == led]
+        card = rng.choice(following or hands[seat])
+        hands[seat].remove(card)
+        act(table, type="play", card=card)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_seeded_three_round_game_through_the_pages(client: FlaskClient, players: int) -> None:
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"][:players]
+    colours = ["red", "yellow", "green", "blue", "purple"][:players]
+    table = start(client, names)
+    rng = random.Random(players)
+    for number in (1, 2, 3):
+        play_round(table, rng, colours, number)
+        state = game(table)
+        assert [record["dealer"] for record in state["rounds"]] == list(range(number))
+        assert not state["flags"]
+    final = table.state()
+    assert final["finished"] is True
+    totals = final["state"]["totals"]
+    assert totals == [sum(r["scores"][s] for r in final["state"]["rounds"]) for s in range(players)]
+    assert final["winners"] == [s for s in range(players) if totals[s] == max(totals)]
+    csv = client.get(f"{table.url}/export.csv").get_data(as_text=True).splitlines()
+    assert len(csv) == 1 + 3 * players
+
+
+def test_export_and_import_carry_every_trick(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    play_round(table, random.Random(1), ["red", "yellow", "green"], 1)
+    exported = client.get(f"{table.url}/export.json").get_json()
+    response = client.post(
+        "/api/v1/sessions/import", data=json.dumps(exported), content_type="application/json"
+    )
+    assert response.status_code == 201
+    again = client.get(f"/api/v1/sessions/{response.get_json()['id']}/export").get_json()
+    assert again == exported
+    assert len(response.get_json()["state"]["rounds"][0]["won"]) == 3
+
+
+def test_one_player_can_be_credited_with_both_white_threes(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    act(table, type="reveal", card="green 2")
+    page = table.page()
+    assert len(re.findall(r'name="won-0" value="white 3"', page)) == 2
+    act(table, type="won", seat_count="3", **{"won-0": ["white 3", "white 3", "red 3"]})
+    assert game(table)["rounds"][0]["scores"][0] == 6  # 3 blocks in 2 colours
+
+
+def test_a_revealed_white_three_leaves_one_to_be_won(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    act(table, type="reveal", card="white 3")
+    assert len(re.findall(r'name="won-0" value="white 3"', table.page())) == 1
