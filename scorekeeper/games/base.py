@@ -34,6 +34,11 @@ def and_list(items: Sequence[str]) -> str:
     return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
+def plural(number: int, word: str) -> str:
+    """ "1 point", "2 points": a count and its noun (plural by adding an s)."""
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
 def or_list(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
@@ -42,6 +47,8 @@ def or_list(items: Sequence[str]) -> str:
 
 def action_type(data: Mapping[str, object], fields: Mapping[str, Collection[str]]) -> str:
     """An action's type, once its keys are checked against the fields that type takes."""
+    if not isinstance(data, Mapping):
+        raise IllegalAction("An action is an object with a type.", "type")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in fields:
         shown = "no type" if kind is None else f"type {kind!r}"[:40]

@@ -81,6 +81,11 @@ class Deck:
             Card(colour, number) for colour, numbers in self.numbers.items() for number in numbers
         )
 
+    def in_order(self, cards: Sequence[Card]) -> tuple[Card, ...]:
+        """``cards`` sorted as ``cards()`` lists them (a card not in the deck goes last)."""
+        order = {card: index for index, card in enumerate(self.cards())}
+        return tuple(sorted(cards, key=lambda card: order.get(card, len(order))))
+
     def copies_of(self, card: Card) -> int:
         """How many of this card the deck holds (0 for a card it does not have)."""
         if card.number not in self.numbers.get(card.colour, ()):

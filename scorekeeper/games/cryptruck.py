@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
-from scorekeeper.games import follow
+from scorekeeper.games import follow, trickplay
 from scorekeeper.games.base import (
     Game,
     IllegalAction,
@@ -25,12 +25,17 @@ from scorekeeper.games.base import (
     action_type,
     and_list,
     parse_whole_number,
+    plural,
     rank_by_score,
     required_field,
     resolve_options,
 )
 from scorekeeper.games.cards import CRYPTRUCK, Card, cryptruck_trick
 from scorekeeper.games.follow import ResolveRevoke, RevokeFlag
+
+# Re-exported: the play action and a completed trick live in trickplay.py, shared with Yokai Septet.
+from scorekeeper.games.trickplay import CompletedTrick as CompletedTrick
+from scorekeeper.games.trickplay import Play as Play
 
 MIN_SEATS = 3
 MAX_SEATS = 5
@@ -88,13 +93,6 @@ class Give:
 
 
 @dataclass(frozen=True)
-class Play:
-    """The next card of the trick in progress, by the seat whose turn it is."""
-
-    card: Card
-
-
-@dataclass(frozen=True)
 class WonCards:
     """A whole round as each seat's cards won, one tuple per seat (block cards are enough)."""
 
@@ -105,26 +103,6 @@ Action = Reveal | DealerCard | Bid | Give | Play | WonCards | ResolveRevoke
 
 
 # --- State ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CompletedTrick:
-    """A finished trick: cards in play order from the leader, the winning seat and why."""
-
-    number: int
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-    rule: str
-    explanation: str
-
-    def seat_of(self, index: int) -> int:
-        """The seat that played ``cards[index]``."""
-        return (self.leader + index) % len(self.cards)
-
-    def card_of(self, seat: int) -> Card:
-        """The card ``seat`` played in this trick."""
-        return self.cards[(seat - self.leader) % len(self.cards)]
 
 
 @dataclass(frozen=True)
@@ -239,10 +217,9 @@ def bidder(state: State) -> int | None:
 
 def turn_seat(state: State) -> int | None:
     """The seat to play the next card, or None when no card is due."""
-    leader = state.round.leader
-    if next_step(state) != "play" or leader is None:
+    if next_step(state) != "play":
         return None
-    return (leader + len(state.round.current)) % len(state.players)
+    return trickplay.next_seat(state.round, len(state.players))
 
 
 def deck_cards(state: State) -> tuple[Card, ...]:
@@ -289,7 +266,7 @@ def score_blocks(cards: Sequence[Card]) -> tuple[int, str]:
     0 blocks: 5. 1 to 3 blocks: blocks times colours among them (white is a
     colour of its own). 4 or more: the number of blocks.
     """
-    blocks = _in_deck_order([card for card in cards if card.number in BLOCK_NUMBERS])
+    blocks = CRYPTRUCK.in_order([card for card in cards if card.number in BLOCK_NUMBERS])
     count = len(blocks)
     if not count:
         return NO_BLOCKS_POINTS, f"no blocks: {NO_BLOCKS_POINTS}"
@@ -299,21 +276,12 @@ def score_blocks(cards: Sequence[Card]) -> tuple[int, str]:
     listed = ", ".join(str(card) for card in blocks)
     points = count * colours
     return points, (
-        f"{_plural(count, 'block')} ({listed}) in {_plural(colours, 'colour')}: "
+        f"{plural(count, 'block')} ({listed}) in {plural(colours, 'colour')}: "
         f"{count} {_TIMES} {colours} = {points}"
     )
 
 
 # --- Sentences -----------------------------------------------------------------
-
-
-def _plural(number: int, word: str) -> str:
-    return f"{number} {word}" if number == 1 else f"{number} {word}s"
-
-
-def _in_deck_order(cards: Sequence[Card]) -> tuple[Card, ...]:
-    order = {card: index for index, card in enumerate(CRYPTRUCK.cards())}
-    return tuple(sorted(cards, key=lambda card: order.get(card, len(order))))
 
 
 def _trump_text(trump: str) -> str:
@@ -333,8 +301,8 @@ def _game_over_text(state: State) -> str:
     top = max(state.totals)
     names = [state.players[seat] for seat in _top_seats(state)]
     if len(names) == 1:
-        return f"Game over: {names[0]} wins with {_plural(top, 'point')}."
-    return f"Game over: {and_list(names)} share the win with {_plural(top, 'point')}."
+        return f"Game over: {names[0]} wins with {plural(top, 'point')}."
+    return f"Game over: {and_list(names)} share the win with {plural(top, 'point')}."
 
 
 def _top_seats(state: State) -> list[int]:
@@ -361,11 +329,7 @@ def _next_text(state: State) -> str:
     if step == "give":
         assert rnd.taker is not None
         return f"{players[rnd.taker]} takes {rnd.dealer_card} and gives {dealer} a card."
-    seat = turn_seat(state)
-    assert seat is not None
-    if rnd.current:
-        return f"{players[seat]} plays next."
-    return f"{players[seat]} leads trick {rnd.trick_number}."
+    return trickplay.turn_text(rnd, players)
 
 
 def _wrong_step(state: State, field: str) -> IllegalAction:
@@ -376,8 +340,7 @@ def _wrong_step(state: State, field: str) -> IllegalAction:
     if step == "over":
         return IllegalAction("The game is over.", field)
     if step == "reveal":
-        over = f": round {rnd.number - 1} is over" if state.rounds else ""
-        return IllegalAction(f"Turn up the revealed card of round {rnd.number} first{over}.", field)
+        return trickplay.turn_up_first("revealed card", rnd.number, bool(state.rounds), field)
     if step == "dealer-card":
         return IllegalAction(f"{dealer} (the dealer) reveals a card from hand first.", field)
     if step == "bid":
@@ -432,17 +395,10 @@ def _uses(state: State) -> list[_Use]:
         uses.append((rnd.revealed, "revealed", 0, 0))
     if rnd.dealer_card is not None and rnd.leader is None:
         uses.append((rnd.dealer_card, "dealer", 0, rnd.dealer))
-    for trick in rnd.tricks:
-        uses.extend(
-            (card, "played", trick.number, trick.seat_of(index))
-            for index, card in enumerate(trick.cards)
-        )
-    if rnd.leader is not None:
-        count = len(state.players)
-        uses.extend(
-            (card, "played", rnd.trick_number, (rnd.leader + index) % count)
-            for index, card in enumerate(rnd.current)
-        )
+    uses.extend(
+        (card, "played", trick, seat)
+        for card, trick, seat in trickplay.plays(rnd, len(state.players))
+    )
     return uses
 
 
@@ -453,7 +409,7 @@ def _use_text(state: State, use: _Use, one_of_two: bool) -> str:
     if what == "dealer":
         return "one is the dealer's card" if one_of_two else f"{card} is the dealer's card"
     verb = "one was" if one_of_two else f"{card} was"
-    return f"{verb} played in trick {trick} (by {state.players[seat]})"
+    return f"{verb} {trickplay.played_in(trick, state.players[seat])}"
 
 
 def _check_free(state: State, card: Card, field: str) -> None:
@@ -471,7 +427,7 @@ def _check_free(state: State, card: Card, field: str) -> None:
         raise IllegalAction(f"{why}: it is out of play this round.", field)
     if use[1] == "dealer":
         raise IllegalAction(f"{why}: it leads trick 1; give another card.", field)
-    raise IllegalAction(f"{why}; each card is played once a round.", field)
+    raise trickplay.already_played(card, use[2], state.players[use[3]], field)
 
 
 def _check_won(state: State, raw: object) -> tuple[tuple[Card, ...], ...]:
@@ -640,40 +596,20 @@ def _apply_play(state: State, action: Play) -> State:
     rnd = _require(state, "play", "card", "")
     card = _check_card(state, action.card, "card")
     _check_free(state, card, "card")
-    leader = rnd.leader
-    assert leader is not None
-    seats = len(state.players)
-    seat = (leader + len(rnd.current)) % seats
-    current = (*rnd.current, card)
-    followed = follow.follow(
-        rnd.voids,
-        state.flags,
-        rnd.tricks,
-        round_number=rnd.number,
-        trick_number=rnd.trick_number,
-        seat=seat,
-        card=card,
-        led=current[0].colour,
-    )
+    play = trickplay.play(rnd, state.flags, state.players, card)
     played = replace(
-        state, flags=followed.flags, round=replace(rnd, current=current, voids=followed.voids)
+        state, flags=play.flags, round=replace(rnd, current=play.current, voids=play.voids)
     )
-    ends_trick = len(current) == seats
-    sentences = follow.play_sentences(state.players[seat], card, followed, ends_trick=ends_trick)
-    if not ends_trick:
-        sentences.append(_next_text(played))
-        return replace(played, last_ruling=" ".join(sentences))
-    return _complete_trick(played, sentences)
+    if play.ends_trick:
+        return _complete_trick(played, [*play.sentences])
+    return replace(played, last_ruling=play.ruling(_next_text(played)))
 
 
 def _complete_trick(state: State, sentences: list[str]) -> State:
     rnd = state.round
     leader, trump = rnd.leader, rnd.trump
     assert leader is not None and trump is not None
-    seats = len(state.players)
-    names = [state.players[(leader + index) % seats] for index in range(seats)]
-    judged = cryptruck_trick(trump, [str(card) for card in rnd.current], names)
-    winner = (leader + judged.winner) % seats
+    winner, judged = trickplay.judge(rnd, state.players, cryptruck_trick, trump)
     trick = CompletedTrick(
         rnd.trick_number, leader, rnd.current, winner, judged.rule, judged.explanation
     )
@@ -685,8 +621,8 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
     name = state.players[winner]
     blocks = sum(1 for card in won[winner] if card.number in BLOCK_NUMBERS)
     sentences.append(
-        f"Trick {trick.number}: {name} takes it with {judged.card}. {judged.explanation} "
-        f"{name} has {_plural(blocks, 'block')} this round."
+        f"{trickplay.taken_text(trick.number, name, judged)} "
+        f"{name} has {plural(blocks, 'block')} this round."
     )
     if len(done.tricks) < TRICKS_PER_ROUND:
         sentences.append(_next_text(state))
@@ -785,10 +721,10 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
     accepted = replace(accepted, rounds=rounds)
     name = state.players[flag.seat]
     if flag.penalty:
-        loses = f"{name} loses {_plural(flag.penalty, 'point')} in round {flag.round}"
+        loses = f"{name} loses {plural(flag.penalty, 'point')} in round {flag.round}"
     else:
         loses = "no points lost"
-    ruling = f"{settled.what} accepted: {loses}. {_totals_text(accepted)} {_next_text(accepted)}"
+    ruling = f"{settled.accepted_text(loses)} {_totals_text(accepted)} {_next_text(accepted)}"
     return replace(accepted, last_ruling=ruling)
 
 
@@ -816,8 +752,6 @@ def _parse_want(raw: object) -> bool:
 
 
 def _parse_action(data: Mapping[str, object]) -> Action:
-    if not isinstance(data, Mapping):
-        raise IllegalAction("An action is an object with a type.", "type")
     kind = action_type(data, _ACTION_KEYS)
     if kind == "reveal":
         return Reveal(_parse_card(required_field(data, "card", "the revealed card"), "card"))
@@ -969,7 +903,7 @@ class Cryptruck:
             return f"play {action.card}"
         if isinstance(action, WonCards):
             listed = sum(len(seat) for seat in action.cards)
-            return f"cards won: {_plural(listed, 'card')}"
+            return f"cards won: {plural(listed, 'card')}"
         return follow.describe_resolve(action)
 
     def is_finished(self, state: State) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
-from scorekeeper.games.base import IllegalAction, parse_whole_number, required_field
+from scorekeeper.games.base import IllegalAction, parse_whole_number, plural, required_field
 from scorekeeper.games.cards import Card
 
 FlagStatus = Literal["open", "accepted", "dismissed"]
@@ -218,14 +218,10 @@ def resolve_to_json(action: ResolveRevoke) -> dict[str, object]:
     }
 
 
-def _plural(number: int, word: str) -> str:
-    return f"{number} {word}" if number == 1 else f"{number} {word}s"
-
-
 def describe_resolve(action: ResolveRevoke) -> str:
     """A short log line, no names; flags counted from 1."""
     if action.accept:
-        return f"revoke flag {action.flag + 1} accepted, {_plural(action.penalty, 'point')}"
+        return f"revoke flag {action.flag + 1} accepted, {plural(action.penalty, 'point')}"
     return f"revoke flag {action.flag + 1} dismissed"
 
 
@@ -244,6 +240,10 @@ class Settled:
 
     def dismissed_text(self) -> str:
         return f"{self.what} dismissed: no penalty."
+
+    def accepted_text(self, outcome: str) -> str:
+        """ "Revoke by Ann (...) accepted: <outcome>.": what the penalty does is the game's."""
+        return f"{self.what} accepted: {outcome}."
 
 
 def settle(
@@ -264,7 +264,7 @@ def settle(
     penalty = check_penalty(action.penalty, max_penalty)
     if index >= len(flags):
         count = len(flags)
-        have = "no revoke flags" if not count else _plural(count, "revoke flag")
+        have = "no revoke flags" if not count else plural(count, "revoke flag")
         raise IllegalAction(f"There is no revoke flag {index + 1}: this game has {have}.", "flag")
     flag = flags[index]
     if flag.status != "open":

@@ -608,8 +608,6 @@ _ACTION_KEYS: dict[str, frozenset[str]] = {
 
 
 def _parse_action(data: Mapping[str, object]) -> Action:
-    if not isinstance(data, Mapping):
-        raise IllegalAction("An action is an object with a type.", "type")
     kind = action_type(data, _ACTION_KEYS)
     if kind == "roll":
         return Roll(_parse_roll(required_field(data, "dice", "the dice rolled"), "dice"))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
-from scorekeeper.games import follow
+from scorekeeper.games import follow, trickplay
 from scorekeeper.games.base import (
     Game,
     IllegalAction,
@@ -25,6 +25,7 @@ from scorekeeper.games.base import (
     action_type,
     and_list,
     parse_whole_number,
+    plural,
     rank_by_score,
     required_field,
     resolve_options,
@@ -35,6 +36,9 @@ from scorekeeper.games.cards import YOKAI_SEPTET, Card, yokai_septet_trick
 from scorekeeper.games.follow import FlagStatus as FlagStatus
 from scorekeeper.games.follow import ResolveRevoke as ResolveRevoke
 from scorekeeper.games.follow import RevokeFlag as RevokeFlag
+
+# Re-exported: the play action lives in trickplay.py, shared with Cryptruck.
+from scorekeeper.games.trickplay import Play as Play
 
 SEATS = 4
 TARGET = 7
@@ -81,13 +85,6 @@ class Pass:
 
 
 @dataclass(frozen=True)
-class Play:
-    """The next card of the trick in progress, by the seat whose turn it is."""
-
-    card: Card
-
-
-@dataclass(frozen=True)
 class RoundResult:
     """A whole round as its result: the winning team, how, and the Boss Yokai it ends with."""
 
@@ -103,24 +100,10 @@ Action = TrumpCard | FirstLead | Pass | Play | RoundResult | ResolveRevoke
 
 
 @dataclass(frozen=True)
-class CompletedTrick:
-    """A finished trick: cards in play order from the leader, the winning seat, the 7s in it."""
+class CompletedTrick(trickplay.CompletedTrick):
+    """A finished trick (see trickplay.CompletedTrick) and the Boss Yokai (7s) in it."""
 
-    number: int
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-    rule: str
-    explanation: str
     boss: tuple[Card, ...]
-
-    def seat_of(self, index: int) -> int:
-        """The seat that played ``cards[index]``."""
-        return (self.leader + index) % SEATS
-
-    def card_of(self, seat: int) -> Card:
-        """The card ``seat`` played in this trick."""
-        return self.cards[(seat - self.leader) % SEATS]
 
 
 @dataclass(frozen=True)
@@ -218,10 +201,9 @@ def next_step(state: State) -> Step:
 
 def turn_seat(state: State) -> int | None:
     """The seat to play the next card, or None when no card is due."""
-    leader = state.round.leader
-    if next_step(state) != "play" or leader is None:
+    if next_step(state) != "play":
         return None
-    return (leader + len(state.round.current)) % SEATS
+    return trickplay.next_seat(state.round, SEATS)
 
 
 def round_first_lead(state: State) -> int | None:
@@ -271,10 +253,6 @@ def can_pass(state: State) -> bool:
 # --- Sentences -----------------------------------------------------------------
 
 
-def _plural(number: int, word: str) -> str:
-    return f"{number} {word}" if number == 1 else f"{number} {word}s"
-
-
 def _cards(cards: Sequence[Card]) -> str:
     return and_list([str(card) for card in cards])
 
@@ -293,7 +271,7 @@ def _stars_text(boss: Sequence[Card], trump_colour: str) -> str:
     if any(card.colour == trump_colour for card in boss):
         parts.append("the trump colour's 7 scores nothing")
     detail = f" ({'; '.join(parts)})" if parts else ""
-    return f"{_plural(total, 'star')}{detail}"
+    return f"{plural(total, 'star')}{detail}"
 
 
 def _score_text(state: State) -> str:
@@ -305,10 +283,10 @@ def _score_text(state: State) -> str:
 def _game_over_text(state: State) -> str:
     first, second = state.scores
     if first == second:
-        return f"Game over: both teams have {_plural(first, 'point')}, so both win."
+        return f"Game over: both teams have {plural(first, 'point')}, so both win."
     top = 0 if first > second else 1
     return (
-        f"Game over: {state.team_names[top]} win with {_plural(state.scores[top], 'point')} "
+        f"Game over: {state.team_names[top]} win with {plural(state.scores[top], 'point')} "
         f"to {state.scores[1 - top]}."
     )
 
@@ -332,11 +310,7 @@ def _next_text(state: State) -> str:
     if step == "first-lead":
         holder = _lead_holder_text(rnd.trump_card)
         return f"Who leads round 1? {holder[:1].upper()}{holder[1:]}."
-    seat = turn_seat(state)
-    assert seat is not None
-    if rnd.current:
-        return f"{state.players[seat]} plays next."
-    return f"{state.players[seat]} leads trick {rnd.trick_number}."
+    return trickplay.turn_text(rnd, state.players)
 
 
 def _ordinal(number: int) -> str:
@@ -357,18 +331,11 @@ def _boss_of(tricks: Sequence[CompletedTrick]) -> tuple[tuple[Card, ...], tuple[
     return first, second
 
 
-def _in_deck_order(cards: Sequence[Card]) -> tuple[Card, ...]:
-    order = {card: index for index, card in enumerate(YOKAI_SEPTET.cards())}
-    return tuple(sorted(cards, key=lambda card: order.get(card, len(order))))
-
-
 def _where_played(rnd: Round, card: Card) -> tuple[int, int] | None:
     """(trick number, seat) where ``card`` was played this round, or None."""
-    for trick in rnd.tricks:
-        if card in trick.cards:
-            return trick.number, trick.seat_of(trick.cards.index(card))
-    if card in rnd.current and rnd.leader is not None:
-        return rnd.trick_number, (rnd.leader + rnd.current.index(card)) % SEATS
+    for played, number, seat in trickplay.plays(rnd, SEATS):
+        if played == card:
+            return number, seat
     return None
 
 
@@ -424,8 +391,7 @@ def _require_cards_due(state: State, field: str) -> Round:
     if step == "over":
         raise IllegalAction("The game is over.", field)
     if step == "trump":
-        over = f": round {rnd.number - 1} is over" if state.rounds else ""
-        raise IllegalAction(f"Turn up the trump card of round {rnd.number} first{over}.", field)
+        raise trickplay.turn_up_first("trump card", rnd.number, bool(state.rounds), field)
     if step == "first-lead":
         raise IllegalAction(
             f"Say who leads round 1 first: {_lead_holder_text(rnd.trump_card)}.", field
@@ -515,48 +481,26 @@ def _apply_pass(state: State) -> State:
 def _apply_play(state: State, action: Play) -> State:
     rnd = _require_cards_due(state, "card")
     card = _check_card(action.card, "card")
-    trump_card, leader = rnd.trump_card, rnd.leader
-    assert trump_card is not None and leader is not None
-    if card == trump_card:
+    if card == rnd.trump_card:
         raise IllegalAction(f"{card} is the face-up trump card: it is out of play.", "card")
     where = _where_played(rnd, card)
     if where is not None:
         number, by = where
-        raise IllegalAction(
-            f"{card} was played in trick {number} (by {state.players[by]}); "
-            "each card is played once a round.",
-            "card",
-        )
-    seat = (leader + len(rnd.current)) % SEATS
-    current = (*rnd.current, card)
-    followed = follow.follow(
-        rnd.voids,
-        state.flags,
-        rnd.tricks,
-        round_number=rnd.number,
-        trick_number=rnd.trick_number,
-        seat=seat,
-        card=card,
-        led=current[0].colour,
-    )
+        raise trickplay.already_played(card, number, state.players[by], "card")
+    play = trickplay.play(rnd, state.flags, state.players, card)
     played = replace(
-        state, flags=followed.flags, round=replace(rnd, current=current, voids=followed.voids)
+        state, flags=play.flags, round=replace(rnd, current=play.current, voids=play.voids)
     )
-    ends_trick = len(current) == SEATS
-    sentences = follow.play_sentences(state.players[seat], card, followed, ends_trick=ends_trick)
-    if not ends_trick:
-        sentences.append(_next_text(played))
-        return replace(played, last_ruling=" ".join(sentences))
-    return _complete_trick(played, sentences)
+    if play.ends_trick:
+        return _complete_trick(played, [*play.sentences])
+    return replace(played, last_ruling=play.ruling(_next_text(played)))
 
 
 def _complete_trick(state: State, sentences: list[str]) -> State:
     rnd = state.round
     trump_card, leader = rnd.trump_card, rnd.leader
     assert trump_card is not None and leader is not None
-    names = [state.players[(leader + index) % SEATS] for index in range(SEATS)]
-    judged = yokai_septet_trick(trump_card.colour, [str(card) for card in rnd.current], names)
-    winner = (leader + judged.winner) % SEATS
+    winner, judged = trickplay.judge(rnd, state.players, yokai_septet_trick, trump_card.colour)
     boss = tuple(card for card in rnd.current if card.number == BOSS_NUMBER)
     trick = CompletedTrick(
         rnd.trick_number,
@@ -576,9 +520,8 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
     held = _boss_of(tricks)[team]
     capture = f" capture {_cards(boss)}" if boss else ""
     sentences.append(
-        f"Trick {trick.number}: {state.players[winner]} takes it with {judged.card}. "
-        f"{judged.explanation} {label}{capture}: {_plural(taken, 'trick')}, "
-        f"{len(held)} Boss Yokai."
+        f"{trickplay.taken_text(trick.number, state.players[winner], judged)} "
+        f"{label}{capture}: {plural(taken, 'trick')}, {len(held)} Boss Yokai."
     )
     record = _round_end(state, trick)
     if record is None:
@@ -608,7 +551,7 @@ def _round_end(state: State, last: CompletedTrick) -> RoundRecord | None:
         winner, how, won = team, "last-trick", boss[team]
     else:
         return None
-    won = _in_deck_order(won)
+    won = YOKAI_SEPTET.in_order(won)
     points = sum(stars(card, trump_card.colour) for card in won)
     return RoundRecord(rnd.number, trump_card, winner, how, won, points, tricks, fast=False)
 
@@ -712,7 +655,7 @@ def _check_result(state: State, action: RoundResult) -> tuple[int, How, tuple[Ca
                 f"(6 are in play); {len(boss)} listed.",
                 "boss",
             )
-    return team, how, _in_deck_order(boss)
+    return team, how, YOKAI_SEPTET.in_order(boss)
 
 
 def _apply_result(state: State, action: RoundResult) -> State:
@@ -758,10 +701,8 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
     accepted = replace(
         state, flags=flags, scores=(scores[0], scores[1]), finished=scores[to] >= TARGET
     )
-    ruling = (
-        f"{settled.what} accepted: {_plural(penalty, 'penalty point')} to {state.team_names[to]}. "
-        f"{_score_text(accepted)} {_next_text(accepted)}"
-    )
+    given = f"{plural(penalty, 'penalty point')} to {state.team_names[to]}"
+    ruling = f"{settled.accepted_text(given)} {_score_text(accepted)} {_next_text(accepted)}"
     return replace(accepted, last_ruling=ruling)
 
 
@@ -778,8 +719,6 @@ _ACTION_KEYS: dict[str, frozenset[str]] = {
 
 
 def _parse_action(data: Mapping[str, object]) -> Action:
-    if not isinstance(data, Mapping):
-        raise IllegalAction("An action is an object with a type.", "type")
     kind = action_type(data, _ACTION_KEYS)
     if kind == "trump":
         return TrumpCard(_check_card(required_field(data, "card", "the trump card"), "card"))
