@@ -14,7 +14,7 @@ from flask import Blueprint, Response, abort, jsonify, request, url_for
 
 from scorekeeper import store
 from scorekeeper.export import session_csv, session_json
-from scorekeeper.games import cards, yardkle
+from scorekeeper.games import cards, yardkle, yellow_dwarf
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.web import access
 from scorekeeper.web.errors import error_response
@@ -200,6 +200,21 @@ def judge_yadokarick() -> Response:
     body = json_body()
     only_fields(body, "plays")
     return jsonify(cards.yadokarick_trick(plays_of(body)).to_json())
+
+
+@bp.post("/judge/yellow-dwarf/settle")
+def judge_yellow_dwarf_settle() -> Response:
+    body = json_body()
+    only_fields(body, "winner", "trays", "hands", "forgot", "grand_opera", "payout")
+    settlement = yellow_dwarf.settle(
+        body.get("winner"),
+        body.get("trays"),
+        body.get("hands"),
+        body.get("forgot", []),
+        body.get("grand_opera", False),
+        body.get("payout", "cards"),
+    )
+    return jsonify(settlement.to_json())
 
 
 @bp.post("/yardkle/score")

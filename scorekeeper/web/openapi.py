@@ -1035,8 +1035,84 @@ def _judge_path(
     }
 
 
+def _settle_schemas() -> Schema:
+    taker = {"type": "string", "enum": ["10D", "JC", "QS", "KH", "7D"]}
+    playing_card = {
+        "type": "string",
+        "description": "A card as `<rank><suit>`: `10D`, `QS`, `7♦`, `ac` (ace low).",
+    }
+    trays = {
+        "type": "object",
+        "required": ["10D", "JC", "QS", "KH", "7D"],
+        "additionalProperties": False,
+        "properties": {name: {"type": "integer", "minimum": 0} for name in taker["enum"]},
+    }
+    return {
+        "YellowDwarfSettleRequest": {
+            "type": "object",
+            "required": ["winner", "trays", "hands"],
+            "additionalProperties": False,
+            "properties": {
+                "winner": {"type": "integer", "minimum": 0, "description": "Who went out."},
+                "trays": trays,
+                "hands": {
+                    "type": "array",
+                    "minItems": 3,
+                    "maxItems": 8,
+                    "description": "Each player's cards left, in seat order; the winner's is [].",
+                    "items": {"type": "array", "items": playing_card},
+                },
+                "forgot": {
+                    "type": "array",
+                    "default": [],
+                    "description": "Taker cards played without calling “who takes”.",
+                    "items": {
+                        "type": "object",
+                        "required": ["player", "card"],
+                        "properties": {"player": {"type": "integer", "minimum": 0}, "card": taker},
+                    },
+                },
+                "grand_opera": {"type": "boolean", "default": False},
+                "payout": {"type": "string", "enum": ["cards", "points"], "default": "cards"},
+            },
+        },
+        "YellowDwarfSettlement": {
+            "type": "object",
+            "required": ["chips", "trays", "explanation"],
+            "properties": {
+                "chips": {
+                    "type": "array",
+                    "items": {"type": "integer"},
+                    "description": "Each player's change in chips (with the trays' gain: 0).",
+                },
+                "trays": trays,
+                "explanation": {"type": "string"},
+            },
+        },
+    }
+
+
 def _judge_paths() -> Schema:
     return {
+        "/judge/yellow-dwarf/settle": _judge_path(
+            "settleYellowDwarf",
+            "Who pays whom at the end of a Yellow Dwarf round",
+            "YellowDwarfSettleRequest",
+            "YellowDwarfSettlement",
+            {
+                "winner": 0,
+                "trays": {"10D": 4, "JC": 8, "QS": 12, "KH": 16, "7D": 20},
+                "hands": [[], ["3H", "KH"], ["QS", "2C"], ["AC"]],
+                "forgot": [{"player": 1, "card": "JC"}],
+                "grand_opera": False,
+                "payout": "cards",
+            },
+            {
+                "chips": [5, -26, -14, -1],
+                "trays": {"10D": 4, "JC": 16, "QS": 24, "KH": 32, "7D": 20},
+                "explanation": "Player 0 went out: player 1 pays 2 (2 cards), …",
+            },
+        ),
         "/judge/yokai-septet": _judge_path(
             "judgeYokaiSeptet",
             "Who takes a Yokai Septet trick",
@@ -1238,6 +1314,7 @@ def openapi_document() -> dict[str, Any]:
             "schemas": {
                 **_schemas(),
                 **_judge_schemas(),
+                **_settle_schemas(),
                 **_yokai_septet_schemas(),
                 **_cryptruck_schemas(),
             },

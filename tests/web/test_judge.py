@@ -351,3 +351,37 @@ def test_a_known_trick_with_remembered_sizes_takes_one_tap_per_card(client: Flas
     said = verdict(phone.page)
     assert "Play 1 (the lead): green 31 green 12" in said
     assert "Play 4: pink 14" in said  # pink 26 is the highest pink
+
+
+def test_api_yellow_dwarf_settle_contract_example(client: FlaskClient) -> None:
+    body = {
+        "winner": 0,
+        "trays": {"10D": 4, "JC": 8, "QS": 12, "KH": 16, "7D": 20},
+        "hands": [[], ["3H", "KH"], ["QS", "2C"], ["AC"]],
+        "forgot": [{"player": 1, "card": "JC"}],
+        "grand_opera": False,
+        "payout": "cards",
+    }
+    response = client.post("/api/v1/judge/yellow-dwarf/settle", json=body)
+    assert response.status_code == 200
+    answer = response.get_json()
+    assert set(answer) == {"chips", "trays", "explanation"}
+    assert answer["chips"] == [5, -26, -14, -1]
+    assert answer["trays"] == {"10D": 4, "JC": 16, "QS": 24, "KH": 32, "7D": 20}
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"trays": {}, "hands": [[], ["2C"], ["3C"]]}, "winner"),
+        ({"winner": 0, "trays": [], "hands": [[], ["2C"], ["3C"]]}, "trays"),
+        ({"winner": 0, "trays": {"10D": 1}, "hands": "none"}, "hands"),
+        ({"winner": 0, "hands": [[], ["2C"], ["3C"]], "trays": {"10D": 1}, "bet": 2}, "bet"),
+    ],
+)
+def test_api_yellow_dwarf_settle_refuses_bad_input(
+    client: FlaskClient, body: Any, field: str
+) -> None:
+    response = client.post("/api/v1/judge/yellow-dwarf/settle", json=body)
+    assert response.status_code == 422
+    assert response.get_json()["field"] == field
