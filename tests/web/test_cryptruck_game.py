@@ -52,6 +52,8 @@ def test_the_want_pass_sequence_and_a_round_of_tricks(client: FlaskClient) -> No
     current = game(table)["round"]
     assert current["taker"] == 1
     assert current["current"] == ["red 5"]  # Bo leads the revealed card
+    in_play = " ".join(re.sub(r"<[^>]+>", " ", table.page()).split())
+    assert "Trick 1 so far: red 5 Bo" in in_play
     assert "Cy plays: tap the card" in table.page()
     act(table, type="play", card="red 6")
     act(table, type="play", card="green 1")  # Ann trumps it

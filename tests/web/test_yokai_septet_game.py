@@ -103,6 +103,8 @@ def test_a_revoke_is_flagged_and_a_penalty_can_be_accepted(client: FlaskClient) 
     play(table, "red 12", "blue 8", "red 6", "red 8")  # Bo shows no red
     play(table, "red 11", "red 7")  # ...then plays red
     assert "Revoke?" in table.state()["ruling"]
+    in_play = " ".join(re.sub(r"<[^>]+>", " ", table.page()).split())
+    assert "Trick 2 so far: red 11 Ann red 7 Bo" in in_play
     page = table.page()
     assert "did not follow red in trick 1 of round 1" in page
     table.act(type="revoke", flag="0", decision="accept", penalty="2")
