@@ -247,3 +247,30 @@ def test_a_revealed_white_three_leaves_one_to_be_won(client: FlaskClient) -> Non
     table = start(client, THREE)
     act(table, type="reveal", card="white 3")
     assert len(re.findall(r'name="won-0" value="white 3"', table.page())) == 1
+
+
+def test_a_penalty_shows_in_its_round_and_the_total_alike(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    act(table, type="reveal", card="green 6")
+    act(table, type="dealer-card", card="red 5")
+    act(table, type="bid", want="0")
+    act(table, type="bid", want="0")  # Ann leads red 5
+    cards = ["yellow 1", "red 1"]  # Bo shows no red
+    cards += ["red 2", "red 3", "red 4"]  # Bo plays red in trick 2: a revoke
+    cards += [f"yellow {n}" for n in range(2, 7)] + [f"green {n}" for n in range(1, 6)]
+    cards += ["white 3", "white 3"]
+    for card in cards:
+        act(table, type="play", card=card)
+    state = game(table)
+    assert len(state["rounds"]) == 1
+    flag = next(i for i, f in enumerate(state["flags"]) if f["seat"] == 1)
+    act(table, type="revoke", flag=str(flag), decision="accept", penalty="2")
+    state = game(table)
+    record = state["rounds"][0]
+    assert record["penalties"][1] == 2
+    assert state["totals"][1] == record["scores"][1] - 2
+    row = re.search(
+        r'<tr><td>Bo</td><td class="num">(-?\d+)</td><td class="num"><strong>(-?\d+)</strong>',
+        table.page(),
+    )
+    assert row and row.group(1) == row.group(2) == str(state["totals"][1])
