@@ -194,7 +194,9 @@ class PickerCard:
 
 @bp.app_template_global()
 def picker_rows(
-    deck: cards.Deck, used: Iterable[object], colours: tuple[str, ...] | None = None
+    deck: cards.Deck,
+    used: Counter[str] | Iterable[cards.Card],
+    colours: tuple[str, ...] | None = None,
 ) -> list[tuple[str, list[PickerCard]]]:
     """The card picker's rows: each colour with its cards, greyed once all copies are used.
 
@@ -203,7 +205,7 @@ def picker_rows(
     """
     if not isinstance(used, Counter):
         # A played-cards set lists cards with no copy left to play.
-        used = Counter({str(card): deck.copies_of(deck.parse(str(card), "card")) for card in used})
+        used = Counter({str(card): deck.copies_of(card) for card in used})
     rows = []
     for colour in deck.colours:
         if colours is not None and colour not in colours:
