@@ -128,11 +128,8 @@ class Trick:
         if seat_names is not None:
             seat_names = [name or f"play {i + 1}" for i, name in enumerate(seat_names)]
         if self.game.needs_sizes:
-            plays: list[object] = [
-                {"card": self.card_of(p), "size": self.size_of(p) or None} for p in self.plays
-            ]
-            if self.players == 3:
-                plays = [{"card": self.card_of(p)} for p in self.plays]
+            # The 3-player game has no sizes: a null size counts as left out there.
+            plays = [{"card": self.card_of(p), "size": self.size_of(p) or None} for p in self.plays]
             return (plays, seat_names)
         return (self.trump, list(self.plays), seat_names)
 
