@@ -1,4 +1,4 @@
-"""Yellow Dwarf (Nain Jaune): the trays of the taker cards and settling a round.
+"""Yellow Dwarf (Nain Jaune): the trays of the taker cards, settling a round, and the session.
 
 Rule sheet: shared/rules/yellow-dwarf.txt and NOTES.md. Settling follows the
 order the judge contract fixes: a Grand Opera first empties every tray to the
@@ -6,19 +6,42 @@ winner; then each other hand pays the winner (a chip a card, or card points);
 then each taker card kept in a hand, or played without calling "who takes",
 pays into its tray as many chips as the tray holds. Chips are conserved: what
 the players lose, the winner and the trays gain.
+
+Two callers share that order through ``_settle_core``: the judge contract's
+stateless ``settle`` (chip changes only, a player may go below zero) and the
+session game ``YellowDwarf``, which is the bank for a whole game: it takes
+the stakes, collects the trays of called taker cards as they are laid, knows
+whose turn it is and which rank is due, and settles each round out of the
+chips the players really hold (a player pays what they can, down to 0).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
 
-from scorekeeper.games.base import IllegalAction, and_list, parse_whole_number, plural
-from scorekeeper.games.cards import PlayingCard, parse_playing_card
+from scorekeeper.games.base import (
+    Game,
+    IllegalAction,
+    OptionSpec,
+    OptionValue,
+    ScoreRow,
+    Standing,
+    action_type,
+    and_list,
+    parse_whole_number,
+    plural,
+    rank_by_score,
+    required_field,
+    resolve_options,
+)
+from scorekeeper.games.cards import STANDARD_52, PlayingCard, parse_playing_card
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
+# The whole 52-card deck is dealt every round (what is not dealt is set aside).
+DECK: tuple[PlayingCard, ...] = STANDARD_52
 # The five trays, in the order of the board, with each player's stake per round.
 TRAY_STAKES: dict[str, int] = {"10D": 1, "JC": 2, "QS": 3, "KH": 4, "7D": 5}
 TRAY_NAMES: dict[str, str] = {
@@ -29,11 +52,59 @@ TRAY_NAMES: dict[str, str] = {
     "7D": "7 of Diamonds (the Yellow Dwarf)",
 }
 Payout = Literal["cards", "points"]
+GameEnd = Literal["first-broke", "last-standing"]
+Step = Literal["play", "reveal", "over"]
+
+# What each player puts into the five trays at the start of a round.
+STAKE = sum(TRAY_STAKES.values())
+ACE = 1
+KING = 13
+# The most a card is worth in the points variant (10 and the faces).
+MOST_POINTS = 10
+# Cards dealt to each player and cards set aside, by the number of players dealt in.
+_DEALS: dict[int, tuple[int, int]] = {
+    3: (15, 7),
+    4: (12, 4),
+    5: (9, 7),
+    6: (8, 4),
+    7: (7, 3),
+    8: (6, 4),
+}
+TAKER_CARDS: tuple[PlayingCard, ...] = tuple(
+    parse_playing_card(name, "card") for name in TRAY_STAKES
+)
+_MINUS = "\u2212"  # the minus sign (not a hyphen) in a score row's "-15 stake"
 
 
 def card_points(card: PlayingCard) -> int:
     """The points variant: ace 1, 2 to 10 their number, jack, queen and king 10."""
-    return min(card.rank, 10)
+    return min(card.rank, MOST_POINTS)
+
+
+def is_taker(card: PlayingCard) -> bool:
+    """Whether the card has a tray (10D, JC, QS, KH, 7D)."""
+    return str(card) in TRAY_STAKES
+
+
+def deal_size(players: int) -> tuple[int, int]:
+    """Cards dealt to each of ``players`` and cards set aside (the sheet's table)."""
+    if players not in _DEALS:
+        raise IllegalAction(
+            f"Yellow Dwarf deals to {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}.",
+            "players",
+        )
+    return _DEALS[players]
+
+
+def rank_name(rank: int) -> str:
+    """How a rank is written: A, 2 to 10, J, Q, K."""
+    return {ACE: "A", 11: "J", 12: "Q", KING: "K"}.get(rank, str(rank))
+
+
+def a_rank(rank: int) -> str:
+    """The rank with its article, as said aloud: "an A", "an 8", "a 6", "a J"."""
+    name = rank_name(rank)
+    return f"an {name}" if rank in (ACE, 8) else f"a {name}"
 
 
 @dataclass(frozen=True)
@@ -50,6 +121,98 @@ class Settlement:
             "trays": dict(self.trays),
             "explanation": self.explanation,
         }
+
+
+# A taker card that pays into its tray: who pays, the card, and why ("kept" or
+# "played without calling"), worded to follow the player's name.
+_Penalty = tuple[int, PlayingCard, str]
+
+
+@dataclass(frozen=True)
+class _Ledger:
+    """A settled round: the contract's Settlement and, per seat, short notes for a score row."""
+
+    settlement: Settlement
+    notes: tuple[tuple[str, ...], ...]
+
+
+def _settle_core(
+    winner: int,
+    owed: Sequence[int],
+    reasons: Sequence[str],
+    penalties: Sequence[_Penalty],
+    trays: Mapping[str, int],
+    grand_opera: bool,
+    names: Sequence[str],
+    openers: Sequence[str],
+    held: Sequence[int] | None = None,
+) -> _Ledger:
+    """The settling order both the judge contract and the session use.
+
+    ``owed``: what each seat owes the winner (cards or points left; the
+    winner's own entry is ignored), ``reasons`` the words in brackets after
+    it ("3 cards"). ``names`` name each seat inside a sentence, ``openers``
+    at its start (the contract says "player 1" and "Player 1"). ``held``: the
+    chips each seat has before settling; with it a seat pays what it can,
+    down to 0 (the session's bank), without it the changes are unbounded
+    (the stateless contract).
+    """
+    chips = [0] * len(owed)
+    notes: list[list[str]] = [[] for _ in owed]
+    after = dict(trays)
+    sentences = []
+
+    def payable(seat: int, due: int) -> int:
+        if held is None:
+            return due
+        return max(0, min(due, held[seat] + chips[seat]))
+
+    if grand_opera:
+        total = sum(after.values())
+        chips[winner] += total
+        after = dict.fromkeys(after, 0)
+        sentences.append(f"Grand Opera: {names[winner]} takes all five trays ({total} chips).")
+        notes[winner].append(f"+{total} Grand Opera")
+    payments = []
+    received = 0
+    for other, due in enumerate(owed):
+        if other == winner or not due:
+            continue
+        paid = payable(other, due)
+        chips[other] -= paid
+        chips[winner] += paid
+        received += paid
+        if paid == due:
+            payments.append(f"{names[other]} pays {due} ({reasons[other]})")
+        else:
+            payments.append(f"{names[other]} can pay only {paid} of {due} ({reasons[other]})")
+        short = "" if paid == due else f" of {due} owed"
+        notes[other].append(f"{_MINUS}{paid}{short} to {names[winner]} ({reasons[other]})")
+    if payments:
+        sentences.append(f"{openers[winner]} went out: {and_list(payments)}.")
+        notes[winner].append(f"+{received} went out")
+    for other, card, how in penalties:
+        tray = str(card)
+        doubled = after[tray]
+        paid = payable(other, doubled)
+        chips[other] -= paid
+        after[tray] += paid
+        what = f"{openers[other]} {how} {card}: "
+        if paid == doubled:
+            sentences.append(f"{what}pays the {TRAY_NAMES[tray]} tray what it holds, {doubled}.")
+        else:
+            sentences.append(
+                f"{what}owes the {TRAY_NAMES[tray]} tray what it holds, {doubled}, "
+                f"but can pay only {paid}."
+            )
+        short = "" if paid == doubled else f" of {doubled} owed"
+        notes[other].append(f"{_MINUS}{paid}{short} to the {tray} tray ({how} {card})")
+    if not sentences:
+        sentences.append(f"{openers[winner]} went out and nobody owes anything.")
+    return _Ledger(
+        Settlement(tuple(chips), after, " ".join(sentences)),
+        tuple(tuple(seat_notes) for seat_notes in notes),
+    )
 
 
 def _trays(raw: object) -> dict[str, int]:
@@ -156,39 +319,1178 @@ def settle(
     _check_each_card_once(players_hands, forgotten)
     held = _trays(trays)
 
-    chips = [0] * players
-    sentences = []
-    if grand_opera:
-        total = sum(held.values())
-        chips[seat] += total
-        held = dict.fromkeys(held, 0)
-        sentences.append(f"Grand Opera: player {seat} takes all five trays ({total} chips).")
-    payments = []
-    for other, hand in enumerate(players_hands):
-        if other == seat or not hand:
-            continue
-        owed = len(hand) if payout == "cards" else sum(card_points(card) for card in hand)
-        unit = plural(len(hand), "card") if payout == "cards" else f"{owed} points in hand"
-        chips[other] -= owed
-        chips[seat] += owed
-        payments.append(f"player {other} pays {owed} ({unit})")
-    if payments:
-        sentences.append(f"Player {seat} went out: {and_list(payments)}.")
-    penalties = [
+    if payout == "cards":
+        owed = [len(hand) for hand in players_hands]
+        reasons = [plural(len(hand), "card") for hand in players_hands]
+    else:
+        owed = [sum(card_points(card) for card in hand) for hand in players_hands]
+        # The contract's wording, "1 points" included: its explanations do not change.
+        reasons = [f"{points} points in hand" for points in owed]
+    penalties: list[_Penalty] = [
         (other, card, "kept")
         for other, hand in enumerate(players_hands)
         for card in hand
-        if str(card) in TRAY_STAKES
+        if is_taker(card)
     ] + [(other, card, "played without calling") for other, card in forgotten]
-    for other, card, how in penalties:
-        tray = str(card)
-        doubled = held[tray]
-        chips[other] -= doubled
-        held[tray] += doubled
-        sentences.append(
-            f"Player {other} {how} {card}: pays the {TRAY_NAMES[tray]} tray what it holds, "
-            f"{doubled}."
+    return _settle_core(
+        seat,
+        owed,
+        reasons,
+        penalties,
+        held,
+        grand_opera,
+        [f"player {other}" for other in range(players)],
+        [f"Player {other}" for other in range(players)],
+    ).settlement
+
+
+# --- The session: actions ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Play:
+    """The player whose turn it is lays ``card``.
+
+    ``called``: whether the player called "… who takes"; true or false for a
+    taker card, None for any other card.
+    """
+
+    card: PlayingCard
+    called: bool | None = None
+
+
+@dataclass(frozen=True)
+class Without:
+    """The player whose turn it is says "without N" and the turn passes.
+
+    ``rank`` is N when the table entered it: it must be the rank due, so a
+    stale tap on a second phone is refused instead of passing the wrong turn.
+    """
+
+    rank: int | None = None
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A taker card still in ``player``'s hand when the round ends."""
+
+    player: int
+    card: PlayingCard
+
+
+@dataclass(frozen=True)
+class Played:
+    """A taker card laid in a round entered as a summary, and whether it was called."""
+
+    player: int
+    card: PlayingCard
+    called: bool
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """After a player went out, card by card: what the other hands still hold.
+
+    ``left``: each seat's cards left (the "cards" payout; None lets the engine
+    count them) or points left (the "points" payout).
+    """
+
+    left: tuple[int, ...] | None
+    kept: tuple[Kept, ...] = ()
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """A whole round at once: who went out, what each seat has left, the taker cards.
+
+    ``played`` lists only the taker cards laid (in the order they were laid:
+    called ones collect their trays in this order); ``left`` is cards or
+    points left per seat, as the payout option counts.
+    """
+
+    winner: int
+    left: tuple[int, ...]
+    kept: tuple[Kept, ...] = ()
+    played: tuple[Played, ...] = ()
+    grand_opera: bool = False
+
+
+Action = Play | Without | Reveal | RoundSummary
+
+
+# --- The session: state --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Options:
+    """The session's options, checked: chips each at the start, payout and game end."""
+
+    starting_chips: int
+    payout: Payout
+    game_end: GameEnd
+
+
+@dataclass(frozen=True)
+class Laid:
+    """A card laid this round, by ``seat``; ``called`` as in ``Play`` (None: not a taker card)."""
+
+    seat: int
+    card: PlayingCard
+    called: bool | None
+
+
+@dataclass(frozen=True)
+class Taking:
+    """A tray collected by a called taker card: who, which tray, how many chips."""
+
+    seat: int
+    tray: str
+    chips: int
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A settled round.
+
+    ``first``: the seat that started it. ``summary``: entered as a round
+    summary (``laid`` is then empty). ``left``: cards or points left per seat,
+    as the payout counts. ``stakes``: what each seat staked at the start
+    (0 for a seat out of the game); ``takings``: trays collected by called
+    cards; ``settled``: each seat's change from settling; ``changes``: the
+    round's whole change per seat (takings + settled - stake); ``chips`` and
+    ``trays``: after settling, before the next round's stakes. ``notes``: per
+    seat, the short reason for the score row; ``explanation``: the sentences.
+    """
+
+    number: int
+    first: int
+    winner: int
+    grand_opera: bool
+    summary: bool
+    laid: tuple[Laid, ...]
+    left: tuple[int, ...]
+    kept: tuple[Kept, ...]
+    uncalled: tuple[Laid, ...]
+    stakes: tuple[int, ...]
+    takings: tuple[Taking, ...]
+    settled: tuple[int, ...]
+    changes: tuple[int, ...]
+    chips: tuple[int, ...]
+    trays: dict[str, int]
+    notes: tuple[str, ...]
+    explanation: str
+
+
+@dataclass(frozen=True)
+class State:
+    """A session: seats in the order the table entered them, from 0.
+
+    ``chips``: what each seat holds now (after the round's stake); ``trays``:
+    the five trays in board order; ``active``: False for a seat that dropped
+    out (the last-standing variant). ``round`` is the round in progress (the
+    last one played once the game is over), ``first`` the seat that started
+    it, ``turn`` the seat to lay a card or say without (None when no card is
+    due) and ``required`` the rank due (None: a free start, any rank).
+    ``laid``: this round's cards in order; ``laid_counts``: cards laid per
+    seat; ``went_out``: the seat that laid its last card, while the reveal is
+    awaited. ``stakes`` and ``takings``: this round's stakes and trays
+    collected so far. ``start_total``: the chips in play, which never change.
+    """
+
+    players: tuple[str, ...]
+    options: Options
+    chips: tuple[int, ...]
+    trays: dict[str, int]
+    active: tuple[bool, ...]
+    round: int
+    first: int
+    turn: int | None
+    required: int | None
+    laid: tuple[Laid, ...]
+    laid_counts: tuple[int, ...]
+    went_out: int | None
+    stakes: tuple[int, ...]
+    takings: tuple[Taking, ...]
+    rounds: tuple[RoundRecord, ...]
+    finished: bool
+    winners: tuple[int, ...]
+    last_ruling: str
+    start_total: int
+
+
+# --- Helpers the app reads -----------------------------------------------------------
+
+
+def expected(state: State) -> Step:
+    """What the table enters next.
+
+    "play": a card, "without", or (before the round's first card) a round
+    summary; "reveal": the hands, after a player went out card by card;
+    "over": nothing more.
+    """
+    if state.finished:
+        return "over"
+    if state.went_out is not None:
+        return "reveal"
+    return "play"
+
+
+def turn_seat(state: State) -> int | None:
+    """The seat to lay a card or say without, or None when no card is due.
+
+    Play follows the seats in the order the table entered them (seat 0, 1, 2 …
+    and round again), skipping a seat out of the game. The sheet passes play
+    "to his right"; the app takes the table's own order, so whoever entered the
+    seats decides which way round that is.
+    """
+    return state.turn if expected(state) == "play" else None
+
+
+def required_rank(state: State) -> int | None:
+    """The rank due (1 ace … 13 king); None for a free start or when no card is due."""
+    return state.required if expected(state) == "play" else None
+
+
+def dealt(state: State) -> int:
+    """The cards dealt to each player this round (by the number of players still in); 0 once
+    the game is over, as no round is dealt then (fewer than 3 may be left)."""
+    if state.finished:
+        return 0
+    return deal_size(sum(state.active))[0]
+
+
+def hand_counts(state: State) -> tuple[int, ...]:
+    """Cards left in each hand this round: dealt less laid (0 out of the game or once over)."""
+    if state.finished:
+        return (0,) * len(state.players)
+    each = dealt(state)
+    return tuple(
+        each - count if active else 0
+        for active, count in zip(state.active, state.laid_counts, strict=True)
+    )
+
+
+def played_this_round(state: State) -> frozenset[PlayingCard]:
+    """The cards laid this round (a card picker greys these out)."""
+    return frozenset(laid.card for laid in state.laid)
+
+
+def unplayed_taker_cards(state: State) -> tuple[PlayingCard, ...]:
+    """The taker cards not laid this round, in board order: the ones a hand may keep."""
+    played = played_this_round(state)
+    return tuple(card for card in TAKER_CARDS if card not in played)
+
+
+def summary_allowed(state: State) -> bool:
+    """Whether a round summary may be entered: a card is due and none is laid this round."""
+    return expected(state) == "play" and not state.laid
+
+
+def is_grand_opera(state: State) -> bool:
+    """Whether the player who went out laid every card of the round (the reveal is due)."""
+    return state.went_out is not None and all(laid.seat == state.went_out for laid in state.laid)
+
+
+def active_seats(state: State) -> tuple[int, ...]:
+    """The seats still in the game."""
+    return tuple(seat for seat, active in enumerate(state.active) if active)
+
+
+def _next_active(active: Sequence[bool], seat: int) -> int:
+    """The first seat in the game after ``seat`` in table order (``seat`` -1: from seat 0)."""
+    seats = len(active)
+    for step in range(1, seats + 1):
+        candidate = (seat + step) % seats
+        if active[candidate]:
+            return candidate
+    raise RuntimeError("Yellow Dwarf: no seat is left in the game.")
+
+
+# --- Sentences -----------------------------------------------------------------------
+
+
+def _trays_text(trays: Mapping[str, int]) -> str:
+    return ", ".join(f"{name} {chips}" for name, chips in trays.items())
+
+
+def _game_over_text(state: State) -> str:
+    names = [state.players[seat] for seat in state.winners]
+    top = state.chips[state.winners[0]]
+    if len(names) == 1:
+        return f"Game over: {names[0]} wins with {plural(top, 'chip')}."
+    return f"Game over: {and_list(names)} share the win with {plural(top, 'chip')} each."
+
+
+def _next_text(state: State) -> str:
+    """What happens next, as a sentence."""
+    step = expected(state)
+    if step == "over":
+        return _game_over_text(state)
+    if step == "reveal":
+        assert state.went_out is not None
+        what = "the taker cards still in a hand"
+        if state.options.payout == "points":
+            what = f"each player's points left in hand and {what}"
+        return f"{state.players[state.went_out]} is out: enter {what} to settle the round."
+    assert state.turn is not None
+    name = state.players[state.turn]
+    if state.required is not None:
+        due = rank_name(state.required)
+        return f"{name}: lay {a_rank(state.required)} or say “without {due}”."
+    if not state.laid:
+        return f"{name} starts the round with any card."
+    return f"{name} starts again with any card."
+
+
+def _refuse_unless_play(state: State, field: str) -> None:
+    if state.finished:
+        raise IllegalAction("The game is over.", field)
+    if state.went_out is not None:
+        raise IllegalAction(
+            f"{state.players[state.went_out]} went out: enter the hands (reveal) to settle "
+            "the round first.",
+            field,
         )
-    if not sentences:
-        sentences.append(f"Player {seat} went out and nobody owes anything.")
-    return Settlement(tuple(chips), held, " ".join(sentences))
+
+
+def _check_conserved(state: State) -> State:
+    """A bug guard: the bank neither makes nor loses chips."""
+    held = sum(state.chips) + sum(state.trays.values())
+    if held != state.start_total or min(state.chips) < 0:
+        raise RuntimeError(
+            f"Yellow Dwarf lost track of chips: players {list(state.chips)} and trays "
+            f"{state.trays} hold {held}, not {state.start_total}."
+        )
+    return state
+
+
+# --- Rounds: the stakes and the end of the game -------------------------------------
+
+
+def _end(state: State, group: Sequence[int], sentences: list[str]) -> State:
+    """The game is over: the most chips within ``group`` wins, ties share."""
+    top = max(state.chips[seat] for seat in group)
+    winners = tuple(seat for seat in group if state.chips[seat] == top)
+    over = replace(state, finished=True, winners=winners, turn=None, required=None)
+    sentences.append(_game_over_text(over))
+    return replace(over, last_ruling=" ".join(sentences))
+
+
+def _begin_round(state: State, number: int, sentences: list[str]) -> State:
+    """Round ``number``: every player still in stakes 15 chips, or the game ends.
+
+    The stakes are taken by the bank, not entered: the sheet has every player
+    bet at the start of each round, and nothing is left to choose.
+    """
+    names = state.players
+    seats = range(len(names))
+    short = [seat for seat in seats if state.active[seat] and state.chips[seat] < STAKE]
+    listed = and_list([f"{names[seat]} ({plural(state.chips[seat], 'chip')})" for seat in short])
+    if short and state.options.game_end == "first-broke":
+        sentences.append(f"{listed} cannot pay the {STAKE}-chip stake for round {number}.")
+        return _end(state, list(seats), sentences)
+    active = tuple(state.active[seat] and seat not in short for seat in seats)
+    if short:
+        drops = "drops" if len(short) == 1 else "drop"
+        sentences.append(
+            f"{listed} cannot pay the {STAKE}-chip stake and {drops} out, keeping their chips."
+        )
+    remaining = [seat for seat in seats if active[seat]]
+    if len(remaining) < MIN_PLAYERS:
+        state = replace(state, active=active)
+        if len(remaining) == 1:
+            sentences.append(f"{names[remaining[0]]} is the last player who can pay the stake.")
+        elif remaining:
+            sentences.append(
+                f"Only {and_list([names[seat] for seat in remaining])} can still pay, and a deal "
+                f"needs {MIN_PLAYERS} players: the one with more chips wins."
+            )
+        else:
+            sentences.append(
+                "Nobody can pay the stake any more: of those who dropped out last, "
+                "the one with the most chips wins."
+            )
+        return _end(state, remaining or short, sentences)
+    stakes = tuple(STAKE if active[seat] else 0 for seat in seats)
+    trays = {name: state.trays[name] + bet * len(remaining) for name, bet in TRAY_STAKES.items()}
+    first = _next_active(active, -1 if number == 1 else state.first)
+    started = replace(
+        state,
+        chips=tuple(chips - stake for chips, stake in zip(state.chips, stakes, strict=True)),
+        trays=trays,
+        active=active,
+        round=number,
+        first=first,
+        turn=first,
+        required=None,
+        laid=(),
+        laid_counts=(0,) * len(names),
+        went_out=None,
+        stakes=stakes,
+        takings=(),
+    )
+    who = (
+        "everyone stakes"
+        if all(active)
+        else f"{and_list([names[seat] for seat in remaining])} each stake"
+    )
+    each, aside = deal_size(len(remaining))
+    sentences.append(
+        f"Round {number}: {who} {STAKE} chips; the trays hold {_trays_text(trays)}. "
+        f"Deal {each} cards each and set {aside} aside."
+    )
+    sentences.append(_next_text(started))
+    return replace(started, last_ruling=" ".join(sentences))
+
+
+def _finish_round(
+    state: State,
+    winner: int,
+    left: tuple[int, ...],
+    kept: tuple[Kept, ...],
+    grand_opera: bool,
+    summary: bool,
+    sentences: list[str],
+    uncalled: tuple[Laid, ...],
+) -> State:
+    """Settle the round with the contract's order, out of the chips the seats hold."""
+    names = state.players
+    noun = "point" if state.options.payout == "points" else "card"
+    reasons = [
+        f"{plural(count, noun)} in hand" if noun == "point" else plural(count, noun)
+        for count in left
+    ]
+    # The contract's order for the kept cards: seat by seat (as listed within a seat).
+    in_seat_order = tuple(sorted(kept, key=lambda entry: entry.player))
+    penalties: list[_Penalty] = [(entry.player, entry.card, "kept") for entry in in_seat_order]
+    penalties += [(laid.seat, laid.card, "played without calling") for laid in uncalled]
+    ledger = _settle_core(
+        winner, left, reasons, penalties, state.trays, grand_opera, names, names, state.chips
+    )
+    settled = ledger.settlement
+    chips = tuple(held + change for held, change in zip(state.chips, settled.chips, strict=True))
+    changes = []
+    notes = []
+    for seat in range(len(names)):
+        takings = [taking for taking in state.takings if taking.seat == seat]
+        stake = state.stakes[seat]
+        changes.append(-stake + sum(taking.chips for taking in takings) + settled.chips[seat])
+        parts = [f"{_MINUS}{stake} stake"] if stake else ["out of the game"]
+        parts += [f"+{taking.chips} {taking.tray} tray" for taking in takings]
+        parts += ledger.notes[seat]
+        notes.append("; ".join(parts))
+    sentences.append(settled.explanation)
+    record = RoundRecord(
+        number=state.round,
+        first=state.first,
+        winner=winner,
+        grand_opera=grand_opera,
+        summary=summary,
+        laid=state.laid,
+        left=left,
+        kept=in_seat_order,
+        uncalled=uncalled,
+        stakes=state.stakes,
+        takings=state.takings,
+        settled=settled.chips,
+        changes=tuple(changes),
+        chips=chips,
+        trays=dict(settled.trays),
+        notes=tuple(notes),
+        explanation=" ".join(sentences),
+    )
+    settled_state = replace(
+        state,
+        chips=chips,
+        trays=dict(settled.trays),
+        rounds=(*state.rounds, record),
+        turn=None,
+        required=None,
+        laid=(),
+        laid_counts=(0,) * len(names),
+        went_out=None,
+        takings=(),
+    )
+    return _begin_round(settled_state, state.round + 1, [record.explanation])
+
+
+# --- Card by card ----------------------------------------------------------------------
+
+
+def _check_taker(card: PlayingCard, field: str) -> PlayingCard:
+    if not is_taker(card):
+        raise IllegalAction(
+            f"{card} is not a taker card: only {and_list(list(TRAY_STAKES))} have a tray.", field
+        )
+    return card
+
+
+def _check_called(card: PlayingCard, called: object) -> bool | None:
+    """``called`` as the play carries it: true or false for a taker card, absent otherwise."""
+    if called is None:
+        if is_taker(card):
+            raise IllegalAction(
+                f"{card} is a taker card: say whether “who takes” was called "
+                "(called true or false).",
+                "called",
+            )
+        return None
+    if not is_taker(card):
+        raise IllegalAction(
+            f"“called” is only for the taker cards ({and_list(list(TRAY_STAKES))}); "
+            f"{card} is not one.",
+            "called",
+        )
+    if not isinstance(called, bool):
+        raise IllegalAction("“called” must be true or false.", "called")
+    return called
+
+
+def _apply_play(state: State, action: Play) -> State:
+    _refuse_unless_play(state, "card")
+    seat = state.turn
+    assert seat is not None
+    name = state.players[seat]
+    card = action.card
+    for earlier in state.laid:
+        if earlier.card == card:
+            raise IllegalAction(
+                f"{card} was already laid this round, by {state.players[earlier.seat]}.", "card"
+            )
+    due = state.required
+    if due is not None and card.rank != due:
+        raise IllegalAction(
+            f"{name} must lay {a_rank(due)} or say “without {rank_name(due)}”: "
+            f"{card} is not {a_rank(due)}.",
+            "card",
+        )
+    each = dealt(state)
+    # A player goes out on the last card dealt, so this holds by itself; checked here all
+    # the same, as the one place that says a hand cannot give more cards than were dealt.
+    if state.laid_counts[seat] >= each:
+        raise IllegalAction(f"{name} has already laid all {each} cards dealt.", "card")
+    # Asked last: a phone learns "called?" is needed only for a card that can be laid.
+    called = _check_called(card, action.called)
+    counts = list(state.laid_counts)
+    counts[seat] += 1
+    laid = replace(state, laid=(*state.laid, Laid(seat, card, called)), laid_counts=tuple(counts))
+    tray = str(card)
+    if called:
+        taken = state.trays[tray]
+        chips = list(state.chips)
+        chips[seat] += taken
+        laid = replace(
+            laid,
+            chips=tuple(chips),
+            trays={**state.trays, tray: 0},
+            takings=(*state.takings, Taking(seat, tray, taken)),
+        )
+        sentences = [
+            f"{name} lays {card} and calls “who takes”: {name} takes the {TRAY_NAMES[tray]} "
+            f"tray, {plural(taken, 'chip')}."
+        ]
+    elif called is False:
+        sentences = [
+            f"{name} lays {card} without calling “who takes”: the {TRAY_NAMES[tray]} tray "
+            f"stays, and when the round is settled {name} pays into it what it holds."
+        ]
+    else:
+        sentences = [f"{name} lays {card}."]
+    if counts[seat] == each:
+        out = replace(laid, went_out=seat, turn=None, required=None)
+        if is_grand_opera(out):
+            sentences.append(
+                f"{name} has laid every card and goes out: a Grand Opera, "
+                "as nobody else laid a card."
+            )
+        else:
+            sentences.append(f"{name} has laid every card and goes out.")
+        sentences.append(_next_text(out))
+        return replace(out, last_ruling=" ".join(sentences))
+    if card.rank == KING:
+        going_on = replace(laid, required=None)
+        sentences.append(f"After a king, {name} starts again with any card.")
+    else:
+        going_on = replace(laid, required=card.rank + 1)
+        sentences.append(_next_text(going_on))
+    return replace(going_on, last_ruling=" ".join(sentences))
+
+
+def _apply_without(state: State, action: Without) -> State:
+    _refuse_unless_play(state, "type")
+    seat = state.turn
+    assert seat is not None
+    name = state.players[seat]
+    due = state.required
+    if due is None:
+        raise IllegalAction(
+            f"{name} has a free start and may lay any card: there is no rank to be without.",
+            "type",
+        )
+    if action.rank is not None and action.rank != due:
+        raise IllegalAction(
+            f"The rank due is {rank_name(due)}, not {rank_name(action.rank)}: "
+            f"{name} may say “without {rank_name(due)}”.",
+            "rank",
+        )
+    sentences = [f"{name}: without {rank_name(due)}."]
+    # Whoever lays a card holds the turn, so the last card's player is always known here.
+    last = state.laid[-1].seat
+    following = _next_active(state.active, seat)
+    if following != last:
+        passed = replace(state, turn=following)
+        sentences.append(_next_text(passed))
+        return replace(passed, last_ruling=" ".join(sentences))
+    last_name = state.players[last]
+    nobody = f"Nobody else could lay {a_rank(due)}: {last_name}, who laid the last card,"
+    if due == KING:
+        back = replace(state, turn=last, required=None)
+        sentences.append(f"{nobody} starts again with any card, as there is no rank after K.")
+        return replace(back, last_ruling=" ".join(sentences))
+    back = replace(state, turn=last, required=due + 1)
+    sentences.append(f"{nobody} goes on at {rank_name(due + 1)}.")
+    sentences.append(_next_text(back))
+    return replace(back, last_ruling=" ".join(sentences))
+
+
+# --- The end of a round: reveal or summary ---------------------------------------------
+
+
+def _seat_in_range(state: State, seat: int, field: str) -> None:
+    if not 0 <= seat < len(state.players):
+        raise IllegalAction(
+            f"There is no player {seat}: players are 0 to {len(state.players) - 1}.", field
+        )
+
+
+def _check_holder(state: State, seat: int, winner: int, card: PlayingCard, field: str) -> None:
+    """A seat that may still hold a card: in the game, and not the one who went out."""
+    _seat_in_range(state, seat, field)
+    name = state.players[seat]
+    if seat == winner:
+        raise IllegalAction(f"{name} went out and holds no cards, so cannot keep {card}.", field)
+    if not state.active[seat]:
+        raise IllegalAction(f"{name} is out of the game and holds no cards.", field)
+
+
+def _check_kept(
+    state: State, kept: Sequence[Kept], winner: int, taken: Mapping[PlayingCard, str]
+) -> None:
+    """Each kept card once, a taker card, in a hand that can hold it; ``taken``: cards
+    that cannot be in a hand, with the sentence that says why."""
+    seen: set[PlayingCard] = set()
+    for index, entry in enumerate(kept):
+        field = f"kept.{index}"
+        _check_holder(state, entry.player, winner, entry.card, f"{field}.player")
+        _check_taker(entry.card, f"{field}.card")
+        if entry.card in taken:
+            raise IllegalAction(taken[entry.card], f"{field}.card")
+        if entry.card in seen:
+            raise IllegalAction(f"{entry.card} is listed twice in “kept”.", f"{field}.card")
+        seen.add(entry.card)
+
+
+def _kept_by(kept: Sequence[Kept], seat: int) -> list[PlayingCard]:
+    return [entry.card for entry in kept if entry.player == seat]
+
+
+def _check_seat_count(state: State, left: Sequence[int]) -> None:
+    seats = len(state.players)
+    if len(left) != seats:
+        noun = "points" if state.options.payout == "points" else "cards"
+        raise IllegalAction(
+            f"“left” lists the {noun} left of each of the {seats} seats, in seat order; "
+            f"{len(left)} given.",
+            "left",
+        )
+
+
+def _check_nothing_left(state: State, seat: int, count: int, winner: int) -> None:
+    """The winner and a seat out of the game hold nothing."""
+    name = state.players[seat]
+    noun = "points" if state.options.payout == "points" else "cards"
+    if seat == winner and count:
+        raise IllegalAction(
+            f"{name} went out and has no {noun} left; {count} entered.", f"left.{seat}"
+        )
+    if not state.active[seat] and count:
+        raise IllegalAction(
+            f"{name} is out of the game and has no {noun} left; {count} entered.", f"left.{seat}"
+        )
+
+
+def _reveal_left(
+    state: State, raw: tuple[int, ...] | None, kept: Sequence[Kept]
+) -> tuple[int, ...]:
+    """Each seat's cards or points left, checked against the cards each hand holds."""
+    assert state.went_out is not None
+    winner = state.went_out
+    counts = hand_counts(state)
+    points = state.options.payout == "points"
+    for seat, count in enumerate(counts):
+        held = _kept_by(kept, seat)
+        if len(held) > count:
+            raise IllegalAction(
+                f"{state.players[seat]} has {plural(count, 'card')} left, fewer than the "
+                f"{len(held)} taker cards listed as kept.",
+                "kept",
+            )
+    if raw is None:
+        if points:
+            raise IllegalAction("Enter each player's points left in hand, in seat order.", "left")
+        return counts
+    _check_seat_count(state, raw)
+    each = dealt(state)
+    for seat, (count, entered) in enumerate(zip(counts, raw, strict=True)):
+        _check_nothing_left(state, seat, entered, winner)
+        if seat == winner or not state.active[seat]:
+            continue
+        name = state.players[seat]
+        if not points:
+            if entered != count:
+                raise IllegalAction(
+                    f"{name} has {plural(count, 'card')} left ({each} dealt, "
+                    f"{state.laid_counts[seat]} laid); {entered} entered.",
+                    f"left.{seat}",
+                )
+            continue
+        held = _kept_by(kept, seat)
+        known = sum(card_points(card) for card in held)
+        lowest = known + (count - len(held))
+        highest = known + MOST_POINTS * (count - len(held))
+        if not lowest <= entered <= highest:
+            among = f", {and_list([str(card) for card in held])} among them," if held else ","
+            raise IllegalAction(
+                f"{name} has {plural(count, 'card')} left{among} worth {lowest} to {highest} "
+                f"points; {entered} entered.",
+                f"left.{seat}",
+            )
+    return raw
+
+
+def _apply_reveal(state: State, action: Reveal) -> State:
+    if state.finished:
+        raise IllegalAction("The game is over.", "type")
+    winner = state.went_out
+    if winner is None:
+        raise IllegalAction(f"Nobody has gone out yet. {_next_text(state)}", "type")
+    names = state.players
+    taken = {
+        laid.card: f"{laid.card} was laid this round, by {names[laid.seat]}, so it is in no hand."
+        for laid in state.laid
+    }
+    _check_kept(state, action.kept, winner, taken)
+    left = _reveal_left(state, action.left, action.kept)
+    uncalled = tuple(laid for laid in state.laid if laid.called is False)
+    return _finish_round(
+        state,
+        winner,
+        left,
+        action.kept,
+        is_grand_opera(state),
+        summary=False,
+        sentences=[],
+        uncalled=uncalled,
+    )
+
+
+def _summary_left(state: State, action: RoundSummary) -> None:
+    """Each seat's cards or points left: none for the winner, 1 to a full hand for the rest."""
+    _check_seat_count(state, action.left)
+    each = dealt(state)
+    points = state.options.payout == "points"
+    most = MOST_POINTS * each if points else each
+    for seat, entered in enumerate(action.left):
+        _check_nothing_left(state, seat, entered, action.winner)
+        if seat == action.winner or not state.active[seat]:
+            continue
+        name = state.players[seat]
+        field = f"left.{seat}"
+        held = _kept_by(action.kept, seat)
+        if action.grand_opera and not each <= entered <= most:
+            worth = f", worth {each} to {most} points" if points else ""
+            raise IllegalAction(
+                f"In a Grand Opera nobody else lays a card, so {name} still holds all "
+                f"{each} cards{worth}; {entered} entered.",
+                field,
+            )
+        if not 1 <= entered <= most:
+            unit = "points" if points else "cards"
+            raise IllegalAction(
+                f"{name} did not go out, so has 1 to {most} {unit} left "
+                f"({each} cards dealt); {entered} entered.",
+                field,
+            )
+        if points:
+            known = sum(card_points(card) for card in held)
+            if entered < known:
+                raise IllegalAction(
+                    f"{name} keeps {and_list([str(card) for card in held])}, worth {known} "
+                    f"points, but has only {entered} points left.",
+                    field,
+                )
+            continue
+        if len(held) > entered:
+            raise IllegalAction(
+                f"{name} keeps {plural(len(held), 'taker card')} but has only "
+                f"{plural(entered, 'card')} left.",
+                field,
+            )
+        laid = sum(1 for entry in action.played if entry.player == seat)
+        if entered + laid > each:
+            raise IllegalAction(
+                f"{name} would have held more than the {each} cards dealt: "
+                f"{plural(entered, 'card')} left and {plural(laid, 'taker card')} laid.",
+                field,
+            )
+
+
+def _apply_summary(state: State, action: RoundSummary) -> State:
+    _refuse_unless_play(state, "type")
+    if state.laid:
+        raise IllegalAction(
+            "A round summary comes instead of the round's cards, so before the first one; "
+            f"round {state.round} already has {plural(len(state.laid), 'card')} laid.",
+            "type",
+        )
+    names = state.players
+    winner = action.winner
+    _seat_in_range(state, winner, "winner")
+    if not state.active[winner]:
+        raise IllegalAction(f"{names[winner]} is out of the game and cannot go out.", "winner")
+    taken: dict[PlayingCard, str] = {}
+    for index, entry in enumerate(action.played):
+        field = f"played.{index}"
+        _seat_in_range(state, entry.player, f"{field}.player")
+        if not state.active[entry.player]:
+            raise IllegalAction(
+                f"{names[entry.player]} is out of the game and lays no cards.", f"{field}.player"
+            )
+        if action.grand_opera and entry.player != winner:
+            raise IllegalAction(
+                f"In a Grand Opera only {names[winner]} lays cards; {entry.card} is listed as "
+                f"laid by {names[entry.player]}.",
+                f"{field}.player",
+            )
+        _check_taker(entry.card, f"{field}.card")
+        if entry.card in taken:
+            raise IllegalAction(f"{entry.card} is listed twice in “played”.", f"{field}.card")
+        taken[entry.card] = f"{entry.card} is listed both in “played” and in “kept”."
+    _check_kept(state, action.kept, winner, taken)
+    # The cards left come last: their bounds depend on the taker cards laid and kept.
+    _summary_left(state, action)
+    chips = list(state.chips)
+    trays = dict(state.trays)
+    takings = list(state.takings)
+    sentences = []
+    for entry in action.played:
+        if not entry.called:
+            continue
+        tray = str(entry.card)
+        collected = trays[tray]
+        chips[entry.player] += collected
+        trays[tray] = 0
+        takings.append(Taking(entry.player, tray, collected))
+        sentences.append(
+            f"{names[entry.player]} called {entry.card} “who takes” and took the "
+            f"{TRAY_NAMES[tray]} tray, {plural(collected, 'chip')}."
+        )
+    collected_state = replace(state, chips=tuple(chips), trays=trays, takings=tuple(takings))
+    uncalled = tuple(
+        Laid(entry.player, entry.card, False) for entry in action.played if not entry.called
+    )
+    return _finish_round(
+        collected_state,
+        winner,
+        action.left,
+        action.kept,
+        action.grand_opera,
+        summary=True,
+        sentences=sentences,
+        uncalled=uncalled,
+    )
+
+
+# --- JSON ------------------------------------------------------------------------------
+
+_ACTION_KEYS: dict[str, frozenset[str]] = {
+    "play": frozenset({"type", "card", "called"}),
+    "without": frozenset({"type", "rank"}),
+    "reveal": frozenset({"type", "left", "kept"}),
+    "round": frozenset({"type", "winner", "left", "kept", "played", "grand_opera"}),
+}
+_RANKS_BY_NAME = {rank_name(rank): rank for rank in range(ACE, KING + 1)}
+
+
+def _parse_rank(raw: object) -> int | None:
+    if raw is None:
+        return None
+    if isinstance(raw, int) and not isinstance(raw, bool) and ACE <= raw <= KING:
+        return raw
+    if isinstance(raw, str) and raw.strip().upper() in _RANKS_BY_NAME:
+        return _RANKS_BY_NAME[raw.strip().upper()]
+    raise IllegalAction("“rank” is the rank said without: A, 2 to 10, J, Q or K.", "rank")
+
+
+def _parse_numbers(raw: object, field: str) -> tuple[int, ...]:
+    if not isinstance(raw, list | tuple):
+        raise IllegalAction(f"“{field}” must list a whole number for each seat.", field)
+    return tuple(
+        parse_whole_number(value, f"Seat {seat}'s entry in “{field}”", f"{field}.{seat}")
+        for seat, value in enumerate(raw)
+    )
+
+
+def _entries(
+    raw: object, field: str, keys: frozenset[str], shape: str
+) -> list[Mapping[str, object]]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list | tuple):
+        raise IllegalAction(f"“{field}” must be a list of {shape}.", field)
+    entries: list[Mapping[str, object]] = []
+    for index, entry in enumerate(raw):
+        if not isinstance(entry, Mapping):
+            raise IllegalAction(f"Entry {index} of “{field}” must be {shape}.", f"{field}.{index}")
+        unknown = sorted(str(key) for key in entry if key not in keys)
+        if unknown:
+            raise IllegalAction(
+                f"Entry {index} of “{field}” has no field {unknown[0][:20]!r}.",
+                f"{field}.{index}.{unknown[0][:20]}",
+            )
+        entries.append(entry)
+    return entries
+
+
+def _parse_kept(raw: object) -> tuple[Kept, ...]:
+    kept = []
+    for index, entry in enumerate(
+        _entries(raw, "kept", frozenset({"player", "card"}), "{player, card}")
+    ):
+        field = f"kept.{index}"
+        player = parse_whole_number(entry.get("player"), "The player", f"{field}.player")
+        card = parse_playing_card(entry.get("card"), f"{field}.card")
+        kept.append(Kept(player, _check_taker(card, f"{field}.card")))
+    return tuple(kept)
+
+
+def _parse_played(raw: object) -> tuple[Played, ...]:
+    played = []
+    keys = frozenset({"player", "card", "called"})
+    for index, entry in enumerate(_entries(raw, "played", keys, "{player, card, called}")):
+        field = f"played.{index}"
+        player = parse_whole_number(entry.get("player"), "The player", f"{field}.player")
+        card = _check_taker(parse_playing_card(entry.get("card"), f"{field}.card"), f"{field}.card")
+        called = entry.get("called")
+        if not isinstance(called, bool):
+            raise IllegalAction(
+                f"Say whether {card} was called “who takes”: called must be true or false.",
+                f"{field}.called",
+            )
+        played.append(Played(player, card, called))
+    return tuple(played)
+
+
+def _parse_action(data: Mapping[str, object]) -> Action:
+    kind = action_type(data, _ACTION_KEYS)
+    if kind == "play":
+        card = parse_playing_card(required_field(data, "card", "the card laid"), "card")
+        called = data.get("called")
+        return Play(card, None if called is None else _check_called(card, called))
+    if kind == "without":
+        return Without(_parse_rank(data.get("rank")))
+    if kind == "reveal":
+        raw_left = data.get("left")
+        left = None if raw_left is None else _parse_numbers(raw_left, "left")
+        return Reveal(left, _parse_kept(data.get("kept")))
+    winner = parse_whole_number(
+        required_field(data, "winner", "the seat that went out"), "The winner", "winner"
+    )
+    left = _parse_numbers(required_field(data, "left", "what each seat has left"), "left")
+    grand_opera = data.get("grand_opera", False)
+    if not isinstance(grand_opera, bool):
+        raise IllegalAction("“grand_opera” must be true or false.", "grand_opera")
+    return RoundSummary(
+        winner, left, _parse_kept(data.get("kept")), _parse_played(data.get("played")), grand_opera
+    )
+
+
+def _kept_json(kept: Sequence[Kept]) -> list[dict[str, object]]:
+    return [{"player": entry.player, "card": str(entry.card)} for entry in kept]
+
+
+# --- The game ----------------------------------------------------------------------------
+
+
+class YellowDwarf:
+    """The game object the app registers (see base.Game)."""
+
+    slug: str = "yellow-dwarf"
+    title: str = "Yellow Dwarf"
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "starting_chips",
+            "Chips each at the start",
+            "int",
+            50,
+            help=f"Every player starts with this many chips and stakes {STAKE} a round.",
+            minimum=STAKE,
+            maximum=10000,
+        ),
+        OptionSpec(
+            "payout",
+            "The winner of a round is paid",
+            "choice",
+            "cards",
+            help="One chip per card left in each hand, or the points of those cards "
+            "(ace 1, 2 to 10 their number, jack, queen and king 10).",
+            choices=(("cards", "1 chip per card left"), ("points", "the points left in hand")),
+        ),
+        OptionSpec(
+            "game_end",
+            "The game ends",
+            "choice",
+            "first-broke",
+            help=f"When a player cannot pay the {STAKE}-chip stake and the most chips wins; "
+            "or the variant: who cannot pay drops out, and play goes on until one player "
+            f"can pay; as a deal needs {MIN_PLAYERS} players, it also ends when only 2 can "
+            "pay, and the one with more chips wins.",
+            choices=(
+                ("first-broke", "when a player cannot pay the stake"),
+                ("last-standing", "when only one player can pay"),
+            ),
+        ),
+    )
+
+    def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
+        names = tuple(players)
+        seats = len(names)
+        if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+            raise IllegalAction(
+                f"Yellow Dwarf is for {MIN_PLAYERS} to {MAX_PLAYERS} players; you entered {seats}.",
+                "players",
+            )
+        resolved = resolve_options(self.options, options)
+        each = parse_whole_number(
+            resolved["starting_chips"], "Chips each at the start", "options.starting_chips"
+        )
+        chosen = Options(
+            starting_chips=each,
+            payout="points" if resolved["payout"] == "points" else "cards",
+            game_end="last-standing" if resolved["game_end"] == "last-standing" else "first-broke",
+        )
+        state = State(
+            players=names,
+            options=chosen,
+            chips=(each,) * seats,
+            trays=dict.fromkeys(TRAY_STAKES, 0),
+            active=(True,) * seats,
+            round=0,
+            first=0,
+            turn=None,
+            required=None,
+            laid=(),
+            laid_counts=(0,) * seats,
+            went_out=None,
+            stakes=(0,) * seats,
+            takings=(),
+            rounds=(),
+            finished=False,
+            winners=(),
+            last_ruling="",
+            start_total=each * seats,
+        )
+        return _check_conserved(_begin_round(state, 1, []))
+
+    def parse_action(self, data: Mapping[str, object]) -> Action:
+        return _parse_action(data)
+
+    def action_to_json(self, action: Action) -> dict[str, object]:
+        if isinstance(action, Play):
+            played: dict[str, object] = {"type": "play", "card": str(action.card)}
+            if action.called is not None:
+                played["called"] = action.called
+            return played
+        if isinstance(action, Without):
+            if action.rank is None:
+                return {"type": "without"}
+            return {"type": "without", "rank": rank_name(action.rank)}
+        if isinstance(action, Reveal):
+            revealed: dict[str, object] = {"type": "reveal"}
+            if action.left is not None:
+                revealed["left"] = list(action.left)
+            revealed["kept"] = _kept_json(action.kept)
+            return revealed
+        return {
+            "type": "round",
+            "winner": action.winner,
+            "left": list(action.left),
+            "kept": _kept_json(action.kept),
+            "played": [
+                {"player": entry.player, "card": str(entry.card), "called": entry.called}
+                for entry in action.played
+            ],
+            "grand_opera": action.grand_opera,
+        }
+
+    def apply(self, state: State, action: Action) -> State:
+        if isinstance(action, Play):
+            return _check_conserved(_apply_play(state, action))
+        if isinstance(action, Without):
+            return _check_conserved(_apply_without(state, action))
+        if isinstance(action, Reveal):
+            return _check_conserved(_apply_reveal(state, action))
+        if isinstance(action, RoundSummary):
+            return _check_conserved(_apply_summary(state, action))
+        raise IllegalAction("Unknown action: the type is play, without, reveal or round.", "type")
+
+    def ruling(self, state: State) -> str:
+        return state.last_ruling
+
+    def describe(self, action: Action) -> str:
+        """A short log line, no names (the log has no state): seats counted from 1."""
+        if isinstance(action, Play):
+            if action.called is None:
+                return str(action.card)
+            return f"{action.card}, {'called' if action.called else 'not called'}"
+        if isinstance(action, Without):
+            return "without" if action.rank is None else f"without {rank_name(action.rank)}"
+        if isinstance(action, Reveal):
+            return "reveal"
+        grand = ", Grand Opera" if action.grand_opera else ""
+        return f"round summary: seat {action.winner + 1} went out{grand}"
+
+    def is_finished(self, state: State) -> bool:
+        return state.finished
+
+    def winners(self, state: State) -> list[int]:
+        """Once over: the most chips (ties share); in the last-standing variant, among
+        those still in at the end (or, if nobody could pay, those who dropped out last)."""
+        return list(state.winners) if state.finished else []
+
+    def standings(self, state: State) -> list[Standing]:
+        """Everyone by the chips they hold, seats out of the game included."""
+        return rank_by_score(state.players, state.chips)
+
+    def score_rows(self, state: State) -> list[ScoreRow]:
+        """One row per seat per settled round: the round's whole change and the chips after."""
+        return [
+            ScoreRow(
+                record.number,
+                seat,
+                name,
+                record.changes[seat],
+                record.chips[seat],
+                record.notes[seat],
+            )
+            for record in state.rounds
+            for seat, name in enumerate(state.players)
+        ]
+
+
+GAME = YellowDwarf()
+
+if TYPE_CHECKING:
+    _conforms: Game = GAME

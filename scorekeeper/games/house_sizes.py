@@ -1,0 +1,49 @@
+"""The house sizes printed on Yadokarick cards, as a session learns them.
+
+The rule sheet lists no sizes, so the table enters a card's size the first
+time the session meets it (the app pre-fills it from a deck profile). After
+that the session knows it: the size may be left out, and a different size is
+refused, so a card never carries two sizes within one session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.cards import Card
+
+Sizes = Mapping[Card, int]
+
+NO_SIZES: Sizes = MappingProxyType({})
+LARGEST_SIZE = 99
+
+
+def parse_size(raw: object, card: Card, field: str = "size") -> int | None:
+    """A size as typed (None when left blank), checked to be 1 to 99."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    label = f"The size printed on {card}"
+    size = parse_whole_number(raw, label, field)
+    if not 1 <= size <= LARGEST_SIZE:
+        raise IllegalAction(f"{label} must be 1 to {LARGEST_SIZE}; you entered {size}.", field)
+    return size
+
+
+def learn_size(sizes: Sizes, card: Card, size: int | None, field: str = "size") -> Sizes:
+    """``sizes`` knowing ``card``'s size, or IllegalAction if it is missing or contradicts."""
+    known = sizes.get(card)
+    if size is None:
+        if known is None:
+            raise IllegalAction(f"Enter the size printed on {card}.", field)
+        return sizes
+    if known is None:
+        return MappingProxyType({**sizes, card: size})
+    if known != size:
+        raise IllegalAction(
+            f"{card} has size {known} in this session; you entered {size}. "
+            "Correct the event where it was first entered to change it.",
+            field,
+        )
+    return sizes

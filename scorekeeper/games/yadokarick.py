@@ -1,0 +1,1153 @@
+"""Yadokarick, the hermit crab trick game, for 1 to 7 seats.
+
+One player plays the solo game (its rules live in ``yadokarick_solo``). 3 to 7
+players play the standard game: rounds of 10 tricks, a size marker the lowest
+card moves, houses built from the cards won and scored against the size under
+the marker. 2 players play against the NPC crab, whose cards come from the top
+of the draw deck and whose house is the target. The table enters every card as
+it is played, with its printed size the first time the session meets it
+(``house_sizes``); ``cards.yadokarick_trick`` rules a standard trick.
+Rule sheet: shared/rules/yadokarick.txt and NOTES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Literal
+
+from scorekeeper.games import yadokarick_solo as solo
+from scorekeeper.games.base import (
+    Game,
+    IllegalAction,
+    OptionSpec,
+    OptionValue,
+    ScoreRow,
+    Standing,
+    action_type,
+    and_list,
+    plural,
+    rank_by_score,
+    required_field,
+    resolve_options,
+)
+from scorekeeper.games.cards import YADOKARICK, Card, Deck, yadokarick_trick
+from scorekeeper.games.house_sizes import NO_SIZES, Sizes, learn_size, parse_size
+
+MIN_SEATS = 1
+MAX_SEATS = 7
+SOLO_PLAYERS = 1
+NPC_PLAYERS = 2
+NPC_SEAT = 2
+NPC_NAME = "NPC crab"
+TRICKS_PER_ROUND = 10
+HOUSE_LIMIT = 6
+ROOF_NUMBERS = (10, 20, 30)
+EXACT_BONUS = 5
+HIGHEST_NUMBER = 36
+# Advanced mode: the highest number in play, by players (the sheet has none for 7).
+ADVANCED_HIGHEST: Mapping[int, int] = MappingProxyType({3: 30, 4: 20, 5: 25, 6: 30})
+COLOURS: tuple[str, ...] = ("green", "pink")
+
+_MINUS = "\u2212"  # the minus sign (not a hyphen), as in "collapsed 3: -3"
+_ORDINALS = ("first", "second", "third")
+
+Mode = Literal["standard", "npc"]
+Expected = Literal["play", "marker", "over"]
+Move = Literal["left", "right", "stay"]
+_MOVES: Mapping[str, Move] = MappingProxyType({"left": "left", "right": "right", "stay": "stay"})
+
+
+# --- Actions -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Play:
+    """The card of the seat whose turn it is (the NPC's: the top card of the draw deck).
+
+    ``size`` is the size printed on it; None once the session knows it.
+    """
+
+    card: Card
+    size: int | None = None
+
+
+@dataclass(frozen=True)
+class MarkerMove:
+    """A mover's choice after a trick: the size marker one card left, right, or left alone."""
+
+    move: Move
+
+
+Action = Play | MarkerMove
+
+
+# --- State ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class House:
+    """A seat's hermit crab this round.
+
+    ``cards`` are face up, the one closest to the body first; ``collapsed``
+    the cards that fell face down, in the order they fell. ``size`` and
+    ``collapsed_size`` are the sums of their printed sizes. ``roofed``: a roof
+    card is placed, so the house takes no more cards (standard game only).
+    """
+
+    cards: tuple[Card, ...] = ()
+    collapsed: tuple[Card, ...] = ()
+    roofed: bool = False
+    size: int = 0
+    collapsed_size: int = 0
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A completed trick of the round in progress.
+
+    ``plays`` are (seat, card) in play order from the lead. ``movers`` move
+    the size marker, in that order (none in the NPC game). ``takes``: the
+    cards each taking seat won by the trick rule, in play order.
+    ``discarded``: the cards no one took; ``roofed_out``: cards won by a
+    seat whose house already had a roof, so discarded too. ``next_lead``
+    leads the next trick; ``explanation`` is the trick rule's sentence.
+    """
+
+    number: int
+    plays: tuple[tuple[int, Card], ...]
+    movers: tuple[int, ...]
+    takes: tuple[tuple[int, tuple[Card, ...]], ...]
+    discarded: tuple[Card, ...]
+    roofed_out: tuple[Card, ...]
+    next_lead: int
+    explanation: str
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's house at the end of a round, its points and the sentence that shows them.
+
+    In the NPC game ``points`` is the closeness score (see ``npc_score``);
+    the NPC crab's own row scores 0: its house is the target.
+    """
+
+    seat: int
+    house: tuple[Card, ...]
+    house_size: int
+    collapsed: tuple[Card, ...]
+    collapsed_size: int
+    points: int
+    note: str
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A scored round: its target size and one result per seat."""
+
+    number: int
+    target: int
+    results: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    """A session. Seats count from 0 in table order; in the NPC game seat 2 is the NPC crab.
+
+    ``play_order``: the seats clockwise, as a trick goes round (the NPC game
+    puts the crab where ``npc_position`` says). ``colours`` and
+    ``highest_number`` say which cards are in the game. ``size_row`` is the
+    first and last size card, ``marker`` the card the size marker is on (both
+    None in the NPC game). ``round`` is the round in progress (the last one
+    once ``finished``); ``dealer`` deals it (None in the NPC game). ``lead``
+    leads the trick in progress or the next one; ``current`` is that trick so
+    far, as (seat, card). ``tricks`` are this round's completed tricks;
+    ``movers`` the seats still to move the marker after the last one.
+    ``discarded``: every card of this round gone to the discard, in order.
+    ``records`` are the scored rounds and ``totals`` their sums per seat.
+    """
+
+    players: tuple[str, ...]
+    mode: Mode
+    play_order: tuple[int, ...]
+    colours: tuple[str, ...]
+    highest_number: int
+    advanced: bool
+    rounds_to_play: int
+    first_dealer: int
+    size_row: tuple[int, int] | None
+    marker_start: int | None
+    sizes: Sizes
+    round: int
+    dealer: int | None
+    lead: int
+    marker: int | None
+    current: tuple[tuple[int, Card], ...]
+    tricks: tuple[Trick, ...]
+    movers: tuple[int, ...]
+    houses: tuple[House, ...]
+    discarded: tuple[Card, ...]
+    records: tuple[RoundRecord, ...]
+    totals: tuple[int, ...]
+    finished: bool
+    last_ruling: str
+
+
+# --- Queries the app reads -------------------------------------------------------
+
+
+def mode(state: State | solo.SoloState) -> Mode | Literal["solo"]:
+    """ "standard" (3 to 7 players), "npc" (2 players and the NPC crab) or "solo"."""
+    if isinstance(state, solo.SoloState):
+        return "solo"
+    return state.mode
+
+
+def session_cards(state: State | solo.SoloState) -> tuple[Card, ...]:
+    """Every card this session can meet, colour by colour, low to high."""
+    if isinstance(state, solo.SoloState):
+        return solo.SOLO_DECK
+    return usable_cards(state)
+
+
+def picker_deck(state: State | solo.SoloState) -> Deck:
+    """The card picker's deck: only the cards of this session (no 30s solo, advanced ranges)."""
+    in_play = session_cards(state)
+    numbers = {
+        colour: tuple(card.number for card in in_play if card.colour == colour)
+        for colour in YADOKARICK.colours
+    }
+    return Deck(
+        YADOKARICK.title,
+        MappingProxyType({colour: found for colour, found in numbers.items() if found}),
+        MappingProxyType({}),
+        MappingProxyType({}),
+    )
+
+
+def played_cards(state: State | solo.SoloState) -> frozenset[Card]:
+    """The cards a picker greys out: played this round, or drawn in the solo game."""
+    if isinstance(state, solo.SoloState):
+        return state.drawn
+    return played_this_round(state)
+
+
+def expected(state: State) -> Expected:
+    """What the table enters next: a card, a marker move, or nothing (game over)."""
+    if state.finished:
+        return "over"
+    if state.movers:
+        return "marker"
+    return "play"
+
+
+def turn_seat(state: State) -> int | None:
+    """The seat to play the next card or to move the marker (2 is the NPC crab); None at the end."""
+    step = expected(state)
+    if step == "over":
+        return None
+    if step == "marker":
+        return state.movers[0]
+    order = trick_order(state, state.lead)
+    return order[len(state.current)]
+
+
+def trick_order(state: State, lead: int) -> tuple[int, ...]:
+    """Every seat in the order they play a trick led by ``lead``."""
+    start = state.play_order.index(lead)
+    return state.play_order[start:] + state.play_order[:start]
+
+
+def trick_number(state: State) -> int:
+    """The number of the trick in progress, or of the next one."""
+    return len(state.tricks) + 1
+
+
+def player_seats(state: State) -> tuple[int, ...]:
+    """The seats of the people at the table (the NPC crab is not one)."""
+    if state.mode == "npc":
+        return tuple(range(NPC_PLAYERS))
+    return tuple(range(len(state.players)))
+
+
+def dealer_of(state: State, round_number: int) -> int | None:
+    """The seat dealing round ``round_number``: the deal passes clockwise (None in the NPC game)."""
+    if state.mode == "npc":
+        return None
+    return (state.first_dealer + round_number - 1) % len(state.players)
+
+
+def usable_cards(state: State) -> tuple[Card, ...]:
+    """The house cards in this game, colour by colour, low to high."""
+    return tuple(
+        Card(colour, number)
+        for colour in state.colours
+        for number in range(1, state.highest_number + 1)
+    )
+
+
+def played_this_round(state: State) -> frozenset[Card]:
+    """Every card played this round, the trick in progress included."""
+    return frozenset(card for _, card, _ in _plays_this_round(state))
+
+
+def is_roof(card: Card) -> bool:
+    """Whether ``card`` is a roof card: the 10, 20 or 30 of either colour."""
+    return card.number in ROOF_NUMBERS
+
+
+def score_house(house_size: int, collapsed_size: int, target: int) -> tuple[int, str]:
+    """A standard game's round points and the sentence that shows the sum.
+
+    At or under the target: the house size, 5 more when equal. Over it: the
+    target less the house size. Always less the collapsed cards' sizes.
+    """
+    if house_size < target:
+        points = house_size
+        note = f"house {house_size} under target {target}: {house_size}"
+    elif house_size == target:
+        points = house_size + EXACT_BONUS
+        note = f"house {house_size} = target {target}: {house_size} + {EXACT_BONUS} bonus"
+    else:
+        points = target - house_size
+        note = (
+            f"house {house_size} over target {target}: "
+            f"{target} {_MINUS} {house_size} = {_signed(points)}"
+        )
+    if collapsed_size:
+        points -= collapsed_size
+        note += f"; collapsed {collapsed_size}: {_MINUS}{collapsed_size}"
+    return points, note
+
+
+def npc_score(house_size: int, target: int) -> int:
+    """A player's standing in the NPC game: higher is better, equal is a tie.
+
+    At or under the target: minus the distance to it (0 when exact). Over it
+    (bust): minus the house size, that is minus (target + excess), which is
+    below every player not over and puts the smaller excess first.
+    """
+    if house_size <= target:
+        return house_size - target
+    return -house_size
+
+
+def npc_scores(state: State) -> tuple[int, ...]:
+    """Each player's ``npc_score`` against the NPC crab's house as it stands now."""
+    target = state.houses[NPC_SEAT].size
+    return tuple(npc_score(state.houses[seat].size, target) for seat in player_seats(state))
+
+
+# --- Sentences -------------------------------------------------------------------
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _signed(number: int) -> str:
+    return f"{_MINUS}{-number}" if number < 0 else str(number)
+
+
+def _cards_text(cards: Sequence[Card]) -> str:
+    return and_list([str(card) for card in cards])
+
+
+def _cards_list(cards: Sequence[Card]) -> str:
+    """ "green 3, pink 7": cards as the trick rulings list the discards."""
+    return ", ".join(str(card) for card in cards)
+
+
+def _is_or_are(cards: Sequence[Card]) -> str:
+    return "is" if len(cards) == 1 else "are"
+
+
+def _play_text(state: State, seat: int) -> str:
+    """ "Bo plays next." or "NPC crab plays next: ..."; "leads trick 3" for a trick's first card."""
+    name = state.players[seat]
+    does = "plays next" if state.current else f"leads trick {trick_number(state)}"
+    if state.mode == "npc" and seat == NPC_SEAT:
+        return f"{name} {does}: enter the top card of the draw deck."
+    return f"{name} {does}."
+
+
+def _marker_text(state: State) -> str:
+    players = state.players
+    first, *rest = state.movers
+    text = f"{players[first]} moves the size marker (on {state.marker}): left, right or stay."
+    if rest:
+        names = [players[seat] for seat in rest]
+        text += f" Then {and_list(names)} {'moves' if len(names) == 1 else 'move'} it."
+    if len(state.tricks) < TRICKS_PER_ROUND:
+        after = f"{players[state.lead]} leads trick {trick_number(state)}"
+    else:
+        after = f"round {state.round} is scored"
+    return f"{text} After that, {after}."
+
+
+def _top_seats(state: State) -> list[int]:
+    scores = _standing_scores(state)
+    top = max(scores)
+    return [seat for seat, score in zip(player_seats(state), scores, strict=True) if score == top]
+
+
+def _game_over_text(state: State) -> str:
+    names = [state.players[seat] for seat in _top_seats(state)]
+    if state.mode == "npc":
+        if len(names) == 1:
+            return f"Game over: {names[0]} wins."
+        return f"Game over: {and_list(names)} share the win."
+    top = max(state.totals)
+    if len(names) == 1:
+        return f"Game over: {names[0]} wins with {plural(top, 'point')}."
+    return f"Game over: {and_list(names)} share the win with {plural(top, 'point')}."
+
+
+def _next_text(state: State) -> str:
+    """What happens next, as a sentence."""
+    step = expected(state)
+    if step == "over":
+        return _game_over_text(state)
+    if step == "marker":
+        return _marker_text(state)
+    seat = turn_seat(state)
+    assert seat is not None
+    return _play_text(state, seat)
+
+
+def _totals_text(state: State) -> str:
+    listed = ", ".join(
+        f"{name} {_signed(total)}" for name, total in zip(state.players, state.totals, strict=True)
+    )
+    return f"Totals: {listed}."
+
+
+def _round_start_text(state: State) -> str:
+    assert state.dealer is not None
+    return (
+        f"Round {state.round} of {state.rounds_to_play}: {state.players[state.dealer]} deals; "
+        f"the size marker is on {state.marker}. {_next_text(state)}"
+    )
+
+
+def _npc_start_text(state: State) -> str:
+    names = [state.players[seat] for seat in state.play_order]
+    place = _ORDINALS[state.play_order.index(NPC_SEAT)]
+    return (
+        f"The NPC crab plays {place}: the order is {and_list(names)}. "
+        f"Its house size will be the target. {_next_text(state)}"
+    )
+
+
+# --- Checks ----------------------------------------------------------------------------
+
+
+def _game_name(state: State) -> str:
+    if state.mode == "npc":
+        return "the game with the NPC crab"
+    return f"the {len(state.players)}-player game"
+
+
+def _check_usable(state: State, card: Card) -> None:
+    if card.colour not in state.colours:
+        raise IllegalAction(
+            f"{card} is not in this game: {_game_name(state)} uses {state.colours[0]} only.",
+            "card",
+        )
+    if card.number > state.highest_number:
+        raise IllegalAction(
+            f"{card} is not in play: advanced mode with {len(state.players)} players "
+            f"uses 1 to {state.highest_number}.",
+            "card",
+        )
+
+
+def _plays_this_round(state: State) -> list[tuple[int, Card, int]]:
+    """(trick number, card, seat) of every card played this round, in play order."""
+    played = [(trick.number, card, seat) for trick in state.tricks for seat, card in trick.plays]
+    played.extend((trick_number(state), card, seat) for seat, card in state.current)
+    return played
+
+
+def _check_not_played(state: State, card: Card) -> None:
+    for number, other, seat in _plays_this_round(state):
+        if other == card:
+            raise IllegalAction(
+                f"{card} was already played in trick {number} by {state.players[seat]}.", "card"
+            )
+
+
+def _check_not_over(state: State) -> None:
+    if state.finished:
+        raise IllegalAction(
+            f"The game is over; nothing more can be entered. {_game_over_text(state)}", "type"
+        )
+
+
+# --- Houses ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """A taker's house after a trick's winnings, what it could not take, and what was said."""
+
+    house: House
+    roofed_out: tuple[Card, ...]
+    sentences: tuple[str, ...]
+
+
+def _house(
+    cards: tuple[Card, ...], collapsed: tuple[Card, ...], roofed: bool, sizes: Sizes
+) -> House:
+    return House(
+        cards=cards,
+        collapsed=collapsed,
+        roofed=roofed,
+        size=sum(sizes[card] for card in cards),
+        collapsed_size=sum(sizes[card] for card in collapsed),
+    )
+
+
+def _place(
+    house: House, won: Sequence[Card], sizes: Sizes, name: str, *, roofs_close: bool
+) -> _Placed:
+    """``won`` placed one by one on ``house``: roofs last, the bottom collapsing past 6 cards."""
+    if house.roofed:
+        cards = tuple(won)
+        return _Placed(
+            house,
+            cards,
+            (
+                f"{name}'s house is closed by a roof: {_cards_text(cards)} "
+                f"{_is_or_are(cards)} discarded.",
+            ),
+        )
+    roofs = [card for card in won if roofs_close and is_roof(card)]
+    ordered = [card for card in won if card not in roofs] + roofs
+    stacked = (*house.cards, *ordered)
+    # Placing one by one and collapsing the bottom card each time past the
+    # limit leaves the same house as collapsing the bottom cards at the end.
+    fallen = stacked[: max(0, len(stacked) - HOUSE_LIMIT)]
+    placed = _house(stacked[len(fallen) :], (*house.collapsed, *fallen), bool(roofs), sizes)
+    sentences = [f"{name} places {_cards_text(ordered)} on the house."]
+    if fallen:
+        verb = "collapses" if len(fallen) == 1 else "collapse"
+        after = "" if roofs_close else "; collapsed cards do not count"
+        sentences.append(
+            f"{name}'s house holds {len(stacked)} cards, more than {HOUSE_LIMIT}: "
+            f"{_cards_text(fallen)}, closest to the body, {verb} face down{after}."
+        )
+    if roofs:
+        noun = "a roof" if len(roofs) == 1 else "roofs"
+        sentences.append(
+            f"{_capital(_cards_text(roofs))} {_is_or_are(roofs)} {noun}: "
+            f"{name}'s house is closed at size {placed.size}."
+        )
+    else:
+        sentences.append(
+            f"{name}'s house: {plural(len(placed.cards), 'card')}, size {placed.size}."
+        )
+    return _Placed(placed, (), tuple(sentences))
+
+
+# --- Rules -----------------------------------------------------------------------------
+
+
+def _new_round(state: State, number: int) -> State:
+    """``state`` at the start of standard round ``number``: a new dealer, marker and houses."""
+    dealer = dealer_of(state, number)
+    assert dealer is not None
+    return replace(
+        state,
+        round=number,
+        dealer=dealer,
+        lead=(dealer + 1) % len(state.players),
+        marker=state.marker_start,
+        current=(),
+        tricks=(),
+        movers=(),
+        houses=(House(),) * len(state.players),
+        discarded=(),
+    )
+
+
+def _apply_play(state: State, action: Play) -> State:
+    _check_not_over(state)
+    if state.movers:
+        raise IllegalAction(
+            f"{state.players[state.movers[0]]} moves the size marker first.", "type"
+        )
+    card = action.card
+    _check_usable(state, card)
+    _check_not_played(state, card)
+    sizes = learn_size(state.sizes, card, parse_size(action.size, card, "size"), "size")
+    seat = turn_seat(state)
+    assert seat is not None
+    played = replace(state, sizes=sizes, current=(*state.current, (seat, card)))
+    if state.mode == "npc" and seat == NPC_SEAT:
+        said = f"{state.players[seat]} turns up {card} (size {sizes[card]})."
+    else:
+        said = f"{state.players[seat]} plays {card} (size {sizes[card]})."
+    if len(played.current) < len(state.players):
+        return replace(played, last_ruling=f"{said} {_next_text(played)}")
+    if state.mode == "npc":
+        return _complete_npc_trick(played, [said])
+    return _complete_trick(played, [said])
+
+
+def _take(
+    state: State, takes: Sequence[tuple[int, tuple[Card, ...]]], *, roofs_close: bool
+) -> tuple[tuple[House, ...], tuple[Card, ...], list[str]]:
+    """Each taker's winnings placed: the houses after, the cards roofs kept out, the sentences."""
+    houses = list(state.houses)
+    roofed_out: list[Card] = []
+    sentences: list[str] = []
+    for seat, won in takes:
+        placed = _place(
+            houses[seat], won, state.sizes, state.players[seat], roofs_close=roofs_close
+        )
+        houses[seat] = placed.house
+        roofed_out.extend(placed.roofed_out)
+        sentences.extend(placed.sentences)
+    return tuple(houses), tuple(roofed_out), sentences
+
+
+def _complete_trick(state: State, sentences: list[str]) -> State:
+    order = [seat for seat, _ in state.current]
+    ruled = yadokarick_trick(
+        [{"card": str(card), "size": state.sizes[card]} for _, card in state.current],
+        [state.players[seat] for seat in order],
+    )
+    takes = tuple((order[index], cards) for index, cards in ruled.takes.items())
+    houses, roofed_out, placed = _take(state, takes, roofs_close=True)
+    trick = Trick(
+        number=trick_number(state),
+        plays=state.current,
+        movers=tuple(order[index] for index in ruled.movers),
+        takes=takes,
+        discarded=ruled.discarded,
+        roofed_out=roofed_out,
+        next_lead=order[ruled.next_lead],
+        explanation=ruled.explanation,
+    )
+    done = replace(
+        state,
+        current=(),
+        tricks=(*state.tricks, trick),
+        movers=trick.movers,
+        lead=trick.next_lead,
+        houses=houses,
+        discarded=(*state.discarded, *trick.discarded, *roofed_out),
+    )
+    sentences += [f"Trick {trick.number}: {ruled.explanation}", *placed, _next_text(done)]
+    return replace(done, last_ruling=" ".join(sentences))
+
+
+def _npc_rule(
+    state: State, plays: Sequence[tuple[int, Card]]
+) -> tuple[int, tuple[Card, ...], tuple[Card, ...], str]:
+    """The NPC game's trick: the highest number takes every card of the largest size.
+
+    Returns the taking seat, the cards it takes and those discarded (both in
+    play order), and the sentence that says why.
+    """
+    sizes = state.sizes
+
+    def label(seat: int, card: Card) -> str:
+        return f"{card} ({state.players[seat]})"
+
+    taker, top = max(plays, key=lambda play: play[1].number)
+    largest = max(sizes[card] for _, card in plays)
+    taken = [(seat, card) for seat, card in plays if sizes[card] == largest]
+    discarded = tuple(card for _, card in plays if sizes[card] != largest)
+    what = "the card" if len(taken) == 1 else "the cards"
+    gone = f"Discarded: {_cards_list(discarded)}." if discarded else "Nothing is discarded."
+    explanation = (
+        f"{_capital(label(taker, top))} is the highest and takes "
+        f"{and_list([label(seat, card) for seat, card in taken])}, "
+        f"{what} of the largest size ({largest}). {gone}"
+    )
+    return taker, tuple(card for _, card in taken), discarded, explanation
+
+
+def _complete_npc_trick(state: State, sentences: list[str]) -> State:
+    taker, taken, discarded, explanation = _npc_rule(state, state.current)
+    houses, _, placed = _take(state, ((taker, taken),), roofs_close=False)
+    order = state.play_order
+    next_lead = order[(order.index(taker) + 1) % len(order)]
+    trick = Trick(
+        number=trick_number(state),
+        plays=state.current,
+        movers=(),
+        takes=((taker, taken),),
+        discarded=discarded,
+        roofed_out=(),
+        next_lead=next_lead,
+        explanation=explanation,
+    )
+    done = replace(
+        state,
+        current=(),
+        tricks=(*state.tricks, trick),
+        lead=next_lead,
+        houses=houses,
+        discarded=(*state.discarded, *discarded),
+    )
+    sentences += [f"Trick {trick.number}: {explanation}", *placed]
+    if len(done.tricks) < TRICKS_PER_ROUND:
+        sentences.append(
+            f"{state.players[next_lead]} plays after the taker, {state.players[taker]}."
+        )
+        sentences.append(_next_text(done))
+        return replace(done, last_ruling=" ".join(sentences))
+    return _finish_npc_game(done, sentences)
+
+
+def _npc_note(house_size: int, target: int) -> str:
+    if house_size == target:
+        return f"house {house_size} = target {target}: exact"
+    if house_size < target:
+        return f"house {house_size}, target {target}: {target - house_size} under"
+    return f"house {house_size}, target {target}: {house_size - target} over, bust"
+
+
+def _finish_npc_game(state: State, sentences: list[str]) -> State:
+    target = state.houses[NPC_SEAT].size
+    results: list[SeatResult] = []
+    for seat, house in enumerate(state.houses):
+        if seat == NPC_SEAT:
+            points, note = 0, f"the target: house {house.size}"
+        else:
+            points, note = npc_score(house.size, target), _npc_note(house.size, target)
+        results.append(
+            SeatResult(
+                seat, house.cards, house.size, house.collapsed, house.collapsed_size, points, note
+            )
+        )
+    record = RoundRecord(state.round, target, tuple(results))
+    ended = replace(
+        state,
+        records=(record,),
+        totals=tuple(result.points for result in results),
+        finished=True,
+    )
+    listed = "; ".join(
+        f"{state.players[seat]}: {results[seat].note}" for seat in player_seats(state)
+    )
+    sentences.append(f"The NPC crab's house is size {target}: that is the target. {listed}.")
+    sentences.append(_game_over_text(ended))
+    return replace(ended, last_ruling=" ".join(sentences))
+
+
+def _apply_marker(state: State, action: MarkerMove) -> State:
+    _check_not_over(state)
+    if state.mode == "npc":
+        raise IllegalAction(
+            "The game with the NPC crab has no size marker: enter the next card.", "type"
+        )
+    if not state.movers:
+        raise IllegalAction(f"No one moves the size marker now: {_next_text(state)}", "type")
+    assert state.size_row is not None and state.marker is not None
+    first, last = state.size_row
+    name = state.players[state.movers[0]]
+    marker = state.marker
+    if action.move == "left":
+        if marker <= first:
+            raise IllegalAction(
+                f"The size marker is on {marker}, the first size card: "
+                "it cannot move further left.",
+                "move",
+            )
+        marker -= 1
+        said = f"{name} moves the size marker left to {marker}."
+    elif action.move == "right":
+        if marker >= last:
+            raise IllegalAction(
+                f"The size marker is on {marker}, the last size card: "
+                "it cannot move further right.",
+                "move",
+            )
+        marker += 1
+        said = f"{name} moves the size marker right to {marker}."
+    else:
+        said = f"{name} leaves the size marker on {marker}."
+    moved = replace(state, marker=marker, movers=state.movers[1:])
+    if moved.movers or len(moved.tricks) < TRICKS_PER_ROUND:
+        return replace(moved, last_ruling=f"{said} {_next_text(moved)}")
+    return _finish_round(moved, [said])
+
+
+def _finish_round(state: State, sentences: list[str]) -> State:
+    target = state.marker
+    assert target is not None
+    results: list[SeatResult] = []
+    for seat, house in enumerate(state.houses):
+        points, note = score_house(house.size, house.collapsed_size, target)
+        results.append(
+            SeatResult(
+                seat, house.cards, house.size, house.collapsed, house.collapsed_size, points, note
+            )
+        )
+    record = RoundRecord(state.round, target, tuple(results))
+    totals = tuple(
+        total + result.points for total, result in zip(state.totals, results, strict=True)
+    )
+    finished = state.round >= state.rounds_to_play
+    ended = replace(state, records=(*state.records, record), totals=totals, finished=finished)
+    listed = ", ".join(
+        f"{state.players[result.seat]} {_signed(result.points)} ({result.note})"
+        for result in results
+    )
+    sentences.append(f"Round {state.round} scores, target {target}: {listed}.")
+    sentences.append(_totals_text(ended))
+    if finished:
+        sentences.append(_game_over_text(ended))
+        return replace(ended, last_ruling=" ".join(sentences))
+    following = _new_round(ended, state.round + 1)
+    sentences.append(_round_start_text(following))
+    return replace(following, last_ruling=" ".join(sentences))
+
+
+# --- JSON ------------------------------------------------------------------------------
+
+_ACTION_KEYS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "play": frozenset({"type", "card", "size"}),
+        "marker": frozenset({"type", "move"}),
+    }
+)
+
+
+def _parse_move(raw: object) -> Move:
+    move = _MOVES.get(raw.strip().lower()) if isinstance(raw, str) else None
+    if move is None:
+        raise IllegalAction("Move the size marker left, right or stay.", "move")
+    return move
+
+
+_SOLO_TYPES = ("draw", "take", "bonus", "give-up")
+
+
+def _parse_action(data: Mapping[str, object]) -> Action | solo.SoloAction:
+    if isinstance(data, Mapping) and data.get("type") in _SOLO_TYPES:
+        return solo.parse_action(data)
+    # The solo types are listed too, so an unknown type is told every type there is.
+    no_fields: frozenset[str] = frozenset()
+    kind = action_type(data, {**_ACTION_KEYS, **dict.fromkeys(_SOLO_TYPES, no_fields)})
+    if kind == "play":
+        card = YADOKARICK.parse(required_field(data, "card", "the card played"), "card")
+        return Play(card, parse_size(data.get("size"), card, "size"))
+    return MarkerMove(
+        _parse_move(required_field(data, "move", "the marker move: left, right or stay"))
+    )
+
+
+# --- The game --------------------------------------------------------------------------
+
+
+def _int_option(resolved: Mapping[str, OptionValue], name: str) -> int:
+    value = resolved[name]
+    assert isinstance(value, int)
+    return value
+
+
+def _check_options(resolved: Mapping[str, OptionValue], seats: int) -> None:
+    """The checks across options and seats that no single option can make."""
+    first_dealer = _int_option(resolved, "first_dealer")
+    if first_dealer > seats:
+        raise IllegalAction(
+            f"First dealer (seat number) must be 1 to {seats} in a {seats}-player game; "
+            f"there is no seat {first_dealer}.",
+            "options.first_dealer",
+        )
+    first, last = _int_option(resolved, "size_first"), _int_option(resolved, "size_last")
+    if last <= first:
+        raise IllegalAction(
+            f"The size row's last card ({last}) must be higher than its first card ({first}).",
+            "options.size_last",
+        )
+    marker = _int_option(resolved, "marker_start")
+    if not first <= marker <= last:
+        raise IllegalAction(
+            f"The size marker must start on a card of the row, {first} to {last}; "
+            f"there is no size card {marker}.",
+            "options.marker_start",
+        )
+    if resolved["advanced"] == "on" and seats not in ADVANCED_HIGHEST:
+        raise IllegalAction(
+            f"Advanced mode is for 3 to 6 players; this game has {seats}.", "options.advanced"
+        )
+
+
+class Yadokarick:
+    """The game object the app registers (see base.Game)."""
+
+    slug: str = "yadokarick"
+    title: str = "Yadokarick"
+    min_players: int = MIN_SEATS
+    max_players: int = MAX_SEATS
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "rounds",
+            "Rounds",
+            "int",
+            3,
+            help="Standard game (3 to 7 players): rounds of 10 tricks. "
+            "The game with the NPC crab is one round.",
+            minimum=1,
+            maximum=20,
+        ),
+        OptionSpec(
+            "first_dealer",
+            "First dealer (seat number)",
+            "int",
+            1,
+            help="Standard game: the seat that deals round 1, counted from 1 in table order; "
+            "the deal passes clockwise and the seat after the dealer leads.",
+            minimum=1,
+            maximum=MAX_SEATS,
+        ),
+        OptionSpec(
+            "size_first",
+            "Size row: first card",
+            "int",
+            1,
+            help="Standard game: the lowest size card of the row.",
+            minimum=1,
+            maximum=98,
+        ),
+        OptionSpec(
+            "size_last",
+            "Size row: last card",
+            "int",
+            20,
+            help="Standard game: the highest size card of the row.",
+            minimum=2,
+            maximum=99,
+        ),
+        OptionSpec(
+            "marker_start",
+            "Size marker starts on",
+            "int",
+            11,
+            help="Standard game: the size card the marker is put on at the start of every round.",
+            minimum=1,
+            maximum=99,
+        ),
+        OptionSpec(
+            "advanced",
+            "Advanced mode",
+            "choice",
+            "off",
+            help="Standard game with 3 to 6 players: fewer cards (3 players 1 to 30, "
+            "4 players 1 to 20, 5 players 1 to 25, 6 players 1 to 30).",
+            choices=(("off", "off"), ("on", "on")),
+        ),
+        OptionSpec(
+            "colour",
+            "Colour",
+            "choice",
+            "green",
+            help="The one colour of house cards in the 3-player game and in the game "
+            "with the NPC crab; 4 to 7 players use both.",
+            choices=(("green", "green"), ("pink", "pink")),
+        ),
+        OptionSpec(
+            "npc_position",
+            "NPC crab's place in the play order",
+            "int",
+            2,
+            help="2-player game: where the NPC crab plays (1 = first); "
+            "the two players take the other places in seat order.",
+            minimum=1,
+            maximum=3,
+        ),
+    )
+
+    def start(
+        self, players: Sequence[str], options: Mapping[str, OptionValue]
+    ) -> State | solo.SoloState:
+        names = tuple(players)
+        seats = len(names)
+        if not MIN_SEATS <= seats <= MAX_SEATS:
+            raise IllegalAction(
+                f"Yadokarick is for {MIN_SEATS} to {MAX_SEATS} players; you entered {seats}.",
+                "players",
+            )
+        resolved = resolve_options(self.options, options)
+        _check_options(resolved, seats)
+        if seats == SOLO_PLAYERS:
+            return solo.start(names[0])
+        advanced = resolved["advanced"] == "on"
+        highest = ADVANCED_HIGHEST[seats] if advanced else HIGHEST_NUMBER
+        one_colour = (str(resolved["colour"]),)
+        first, last = _int_option(resolved, "size_first"), _int_option(resolved, "size_last")
+        marker = _int_option(resolved, "marker_start")
+        first_dealer = _int_option(resolved, "first_dealer") - 1
+        if seats == NPC_PLAYERS:
+            order = [0, 1]
+            order.insert(_int_option(resolved, "npc_position") - 1, NPC_SEAT)
+            state = State(
+                players=(*names, NPC_NAME),
+                mode="npc",
+                play_order=tuple(order),
+                colours=one_colour,
+                highest_number=highest,
+                advanced=advanced,
+                rounds_to_play=1,
+                first_dealer=first_dealer,
+                size_row=None,
+                marker_start=None,
+                sizes=NO_SIZES,
+                round=1,
+                dealer=None,
+                lead=order[0],
+                marker=None,
+                current=(),
+                tricks=(),
+                movers=(),
+                houses=(House(),) * (NPC_PLAYERS + 1),
+                discarded=(),
+                records=(),
+                totals=(0,) * (NPC_PLAYERS + 1),
+                finished=False,
+                last_ruling="",
+            )
+            return replace(state, last_ruling=_npc_start_text(state))
+        state = State(
+            players=names,
+            mode="standard",
+            play_order=tuple(range(seats)),
+            colours=one_colour if seats == 3 else COLOURS,
+            highest_number=highest,
+            advanced=advanced,
+            rounds_to_play=_int_option(resolved, "rounds"),
+            first_dealer=first_dealer,
+            size_row=(first, last),
+            marker_start=marker,
+            sizes=NO_SIZES,
+            round=1,
+            dealer=first_dealer,
+            lead=0,
+            marker=marker,
+            current=(),
+            tricks=(),
+            movers=(),
+            houses=(),
+            discarded=(),
+            records=(),
+            totals=(0,) * seats,
+            finished=False,
+            last_ruling="",
+        )
+        state = _new_round(state, 1)
+        return replace(state, last_ruling=_round_start_text(state))
+
+    def parse_action(self, data: Mapping[str, object]) -> Action | solo.SoloAction:
+        return _parse_action(data)
+
+    def action_to_json(self, action: Action | solo.SoloAction) -> dict[str, object]:
+        if not isinstance(action, Play | MarkerMove):
+            return solo.action_to_json(action)
+        if isinstance(action, Play):
+            data: dict[str, object] = {"type": "play", "card": str(action.card)}
+            if action.size is not None:
+                data["size"] = action.size
+            return data
+        return {"type": "marker", "move": action.move}
+
+    def apply(
+        self, state: State | solo.SoloState, action: Action | solo.SoloAction
+    ) -> State | solo.SoloState:
+        if isinstance(state, solo.SoloState):
+            if isinstance(action, Play | MarkerMove):
+                raise IllegalAction(
+                    "The solo game has no tricks: draw a card, take one onto a crab, "
+                    "take a bonus or give up a crab.",
+                    "type",
+                )
+            return solo.apply(state, action)
+        if not isinstance(action, Play | MarkerMove):
+            raise IllegalAction(
+                "Draw, take, bonus and give-up belong to the solo game; "
+                "this game plays cards and moves the size marker.",
+                "type",
+            )
+        if isinstance(action, Play):
+            return _apply_play(state, action)
+        if isinstance(action, MarkerMove):
+            return _apply_marker(state, action)
+        raise IllegalAction("Unknown action: the type is play or marker.", "type")
+
+    def ruling(self, state: State | solo.SoloState) -> str:
+        return state.last_ruling
+
+    def describe(self, action: Action | solo.SoloAction) -> str:
+        """A short log line, no names: "play green 25 (size 3)", "marker left"."""
+        if not isinstance(action, Play | MarkerMove):
+            return solo.describe(action)
+        if isinstance(action, Play):
+            size = "" if action.size is None else f" (size {action.size})"
+            return f"play {action.card}{size}"
+        return f"marker {action.move}"
+
+    def is_finished(self, state: State | solo.SoloState) -> bool:
+        return state.finished
+
+    def winners(self, state: State | solo.SoloState) -> list[int]:
+        """Once the game is over, the seats with the top total (ties share); none before.
+
+        In the NPC game only the two players can win: the closer to the NPC
+        crab's house without going over, else the smaller excess.
+        """
+        if not state.finished:
+            return []
+        if isinstance(state, solo.SoloState):
+            return [0]
+        return _top_seats(state)
+
+    def standings(self, state: State | solo.SoloState) -> list[Standing]:
+        """By total; in the NPC game the players only, by ``npc_score`` against the crab's house."""
+        if isinstance(state, solo.SoloState):
+            return rank_by_score([state.player], [solo.score(state)])
+        seats = player_seats(state)
+        return rank_by_score([state.players[seat] for seat in seats], _standing_scores(state))
+
+    def score_rows(self, state: State | solo.SoloState) -> list[ScoreRow]:
+        """One row per seat per scored round; in the NPC game one per player, the crab left out.
+
+        The solo game has a row per house completed, bonus taken or crab given up.
+        """
+        if isinstance(state, solo.SoloState):
+            return solo.score_rows(state)
+        seats = player_seats(state)
+        totals = [0] * len(state.players)
+        rows: list[ScoreRow] = []
+        for record in state.records:
+            for seat in seats:
+                result = record.results[seat]
+                totals[seat] += result.points
+                rows.append(
+                    ScoreRow(
+                        record.number,
+                        seat,
+                        state.players[seat],
+                        result.points,
+                        totals[seat],
+                        result.note,
+                    )
+                )
+        return rows
+
+
+def _standing_scores(state: State) -> tuple[int, ...]:
+    if state.mode == "npc":
+        return npc_scores(state)
+    return state.totals
+
+
+GAME = Yadokarick()
+
+if TYPE_CHECKING:
+    _conforms: Game = GAME
