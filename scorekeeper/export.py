@@ -59,6 +59,11 @@ def session_json(view: SessionView) -> dict[str, Any]:
         ],
         "finished": view.finished,
         "winners": [view.seats[seat] for seat in game.winners(view.state)] if view.finished else [],
+        **(
+            {"deck_profile": {"name": view.deck.name, "sizes": dict(view.deck.sizes)}}
+            if view.deck is not None
+            else {}
+        ),
     }
 
 
@@ -85,6 +90,8 @@ class ImportedSession:
     options: dict[str, object]
     seats: list[object]
     events: list[tuple[int, dict[str, object], bool, bool]]
+    # (name, sizes) of the deck profile the session played with, unchecked.
+    deck_profile: tuple[object, object] | None = None
 
 
 def read_export(data: object) -> ImportedSession:
@@ -108,11 +115,15 @@ def read_export(data: object) -> ImportedSession:
     events = data.get("events", [])
     if not isinstance(events, list):
         raise IllegalAction("“events” must be a list.", "events")
+    deck = data.get("deck_profile")
+    if deck is not None and not isinstance(deck, dict):
+        raise IllegalAction("“deck_profile” must be an object: a name and sizes.", "deck_profile")
     return ImportedSession(
         game=str(data.get("game")),
         options=options,
         seats=[seat.get("name") for seat in seats],
         events=_read_events(events),
+        deck_profile=None if deck is None else (deck.get("name"), deck.get("sizes", {})),
     )
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from peewee import IntegerField, Model
 
 from scorekeeper.db import database, is_sqlite, write_transaction
-from scorekeeper.models import ALL_MODELS, BaseModel, utc_now
+from scorekeeper.models import INITIAL_MODELS, BaseModel, DeckProfile, SessionDeck, utc_now
 
 
 class SchemaMigration(BaseModel):
@@ -24,11 +24,15 @@ class SchemaMigration(BaseModel):
 
 
 def create_initial_tables() -> None:
-    models: tuple[type[Model], ...] = ALL_MODELS
+    models: tuple[type[Model], ...] = INITIAL_MODELS
     database.create_tables(models, safe=False)
 
 
-MIGRATIONS: tuple[Callable[[], None], ...] = (create_initial_tables,)
+def create_deck_profiles() -> None:
+    database.create_tables([DeckProfile, SessionDeck], safe=False)
+
+
+MIGRATIONS: tuple[Callable[[], None], ...] = (create_initial_tables, create_deck_profiles)
 
 # Any constant works: it only has to be the same for every app process.
 _POSTGRES_LOCK_ID = 7_260_001

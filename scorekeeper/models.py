@@ -96,4 +96,35 @@ class FormKey(BaseModel):
         table_name = "form_key"
 
 
-ALL_MODELS = (GameSession, Seat, Event, FormKey)
+class DeckProfile(BaseModel):
+    """The house sizes printed on one physical Yadokarick deck, shared by its sessions.
+
+    The rule sheet lists no sizes: sessions learn them from the table and
+    write them here, so the next session with this deck needs no size taps.
+    """
+
+    # Unguessable like a session id: the profile's page is reached by its link.
+    id = CharField(primary_key=True, max_length=32)
+    name = CharField(max_length=NAME_MAX_LENGTH)
+    # {"green 25": 3, ...}: only the cards whose size is known.
+    sizes = JSONField(default=dict)
+    created_at = DateTimeField(default=utc_now)
+    updated_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "deck_profile"
+
+
+class SessionDeck(BaseModel):
+    """Which deck profile a session plays with (a Yadokarick session has at most one)."""
+
+    session = ForeignKeyField(GameSession, primary_key=True, on_delete="CASCADE")
+    profile = ForeignKeyField(DeckProfile, backref="sessions", on_delete="CASCADE")
+
+    class Meta:
+        table_name = "session_deck"
+
+
+# The tables of migration 1, as they shipped; later tables come with their own migration.
+INITIAL_MODELS = (GameSession, Seat, Event, FormKey)
+ALL_MODELS = (*INITIAL_MODELS, DeckProfile, SessionDeck)

@@ -16,10 +16,14 @@ from typing import Any
 
 from peewee import IntegrityError
 
+from scorekeeper import decks
 from scorekeeper.db import is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import Game, IllegalAction, OptionValue, resolve_options
 from scorekeeper.models import NAME_MAX_LENGTH, Event, FormKey, GameSession, Seat, utc_now
+
+# The games whose cards carry sizes the app learns into a deck profile.
+DECK_GAMES = frozenset({"yadokarick"})
 
 
 class SessionNotFound(LookupError):
@@ -64,6 +68,8 @@ class SessionView:
     version: int
     state: Any
     events: tuple[LoggedEvent, ...]
+    # The deck profile the session plays with (Yadokarick), if any.
+    deck: decks.Profile | None = None
 
     @property
     def can_undo(self) -> bool:
@@ -156,7 +162,16 @@ def _view(session: GameSession) -> SessionView:
     rows = session.events.order_by(Event.seq)
     logged = [(row.seq, row.action, row.undone, row.redoable) for row in rows]
     state, events = replay(game, seats, session.options, logged)
-    return SessionView(session.id, game, session.options, seats, session.version, state, events)
+    return SessionView(
+        session.id,
+        game,
+        session.options,
+        seats,
+        session.version,
+        state,
+        events,
+        decks.of_session(session.id),
+    )
 
 
 def create(
@@ -164,11 +179,28 @@ def create(
     names: Sequence[object],
     options: Mapping[str, object],
     form_key: str | None = None,
+    deck_profile: str | None = None,
+    new_deck_name: str | None = None,
 ) -> tuple[str, str]:
-    """A new session; returns its id (the view link) and its edit key."""
+    """A new session; returns its id (the view link) and its edit key.
+
+    A game played with a deck profile links the profile ``deck_profile``
+    (its id) or, when none is given, a new one named ``new_deck_name``.
+    """
     game = get_game(game_slug)
     seats = check_seat_names(game, names)
-    return _insert_session(game, seats, resolve_options(game.options, options), [], form_key)
+    resolved = resolve_options(game.options, options)
+    if game.slug not in DECK_GAMES and (deck_profile or new_deck_name):
+        raise IllegalAction(f"{game.title} is not played with a deck profile.", "deck_profile")
+
+    def link_deck(session: GameSession) -> None:
+        if game.slug not in DECK_GAMES:
+            return
+        name = new_deck_name or decks.DEFAULT_NAME
+        profile_id = deck_profile or decks.insert(name, field="new_deck_name").id
+        decks.link(session, profile_id)
+
+    return _insert_session(game, seats, resolved, [], form_key, link_deck)
 
 
 def import_session(data: object, form_key: str | None = None) -> tuple[str, str]:
@@ -183,7 +215,17 @@ def import_session(data: object, form_key: str | None = None) -> tuple[str, str]
         (seq, game.action_to_json(game.parse_action(action)), undone, redoable)
         for seq, action, undone, redoable in imported.events
     ]
-    return _insert_session(game, seats, options, logged, form_key)
+
+    def copy_deck(session: GameSession) -> None:
+        # The importer gets a profile of their own: the file's sizes under the file's name.
+        if imported.deck_profile is not None:
+            name, sizes = imported.deck_profile
+            profile = decks.insert(name, sizes, "deck_profile.name", "deck_profile.sizes")
+            decks.link(session, profile.id)
+        elif game.slug in DECK_GAMES:
+            decks.link(session, decks.insert(decks.DEFAULT_NAME).id)
+
+    return _insert_session(game, seats, options, logged, form_key, copy_deck)
 
 
 def _insert_session(
@@ -192,8 +234,12 @@ def _insert_session(
     options: Mapping[str, OptionValue],
     logged: Sequence[tuple[int, Mapping[str, Any], bool, bool]],
     form_key: str | None,
+    also: Callable[[GameSession], None],
 ) -> tuple[str, str]:
-    """Store a new session whose log replays without a refusal; else store nothing."""
+    """Store a new session whose log replays without a refusal; else store nothing.
+
+    ``also`` writes what else belongs to the session, in the same transaction.
+    """
     session_id = secrets.token_urlsafe(16)
     key = secrets.token_urlsafe(24)
     try:
@@ -214,6 +260,7 @@ def _insert_session(
                 Event.create(
                     session=session, seq=seq, action=action, undone=undone, redoable=redoable
                 )
+            also(session)
             if form_key:
                 FormKey.update(session=session).where(FormKey.key == form_key).execute()
     except IntegrityError:
@@ -266,29 +313,41 @@ def _change(session_id: str, version: int, form_key: str | None, write: Write) -
             view = _view(session)
             session.finished = view.finished
             session.save()
+
     except IntegrityError:
         raise _already_recorded(form_key) from None
     return view
 
 
 def append(
-    session_id: str, data: Mapping[str, object], version: int, form_key: str | None = None
+    session_id: str,
+    data: Mapping[str, object] | Callable[[SessionView], Mapping[str, object]],
+    version: int,
+    form_key: str | None = None,
 ) -> SessionView:
-    """Record one action, if the rules allow it at this point of the game."""
+    """Record one action, if the rules allow it at this point of the game.
+
+    ``data`` may be a function of the current state, read once the page is known
+    to be fresh and not a double tap (a form whose reading depends on the game).
+    """
 
     def write(session: GameSession, view: SessionView) -> None:
-        action = view.game.parse_action(data)
+        action = view.game.parse_action(data(view) if callable(data) else data)
         view.game.apply(view.state, action)
         last = session.events.order_by(Event.seq.desc()).first()
         # A new action ends the redo trail: what was undone stays undone.
         Event.update(redoable=False).where(Event.session == session).execute()
-        Event.create(
-            session=session,
-            seq=(last.seq if last else 0) + 1,
-            action=view.game.action_to_json(action),
-        )
+        recorded = view.game.action_to_json(action)
+        Event.create(session=session, seq=(last.seq if last else 0) + 1, action=recorded)
+        _learn_size(view, recorded)
 
     return _change(session_id, version, form_key, write)
+
+
+def _learn_size(view: SessionView, action: Mapping[str, Any]) -> None:
+    """A card's size the table just entered goes into the session's deck profile."""
+    if view.deck is not None and "card" in action and action.get("size") is not None:
+        decks.learn(view.deck.id, {str(action["card"]): int(action["size"])})
 
 
 def undo(session_id: str, version: int, form_key: str | None = None) -> SessionView:
@@ -388,5 +447,6 @@ def correct(
             ) from None
         target.action = action
         target.save()
+        _learn_size(view, action)
 
     return _change(session_id, version, form_key, write)

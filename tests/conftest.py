@@ -18,7 +18,15 @@ from scorekeeper.db import open_database
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
-TABLES = ("form_key", "event", "seat", "game_session", "schema_migration")
+TABLES = (
+    "session_deck",
+    "deck_profile",
+    "form_key",
+    "event",
+    "seat",
+    "game_session",
+    "schema_migration",
+)
 
 
 def empty_postgres(url: str) -> None:

@@ -66,7 +66,22 @@ def test_schema_is_created_on_first_start_and_migrations_run_once(app: Flask) ->
             "event",
             "form_key",
             "schema_migration",
+            "deck_profile",
+            "session_deck",
         }
+
+
+def test_a_database_made_by_migration_1_gains_the_deck_profile_tables(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/old.sqlite3"
+    make_app(url)
+    with database.connection_context():
+        database.execute_sql("DROP TABLE session_deck")
+        database.execute_sql("DROP TABLE deck_profile")
+        SchemaMigration.delete().where(SchemaMigration.number > 1).execute()
+    make_app(url)
+    with database.connection_context():
+        assert {"deck_profile", "session_deck"} <= set(database.get_tables())
+        assert migrate() == []
 
 
 def test_init_db_command_reports_an_up_to_date_database(app: Flask) -> None:
