@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from scorekeeper.games import cryptruck, yardkle, yokai_septet
+from scorekeeper.games import cryptruck, yadokarick, yardkle, yellow_dwarf, yokai_septet
 from scorekeeper.games.base import Game, IllegalAction
 
 GAMES: dict[str, Game] = {
-    game.slug: game for game in (yardkle.GAME, yokai_septet.GAME, cryptruck.GAME)
+    game.slug: game
+    for game in (
+        yardkle.GAME,
+        yokai_septet.GAME,
+        cryptruck.GAME,
+        yadokarick.GAME,
+        yellow_dwarf.GAME,
+    )
 }
 
 

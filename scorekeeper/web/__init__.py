@@ -17,12 +17,12 @@ CONTENT_SECURITY_POLICY = (
 
 
 def register(app: Flask) -> None:
-    from scorekeeper.web import api, errors, export, judge, play, sessions
+    from scorekeeper.web import api, decks, errors, export, judge, play, sessions
 
     csrf.init_app(app)
     csrf.exempt(api.bp)
     errors.init_app(app)
-    for blueprint in (sessions.bp, play.bp, export.bp, judge.bp, api.bp):
+    for blueprint in (sessions.bp, play.bp, export.bp, judge.bp, decks.bp, api.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals["GAMES"] = GAMES
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from flask import abort, request, session
 
-from scorekeeper import store
+from scorekeeper import decks, store
 
 # The cookie must stay under the 4 KB browsers keep: about 40 bytes a session.
 REMEMBERED_SESSIONS = 40
+REMEMBERED_DECKS = 10
 EDIT = "edit"
 VIEW = "view"
 
@@ -29,6 +30,26 @@ def remember(session_id: str, role: str) -> None:
         role = EDIT
     updated = {session_id: role, **{k: v for k, v in known.items() if k != session_id}}
     session["sessions"] = dict(list(updated.items())[:REMEMBERED_SESSIONS])
+    session.permanent = True
+
+
+def remember_scorer(session_id: str) -> None:
+    """This device may record in the session, and keeps its deck profile for later sessions."""
+    remember(session_id, EDIT)
+    profile = decks.of_session(session_id)
+    if profile is not None:
+        remember_deck(profile.id)
+
+
+def remembered_decks() -> list[str]:
+    """The deck profiles this device has made or opened, newest first."""
+    value = session.get("decks", [])
+    return [str(item) for item in value] if isinstance(value, list) else []
+
+
+def remember_deck(profile_id: str) -> None:
+    known = [item for item in remembered_decks() if item != profile_id]
+    session["decks"] = [profile_id, *known][:REMEMBERED_DECKS]
     session.permanent = True
 
 

@@ -7,7 +7,7 @@ session need its edit key as ``Authorization: Bearer <key>``.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
@@ -47,13 +47,13 @@ def json_body() -> dict[str, Any]:
 
 def plain(value: Any) -> Any:
     """A game state as JSON data: cards as written ("blue 9"), sets as sorted lists."""
-    if isinstance(value, cards.Card):
+    if isinstance(value, cards.Card | cards.PlayingCard):
         return str(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {
             field.name: plain(getattr(value, field.name)) for field in dataclasses.fields(value)
         }
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {str(key): plain(item) for key, item in value.items()}
     if isinstance(value, set | frozenset):
         return sorted((plain(item) for item in value), key=str)
@@ -77,6 +77,11 @@ def session_state(view: store.SessionView) -> dict[str, Any]:
         "can_undo": view.can_undo,
         "can_redo": view.can_redo,
         "state": plain(view.state),
+        **(
+            {"deck_profile": {"id": view.deck.id, "name": view.deck.name}}
+            if view.deck is not None
+            else {}
+        ),
         "links": {
             "view": url_for("sessions.session_page", session_id=view.id, _external=True),
             "export": url_for("api.export_session", session_id=view.id, _external=True),
@@ -100,7 +105,13 @@ def create_session() -> tuple[Response, int]:
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise IllegalAction("“options” must be an object.", "options")
-    return created(*store.create(body.get("game"), seats, options))
+    deck: dict[str, str] = {}
+    for name in ("deck_profile", "new_deck_name"):
+        if name in body:
+            if not isinstance(body[name], str):
+                raise IllegalAction(f"“{name}” must be a string.", name)
+            deck[name] = body[name]
+    return created(*store.create(body.get("game"), seats, options, None, **deck))
 
 
 @bp.post("/sessions/import")

@@ -62,7 +62,7 @@ def import_session() -> Response | tuple[str, int]:
         except store.AlreadyRecorded as repeated:
             return redirect(url_for("sessions.session_page", session_id=repeated.session_id), 303)
         else:
-            access.remember(session_id, access.EDIT)
+            access.remember_scorer(session_id)
             return redirect(url_for("sessions.session_page", session_id=session_id), 303)
     status = 422 if error or form.errors else 200
     return render_template("sessions/import.html", form=form, error=error), status

@@ -15,6 +15,7 @@ from wtforms import (
     Field,
     FieldList,
     HiddenField,
+    SelectChoice,
     SelectField,
     SelectMultipleField,
     StringField,
@@ -48,6 +49,14 @@ class NewSessionForm(KeyedForm):
             if entry.data and entry.data.strip()
         ]
 
+    def deck_choice(self) -> dict[str, str]:
+        """The store's deck arguments: an existing profile, or the name of a new one."""
+        if "deck" not in self._fields:
+            return {}
+        if self["deck"].data != NEW_DECK:
+            return {"deck_profile": self["deck"].data}
+        return {"new_deck_name": self["new_deck_name"].data or ""}
+
     def option_values(self, game: Game) -> dict[str, object]:
         return {spec.name: self[f"option_{spec.name}"].data or "" for spec in game.options}
 
@@ -61,24 +70,53 @@ class NewSessionForm(KeyedForm):
                 target = self.seats.entries[filled[position - 1][0]]
         elif field and field.startswith("options."):
             target = self._fields.get("option_" + field.removeprefix("options."))
+        elif field in ("deck_profile", "new_deck_name"):
+            target = self._fields.get("deck" if field == "deck_profile" else field)
         if target is None:
             self.form_errors.append(message)
         else:
             target.errors = [*target.errors, message]
 
 
-def new_session_form(game: Game) -> NewSessionForm:
-    """The form for ``game``: one input per possible seat, one per option."""
+NEW_DECK = "new"
+
+
+def new_session_form(
+    game: Game, deck_choices: list[tuple[str, str]] | None = None
+) -> NewSessionForm:
+    """The form for ``game``: one input per possible seat, one per option.
+
+    ``deck_choices`` ((id, name) of this device's deck profiles) adds the
+    choice of the physical deck, for a game played with a deck profile.
+    """
 
     class GameSessionForm(NewSessionForm):
         pass
+
+    if deck_choices is not None:
+        GameSessionForm.deck = SelectField(
+            "Deck profile",
+            choices=[
+                *(SelectChoice(value, label) for value, label in deck_choices),
+                SelectChoice(NEW_DECK, "A new deck profile"),
+            ],
+            default=deck_choices[0][0] if deck_choices else NEW_DECK,
+            description="The sizes printed on your cards, remembered from earlier sessions "
+            "with this deck.",
+        )
+        GameSessionForm.new_deck_name = StringField(
+            "New deck's name",
+            default="My Yadokarick deck",
+            description="Only for a new deck profile.",
+            render_kw={"maxlength": NAME_MAX_LENGTH, "autocomplete": "off"},
+        )
 
     for spec in game.options:
         field: Field
         if spec.kind == "choice":
             field = SelectField(
                 spec.label,
-                choices=list(spec.choices),
+                choices=[SelectChoice(value, label) for value, label in spec.choices],
                 default=spec.default,
                 description=spec.help,
             )

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from flask import Blueprint, abort, render_template, request, session
 
+from scorekeeper import decks
 from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.web import access
 
 bp = Blueprint("judge", __name__, url_prefix="/judge")
 
@@ -30,6 +32,16 @@ SIZES_COOKIE_KEY = "yadokarick_sizes"
 def remembered_sizes() -> dict[str, str]:
     sizes = session.get(SIZES_COOKIE_KEY, {})
     return sizes if isinstance(sizes, dict) else {}
+
+
+def known_size(card: str) -> str | None:
+    """A card's size as this phone knows it: told to the judge, or in its newest deck profile."""
+    told = remembered_sizes().get(card)
+    if told:
+        return told
+    newest = decks.find(access.remembered_decks()[:1])
+    size = newest[0].sizes.get(card) if newest else None
+    return None if size is None else str(size)
 
 
 def remember_size(card: str, size: str) -> None:
@@ -163,7 +175,7 @@ def read_trick(game: TrickGame) -> Trick:
             card = str(game.deck.parse(added, "add"))
             if trick.used()[card] >= game.deck.copies_of(game.deck.parse(card, "add")):
                 raise IllegalAction(f"{card} is in this trick already.", "add")
-            known = remembered_sizes().get(card)
+            known = known_size(card)
             if not (game.needs_sizes and trick.players > 3):
                 trick.plays.append(card)
             elif known:

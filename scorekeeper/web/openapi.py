@@ -322,13 +322,24 @@ def _schemas() -> Schema:
                 "standings": {"type": "array", "items": _ref("Standing")},
                 "can_undo": {"type": "boolean"},
                 "can_redo": {"type": "boolean"},
+                "deck_profile": {
+                    "type": "object",
+                    "description": "Yadokarick only: the deck profile the session plays with.",
+                    "properties": {"id": {"type": "string"}, "name": _NAME},
+                },
                 "state": {
                     "type": "object",
                     "description": (
                         "The game's own state. For Yardkle: players, entry_threshold, "
                         "winning_score, scores, entered, current (seat index), turn {total, "
                         "dice_left, pending_roll, hot_dice, rolls}, turns [{round, seat, "
-                        "points, result}], final_round_by, finished, last_ruling."
+                        "points, result}], final_round_by, finished, last_ruling. Card games "
+                        "write cards as text (`blue 9`, `10D`). Yadokarick: players, mode, "
+                        "sizes (card → printed size), marker, current, tricks, movers, houses "
+                        "[{cards, collapsed, roofed, size, collapsed_size}], records, totals "
+                        "(solo: row, crabs, scored, penalty, drawn, offer, step). Yellow Dwarf: "
+                        "players, chips, trays, active, round, turn, required (rank), laid, "
+                        "went_out, rounds [{changes, trays, explanation, …}], start_total."
                     ),
                     "additionalProperties": True,
                 },
@@ -423,9 +434,26 @@ def _schemas() -> Schema:
                         _ref("YardkleOptions"),
                         _ref("YokaiSeptetOptions"),
                         _ref("CryptruckOptions"),
+                        _ref("YadokarickOptions"),
+                        _ref("YellowDwarfOptions"),
                     ],
                     "default": {},
                     "description": "The game's options; each one left out takes its default.",
+                },
+                "deck_profile": {
+                    "type": "string",
+                    "description": (
+                        "Yadokarick only: the id of the deck profile (the sizes printed on "
+                        "your physical deck) to play with."
+                    ),
+                },
+                "new_deck_name": {
+                    "type": "string",
+                    "maxLength": 40,
+                    "description": (
+                        "Yadokarick only, without `deck_profile`: the name of the new deck "
+                        "profile made for this session (default “My Yadokarick deck”)."
+                    ),
                 },
             },
         },
@@ -494,6 +522,8 @@ def _schemas() -> Schema:
                         _ref("YardkleAction"),
                         _ref("YokaiSeptetAction"),
                         _ref("CryptruckAction"),
+                        _ref("YadokarickAction"),
+                        _ref("YellowDwarfAction"),
                     ]
                 },
                 "request_key": _REQUEST_KEY,
@@ -524,6 +554,26 @@ def _schemas() -> Schema:
                 "winners",
             ],
             "properties": {
+                "deck_profile": {
+                    "type": "object",
+                    "description": (
+                        "Yadokarick only: the name and known sizes of the deck profile; an "
+                        "import makes the importer a profile of their own from it."
+                    ),
+                    "required": ["name", "sizes"],
+                    "properties": {
+                        "name": _NAME,
+                        "sizes": {
+                            "type": "object",
+                            "description": "Card (“green 25”) → its printed size.",
+                            "additionalProperties": {
+                                "type": "integer",
+                                "minimum": 1,
+                                "maximum": 99,
+                            },
+                        },
+                    },
+                },
                 "format": {"const": "tabletop-scorekeeper/session"},
                 "format_version": {"const": 1},
                 "game": {"type": "string", "enum": GAME_SLUGS},
@@ -1163,7 +1213,7 @@ def _judge_paths() -> Schema:
     }
 
 
-GAME_SLUGS = ["yardkle", "yokai-septet", "cryptruck"]
+GAME_SLUGS = ["yardkle", "yokai-septet", "cryptruck", "yadokarick", "yellow-dwarf"]
 
 
 def _action(title: str, description: str, **fields: Schema) -> Schema:
@@ -1293,6 +1343,217 @@ def _cryptruck_schemas() -> Schema:
     }
 
 
+def _int_option(default: int, low: int, high: int, description: str) -> Schema:
+    return {
+        "type": "integer",
+        "minimum": low,
+        "maximum": high,
+        "default": default,
+        "description": description,
+    }
+
+
+def _choice_option(default: str, values: list[str], description: str) -> Schema:
+    return {"type": "string", "enum": values, "default": default, "description": description}
+
+
+_HOUSE_CARD = {
+    "type": "string",
+    "description": "A Yadokarick house card, `green 1` to `pink 36`, any case.",
+    "examples": ["green 25"],
+}
+_SIZE = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": 99,
+    "description": (
+        "The house size printed on the card: needed the first time the session meets the "
+        "card, optional after that (a different size is refused)."
+    ),
+}
+_CRAB = {"type": "integer", "minimum": 1, "maximum": 4, "description": "Crab 1 is the leftmost."}
+
+
+def _yadokarick_schemas() -> Schema:
+    return {
+        "YadokarickOptions": {
+            "type": "object",
+            "description": (
+                "1 seat plays the solo game, 2 the game with the NPC crab, 3 to 7 the standard "
+                "game. Every option is checked; each mode uses the ones it needs."
+            ),
+            "additionalProperties": False,
+            "properties": {
+                "rounds": _int_option(3, 1, 20, "Standard game: rounds of 10 tricks."),
+                "first_dealer": _int_option(1, 1, 7, "Standard game: seat (from 1) dealing first."),
+                "size_first": _int_option(1, 1, 98, "Standard game: the size row's first card."),
+                "size_last": _int_option(20, 2, 99, "Standard game: the size row's last card."),
+                "marker_start": _int_option(
+                    11, 1, 99, "Standard game: where the size marker starts each round."
+                ),
+                "advanced": _choice_option(
+                    "off", ["off", "on"], "Advanced card ranges (3 to 6 players)."
+                ),
+                "colour": _choice_option(
+                    "green",
+                    ["green", "pink"],
+                    "The one colour of the 3-player game and of the NPC game.",
+                ),
+                "npc_position": _int_option(
+                    2, 1, 3, "NPC game: the NPC crab's place in the play order."
+                ),
+            },
+        },
+        "YadokarickAction": {
+            "description": (
+                "One thing that happened at a Yadokarick table. Standard and NPC games: play, "
+                "marker. Solo: draw, take, bonus, give-up."
+            ),
+            "oneOf": [
+                {
+                    **_action(
+                        "play",
+                        "The next card of the trick (in the NPC game, on the NPC's turn, the "
+                        "top card of the draw deck).",
+                        card=_HOUSE_CARD,
+                    ),
+                    "properties": {"type": {"const": "play"}, "card": _HOUSE_CARD, "size": _SIZE},
+                },
+                _action(
+                    "marker",
+                    "The lowest card's player moves the size marker (ties: each in play order).",
+                    move={"type": "string", "enum": ["left", "right", "stay"]},
+                ),
+                {
+                    **_action(
+                        "draw", "Solo: a card turned from a deck into the row.", card=_HOUSE_CARD
+                    ),
+                    "properties": {"type": {"const": "draw"}, "card": _HOUSE_CARD, "size": _SIZE},
+                },
+                _action("take", "Solo: a row card onto a crab.", card=_HOUSE_CARD, crab=_CRAB),
+                _action(
+                    "bonus",
+                    "Solo: a card of the consecutive run just made, scored face up.",
+                    card=_HOUSE_CARD,
+                ),
+                _action("give-up", "Solo: a crab's cards go face down as a penalty.", crab=_CRAB),
+            ],
+        },
+    }
+
+
+_PLAYING_CARD = {
+    "type": "string",
+    "description": "A card of the 52-card deck as `<rank><suit>`: `10D`, `QS`, `7♦`, `A♠`.",
+    "examples": ["10D"],
+}
+_SEAT = {"type": "integer", "minimum": 0, "description": "A seat index (0 is the first seat)."}
+_COUNTS = {
+    "type": "array",
+    "items": {"type": "integer", "minimum": 0},
+    "description": "Per seat: cards left (payout by cards) or points left (payout by points).",
+}
+_KEPT = {
+    "type": "array",
+    "description": "Taker cards still in a hand: each pays its tray what the tray holds.",
+    "items": {
+        "type": "object",
+        "required": ["player", "card"],
+        "additionalProperties": False,
+        "properties": {"player": _SEAT, "card": _PLAYING_CARD},
+    },
+}
+
+
+def _yellow_dwarf_schemas() -> Schema:
+    return {
+        "YellowDwarfOptions": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "starting_chips": _int_option(50, 15, 10000, "Each player's chips at the start."),
+                "payout": _choice_option(
+                    "cards",
+                    ["cards", "points"],
+                    "What the others pay the player who goes out: a chip a card, or card points.",
+                ),
+                "game_end": _choice_option(
+                    "first-broke",
+                    ["first-broke", "last-standing"],
+                    "End when a player cannot stake 15 chips, or drop such players and go on.",
+                ),
+            },
+        },
+        "YellowDwarfAction": {
+            "description": (
+                "One thing that happened at a Yellow Dwarf table. Card by card: play, without, "
+                "then reveal once someone goes out. Or a whole round at once: round."
+            ),
+            "oneOf": [
+                {
+                    **_action(
+                        "play", "The player whose turn it is lays a card.", card=_PLAYING_CARD
+                    ),
+                    "properties": {
+                        "type": {"const": "play"},
+                        "card": _PLAYING_CARD,
+                        "called": {
+                            "type": "boolean",
+                            "description": (
+                                "Taker cards only (and required for them): whether the player "
+                                "called “who takes” and so collects the tray."
+                            ),
+                        },
+                    },
+                },
+                {
+                    **_action("without", "The player says “without N” and play passes on."),
+                    "properties": {
+                        "type": {"const": "without"},
+                        "rank": {
+                            "type": ["string", "integer"],
+                            "description": "The rank said (checked against the one due).",
+                        },
+                    },
+                },
+                {
+                    **_action("reveal", "After a player went out: the hands, to settle."),
+                    "properties": {"type": {"const": "reveal"}, "left": _COUNTS, "kept": _KEPT},
+                },
+                {
+                    **_action(
+                        "round",
+                        "A whole round's result, before any card of it was laid.",
+                        winner=_SEAT,
+                        left=_COUNTS,
+                    ),
+                    "properties": {
+                        "type": {"const": "round"},
+                        "winner": _SEAT,
+                        "left": _COUNTS,
+                        "kept": _KEPT,
+                        "played": {
+                            "type": "array",
+                            "description": "Taker cards laid: by whom, and whether called.",
+                            "items": {
+                                "type": "object",
+                                "required": ["player", "card", "called"],
+                                "additionalProperties": False,
+                                "properties": {
+                                    "player": _SEAT,
+                                    "card": _PLAYING_CARD,
+                                    "called": {"type": "boolean"},
+                                },
+                            },
+                        },
+                        "grand_opera": {"type": "boolean", "default": False},
+                    },
+                },
+            ],
+        },
+    }
+
+
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI 3.1.0 document of the JSON API v1."""
     return {
@@ -1317,6 +1578,8 @@ def openapi_document() -> dict[str, Any]:
                 **_settle_schemas(),
                 **_yokai_septet_schemas(),
                 **_cryptruck_schemas(),
+                **_yadokarick_schemas(),
+                **_yellow_dwarf_schemas(),
             },
             "responses": _responses(),
             "parameters": {

@@ -14,7 +14,9 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from scorekeeper import store
+from scorekeeper.games import yadokarick, yellow_dwarf
 from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.cards import YADOKARICK, parse_playing_card
 from scorekeeper.web import access
 from scorekeeper.web.forms import new_form_key
 from scorekeeper.web.sessions import (
@@ -23,14 +25,23 @@ from scorekeeper.web.sessions import (
     load_or_404,
     picker_colours,
     render_session,
+    session_deck,
 )
 
 bp = Blueprint("play", __name__)
 
-FormReader = Callable[[MultiDict[str, str]], dict[str, object]]
+FormReader = Callable[[MultiDict[str, str], store.SessionView], dict[str, object]]
 
 
-def read_yardkle(form: MultiDict[str, str]) -> dict[str, object]:
+class AskFirst(Exception):
+    """The action needs one more answer (a card's size): show the page's step for it."""
+
+    def __init__(self, **step: str) -> None:
+        super().__init__("one more answer is needed")
+        self.step = step
+
+
+def read_yardkle(form: MultiDict[str, str], _view: store.SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind == "roll":
         count = parse_whole_number(form.get("dice_count", ""), "The number of dice", "dice")
@@ -52,7 +63,7 @@ def read_yardkle(form: MultiDict[str, str]) -> dict[str, object]:
     )
 
 
-def read_yokai_septet(form: MultiDict[str, str]) -> dict[str, object]:
+def read_yokai_septet(form: MultiDict[str, str], _view: store.SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind in ("trump", "play"):
         return {"type": kind, "card": form.get("card", "")}
@@ -87,7 +98,7 @@ def read_revoke(form: MultiDict[str, str]) -> dict[str, object]:
     }
 
 
-def read_cryptruck(form: MultiDict[str, str]) -> dict[str, object]:
+def read_cryptruck(form: MultiDict[str, str], _view: store.SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind in ("reveal", "dealer-card", "play"):
         return {"type": kind, "card": form.get("card", "")}
@@ -104,10 +115,96 @@ def read_cryptruck(form: MultiDict[str, str]) -> dict[str, object]:
     raise IllegalAction("Choose what happened: a card, a bid or the cards won.", "type")
 
 
+def card_size(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
+    """The card tapped and, when the session meets it for the first time, its size.
+
+    The size comes from the form (the size step), else from the deck profile;
+    when neither knows it, the page asks for it first.
+    """
+    text = form.get("card", "")
+    typed = next((size.strip() for size in form.getlist("size") if size.strip()), "")
+    if typed:
+        return {"card": text, "size": typed}
+    card = YADOKARICK.parse(text, "card")
+    if card in view.state.sizes or card not in yadokarick.session_cards(view.state):
+        # Known already, or not in this game: the engine records it or says why not.
+        return {"card": text}
+    remembered = view.deck.size_of(card) if view.deck is not None else None
+    if remembered is None:
+        raise AskFirst(size_for=str(card), size_type=form.get("type", ""))
+    return {"card": text, "size": remembered}
+
+
+def read_yadokarick(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
+    kind = form.get("type", "")
+    if kind in ("play", "draw"):
+        return {"type": kind, **card_size(form, view)}
+    if kind == "marker":
+        return {"type": kind, "move": form.get("move", "")}
+    if kind == "take":
+        return {"type": kind, "card": form.get("card", ""), "crab": form.get("crab", "")}
+    if kind == "bonus":
+        return {"type": kind, "card": form.get("card", "")}
+    if kind == "give-up":
+        return {"type": kind, "crab": form.get("crab", "")}
+    raise IllegalAction("Choose what happened: a card, a marker move or a crab move.", "type")
+
+
+def read_yellow_dwarf(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
+    kind = form.get("type", "")
+    if kind == "play":
+        text = form.get("card", "")
+        if form.get("called") in ("1", "0"):
+            return {"type": kind, "card": text, "called": form.get("called") == "1"}
+        try:
+            view.game.apply(view.state, view.game.parse_action({"type": kind, "card": text}))
+        except IllegalAction as refused:
+            # The rules ask "called?" only of a taker card that can be laid now.
+            if refused.field == "called":
+                raise AskFirst(called_for=str(parse_playing_card(text, "card"))) from None
+        return {"type": kind, "card": text}
+    if kind == "without":
+        return {"type": kind, "rank": form.get("rank", "")} if form.get("rank") else {"type": kind}
+    seats = range(len(view.seats))
+    if kind == "reveal":
+        action: dict[str, object] = {"type": kind, "kept": taker_fates(form)["kept"]}
+        if view.state.options.payout == "points":
+            action["left"] = [form.get(f"left-{seat}", "").strip() or "0" for seat in seats]
+        return action
+    if kind == "round":
+        winner = form.get("winner", "")
+        if not winner:
+            raise IllegalAction("Choose the player who went out.", "winner")
+        return {
+            "type": kind,
+            "winner": winner,
+            "left": [form.get(f"left-{seat}", "").strip() or "0" for seat in seats],
+            **taker_fates(form),
+            "grand_opera": form.get("grand_opera") == "1",
+        }
+    raise IllegalAction(
+        "Choose what happened: a card, “without”, the hands or the round's result.", "type"
+    )
+
+
+def taker_fates(form: MultiDict[str, str]) -> dict[str, list[dict[str, object]]]:
+    """Each taker card's fate as the form's select says: "kept:2", "called:0", "forgot:1"."""
+    fates: dict[str, list[dict[str, object]]] = {"kept": [], "played": []}
+    for card in yellow_dwarf.TAKER_CARDS:
+        how, _, seat = form.get(f"taker-{card}", "").partition(":")
+        if how == "kept":
+            fates["kept"].append({"player": seat, "card": str(card)})
+        elif how in ("called", "forgot"):
+            fates["played"].append({"player": seat, "card": str(card), "called": how == "called"})
+    return fates
+
+
 FORM_READERS: dict[str, FormReader] = {
     "yardkle": read_yardkle,
     "yokai-septet": read_yokai_septet,
     "cryptruck": read_cryptruck,
+    "yadokarick": read_yadokarick,
+    "yellow-dwarf": read_yellow_dwarf,
 }
 
 
@@ -139,6 +236,8 @@ def record(
         )
     except store.AlreadyRecorded:
         pass
+    except AskFirst as ask:
+        return redirect(url_for("sessions.session_page", session_id=session_id, **ask.step), 303)
     return redirect(url_for("sessions.session_page", session_id=session_id), 303)
 
 
@@ -148,7 +247,9 @@ def action(session_id: str) -> Response | tuple[str, int]:
     reader = FORM_READERS[view.game.slug]
 
     def write(version: int, form_key: str | None) -> object:
-        return store.append(session_id, reader(request.form), version, form_key)
+        return store.append(
+            session_id, lambda current: reader(request.form, current), version, form_key
+        )
 
     return record(view, write)
 
@@ -173,18 +274,42 @@ def correctable(view: store.SessionView, seq: int) -> store.LoggedEvent:
     abort(404, f"Event {seq} is not a card that can be corrected.")
 
 
+def corrected_size(
+    event: store.LoggedEvent, card_text: str, view: store.SessionView
+) -> dict[str, object]:
+    """The size a corrected Yadokarick card carries: typed, kept, or from the deck profile.
+
+    A size belongs to its card, so a different card never inherits the old one.
+    """
+    typed = request.form.get("size", "").strip()
+    if typed:
+        return {"size": typed}
+    if card_text == event.action.get("card") and "size" in event.action:
+        return {"size": event.action["size"]}
+    card = YADOKARICK.parse(card_text, "card")
+    if card in view.state.sizes:
+        # Given again: the corrected event may come before the one that entered it.
+        return {"size": view.state.sizes[card]}
+    return {"size": view.deck.size_of(card) if view.deck is not None else None}
+
+
 @bp.get("/s/<session_id>/events/<int:seq>/correct")
 def correction_form(session_id: str, seq: int) -> str:
     view = load_or_404(session_id)
     access.require_device_edit(session_id)
     event = correctable(view, seq)
+    deck = session_deck(view)
+    assert deck is not None  # correctable: the session is a card game
+    # The card itself stays on offer: a Yadokarick correction may fix only its size.
+    own_card = deck.parse(event.action["card"], "card")
     return render_template(
         "sessions/correct.html",
         view=view,
         event=event,
-        deck=DECKS[view.game.slug],
-        colours=picker_colours(view),
-        played=TEMPLATE_RULES[view.game.slug].played_cards(view.state),
+        deck=deck,
+        colours=picker_colours(view) if view.game.slug in DECKS else None,
+        played=TEMPLATE_RULES[view.game.slug].played_cards(view.state) - {own_card},
+        sized=view.game.slug in store.DECK_GAMES,
         form_key=new_form_key(),
     )
 
@@ -196,6 +321,8 @@ def correct(session_id: str, seq: int) -> Response | tuple[str, int]:
     access.require_device_edit(session_id)
     event = correctable(view, seq)
     replacement = {**event.action, "card": request.form.get("card", "")}
+    if view.game.slug in store.DECK_GAMES:
+        replacement = {**replacement, **corrected_size(event, replacement["card"], view)}
 
     def write(version: int, form_key: str | None) -> object:
         return store.correct(session_id, seq, replacement, version, form_key)

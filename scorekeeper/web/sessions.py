@@ -7,8 +7,16 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.wrappers import Response
 
-from scorekeeper import store
-from scorekeeper.games import GAMES, cards, cryptruck, yardkle, yokai_septet
+from scorekeeper import decks, store
+from scorekeeper.games import (
+    GAMES,
+    cards,
+    cryptruck,
+    yadokarick,
+    yardkle,
+    yellow_dwarf,
+    yokai_septet,
+)
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.web import access
 from scorekeeper.web.forms import new_form_key, new_session_form
@@ -16,8 +24,23 @@ from scorekeeper.web.forms import new_form_key, new_session_form
 bp = Blueprint("sessions", __name__)
 
 # Each game's templates read its state through the helpers of its rules module.
-TEMPLATE_RULES = {"yardkle": yardkle, "yokai-septet": yokai_septet, "cryptruck": cryptruck}
+TEMPLATE_RULES = {
+    "yardkle": yardkle,
+    "yokai-septet": yokai_septet,
+    "cryptruck": cryptruck,
+    "yadokarick": yadokarick,
+    "yellow-dwarf": yellow_dwarf,
+}
 DECKS = {"yokai-septet": cards.YOKAI_SEPTET, "cryptruck": cards.CRYPTRUCK}
+
+
+def session_deck(view: store.SessionView) -> cards.Deck | None:
+    """The deck a session's card picker offers (a game may narrow it to the cards in play)."""
+    rules = TEMPLATE_RULES[view.game.slug]
+    if hasattr(rules, "picker_deck"):
+        deck: cards.Deck = rules.picker_deck(view.state)
+        return deck
+    return DECKS.get(view.game.slug)
 
 
 def picker_colours(view: store.SessionView) -> tuple[str, ...] | None:
@@ -74,7 +97,10 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
     game = GAMES.get(slug)
     if game is None:
         abort(404, f"There is no game called “{slug}” here.")
-    form = new_session_form(game)
+    deck_choices = None
+    if slug in store.DECK_GAMES:
+        deck_choices = [(p.id, p.name) for p in decks.find(access.remembered_decks())]
+    form = new_session_form(game, deck_choices)
     refused = False
     if form.validate_on_submit():
         try:
@@ -83,6 +109,7 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
                 [name for _, name in form.filled_seats()],
                 form.option_values(game),
                 form.form_key.data,
+                **form.deck_choice(),
             )
         except IllegalAction as error:
             form.mark(error.field, error.message)
@@ -90,7 +117,7 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
         except store.AlreadyRecorded as repeated:
             return redirect(url_for("sessions.session_page", session_id=repeated.session_id), 303)
         else:
-            access.remember(session_id, access.EDIT)
+            access.remember_scorer(session_id)
             return redirect(url_for("sessions.session_page", session_id=session_id), 303)
     refused = refused or bool(form.errors)
     page = render_template("sessions/new_session.html", game=game, form=form, refused=refused)
@@ -108,7 +135,7 @@ def render_session(
         view=view,
         state=view.state,
         rules=TEMPLATE_RULES[view.game.slug],
-        deck=DECKS.get(view.game.slug),
+        deck=session_deck(view),
         colours=picker_colours(view) if view.game.slug in DECKS else None,
         card_seqs=card_event_seqs(view),
         may_edit=access.device_may_edit(view.id),
@@ -116,6 +143,9 @@ def render_session(
         error_field=field,
         form_key=new_form_key(),
         posted=request.form if request.method == "POST" else ImmutableMultiDict(),
+        # A step a form asked for first (a card's size): see play.AskFirst.
+        size_for=request.args.get("size_for", "")[:30] if request.method == "GET" else "",
+        size_type=request.args.get("size_type", "play")[:10],
     )
     return page, status
 
@@ -133,7 +163,7 @@ def history(session_id: str) -> str:
     return render_template(
         "sessions/history.html",
         view=view,
-        correctable=view.game.slug in DECKS and access.device_may_edit(session_id),
+        correctable=session_deck(view) is not None and access.device_may_edit(session_id),
     )
 
 
@@ -177,5 +207,5 @@ def join(session_id: str, key: str) -> Response:
     load_or_404(session_id)
     if not store.edit_key_matches(session_id, key):
         abort(403, "This “score with me” link is no longer valid: ask the scorer for a new one.")
-    access.remember(session_id, access.EDIT)
+    access.remember_scorer(session_id)
     return redirect(url_for("sessions.session_page", session_id=session_id), 303)

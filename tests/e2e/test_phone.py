@@ -238,3 +238,72 @@ def test_a_cryptruck_round_starts_on_a_phone(server: str) -> None:
         assert "Trick 1: Cy takes it with green 1." in page.inner_text(".ruling")
         check_phone_layout(page, "cryptruck-play")
         browser.close()
+
+
+def start_on_phone(page, server: str, game: str, names: list[str]) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{server}/new/{game}")
+    for index, name in enumerate(names):
+        page.fill(f"#seats-{index}", name)
+    page.get_by_role("button", name="Start the game").click()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_yadokarick_trick_with_sizes_and_the_marker_on_a_phone(
+    server: str, javascript: bool
+) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    suffix = "js" if javascript else "nojs"
+    with playwright_api.sync_playwright() as playwright:
+        browser, page = launch(playwright, javascript)
+        page.goto(f"{server}/new/yadokarick")
+        check_phone_layout(page, f"yadokarick-new-{suffix}")
+        start_on_phone(page, server, "yadokarick", ["Ann", "Bo", "Cy", "Di"])
+        check_phone_layout(page, f"yadokarick-start-{suffix}")
+        for card, size in (("green 25", "3"), ("pink 8", "2"), ("green 17", "3"), ("pink 29", "1")):
+            page.get_by_role("button", name=card, exact=True).click()
+            check_phone_layout(page, f"yadokarick-size-{suffix}")
+            page.get_by_role("button", name=f"size {size}", exact=True).click()
+        ruling = page.inner_text(".ruling")
+        assert "Bo places green 25 and green 17 on the house" in ruling
+        check_phone_layout(page, f"yadokarick-marker-{suffix}")
+        page.get_by_role("button", name="← 10").click()
+        assert "Target size 10" in page.inner_text("main")
+        check_phone_layout(page, f"yadokarick-houses-{suffix}")
+        page.goto(f"{server}/decks")
+        page.get_by_role("link", name="My Yadokarick deck").click()
+        check_phone_layout(page, f"yadokarick-deck-{suffix}")
+        assert page.get_by_label("size of green 25").input_value() == "3"
+        browser.close()
+
+
+def test_a_yadokarick_solo_move_on_a_phone(server: str) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        browser, page = launch(playwright, True)
+        start_on_phone(page, server, "yadokarick", ["Sol"])
+        for number in (18, 17, 19, 5, 6):
+            page.get_by_role("button", name=f"pink {number}", exact=True).click()
+            page.get_by_role("button", name="size 2", exact=True).click()
+        check_phone_layout(page, "yadokarick-solo-row")
+        page.get_by_label("pink 18").check()
+        page.get_by_role("button", name="Crab 4").click()
+        assert "Crab 4 pink\nPink 18·2" in page.inner_text(".crabs")
+        check_phone_layout(page, "yadokarick-solo-crab")
+        browser.close()
+
+
+def test_a_yellow_dwarf_run_with_a_taker_card_on_a_phone(server: str) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        browser, page = launch(playwright, False)
+        start_on_phone(page, server, "yellow-dwarf", ["Ann", "Bo", "Cy", "Di"])
+        check_phone_layout(page, "yellow-dwarf-start")
+        for card in ("8H", "9S", "10D"):
+            page.get_by_role("button", name=card, exact=True).click()
+        check_phone_layout(page, "yellow-dwarf-called")
+        page.get_by_role("button", name="Called").click()
+        assert "Ann takes the 10 of Diamonds tray, 4 chips" in page.inner_text(".ruling")
+        check_phone_layout(page, "yellow-dwarf-run")
+        page.get_by_role("button", name="Ann: “without J”").click()
+        assert "Bo" in page.inner_text("tr.current")
+        browser.close()

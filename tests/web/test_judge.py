@@ -301,6 +301,21 @@ def test_a_size_once_given_is_remembered_by_this_phone(client: FlaskClient) -> N
     assert re.findall(r'name="play" value="([^"]*)"', page) == ["green 25/3"]
 
 
+def test_the_judge_knows_the_sizes_of_this_phones_newest_deck_profile(
+    client: FlaskClient,
+) -> None:
+    made = client.post("/decks", data={"name": "Blue box", "form_key": "deck"})
+    profile = made.location.rsplit("/", 1)[1]
+    client.post(
+        f"/decks/{profile}", data={"name": "Blue box", "size-green 25": "4", "form_key": "sizes"}
+    )
+    page = Picker(client, "yadokarick").tap("add", "green 25")
+    assert "Size printed on" not in page
+    assert re.findall(r'name="play" value="([^"]*)"', page) == ["green 25/4"]
+    unknown = Picker(client, "yadokarick").tap("add", "pink 8")
+    assert "Size printed on" in unknown
+
+
 def test_a_remembered_size_can_be_corrected(client: FlaskClient) -> None:
     phone = Picker(client, "yadokarick")
     phone.tap("add", "green 25")

@@ -1,0 +1,772 @@
+"""Yadokarick sessions through the web pages: the size step, tricks, the marker,
+corrections, full standard, NPC and solo games, advanced mode and viewers."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import secrets
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from conftest import Table, page_error
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import decks
+from scorekeeper.games import yadokarick_solo as solo
+from scorekeeper.games.yadokarick import GAME
+from scorekeeper.web.api import plain
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"]
+FOUR = NAMES[:4]
+THREE = NAMES[:3]
+MINUS = "\u2212"
+# Every option, sent explicitly (a missing field keeps the form's default).
+DEFAULTS = {
+    "rounds": "3",
+    "first_dealer": "1",
+    "size_first": "1",
+    "size_last": "20",
+    "marker_start": "11",
+    "advanced": "off",
+    "colour": "green",
+    "npc_position": "2",
+}
+# The sheet's 4-player example trick, with sizes of our choosing: both greens
+# share the largest green size, pink 29 is the larger pink.
+SHEET_TRICK = (("green 25", 3), ("pink 8", 2), ("green 17", 3), ("pink 29", 4))
+
+
+def start(
+    client: FlaskClient,
+    names: list[str],
+    deck: str = "new",
+    deck_name: str = "Blue box",
+    **options: str,
+) -> Table:
+    data: dict[str, Any] = {f"seats-{i}": name for i, name in enumerate(names)}
+    data |= {f"option_{name}": value for name, value in (DEFAULTS | options).items()}
+    data |= {"deck": deck, "new_deck_name": deck_name, "form_key": secrets.token_urlsafe(8)}
+    response = client.post("/new/yadokarick", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return Table(client, response.location.rsplit("/", 1)[1])
+
+
+def ok(response: Any) -> None:
+    """Recorded: back to the session page, no size asked."""
+    assert response.status_code == 303, page_error(response.get_data(as_text=True))
+    assert "size_for" not in response.location, response.location
+
+
+def refused(response: Any) -> str:
+    assert response.status_code == 422, response.status_code
+    return page_error(response.get_data(as_text=True))
+
+
+def game(table: Table) -> dict[str, Any]:
+    return table.state()["state"]
+
+
+def text_of(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def send(table: Table, version: int, **data: str) -> int:
+    """Post one action with a known version (saves a state read); the next version."""
+    ok(table.post("/action", data, version=version))
+    return version + 1
+
+
+def play_sheet_trick(table: Table, sizes: tuple[tuple[str, int], ...] = SHEET_TRICK) -> None:
+    for card, size in sizes:
+        ok(table.act(type="play", card=card, size=str(size)))
+
+
+def winner_banner(page: str) -> str:
+    match = re.search(r'<div class="alert ok winner" role="status">(.*?)</div>', page, re.S)
+    assert match, "no winner banner"
+    return text_of(match.group(1))
+
+
+def expected_banner(names: list[str]) -> str:
+    return f"{' and '.join(names)} {'share the win' if len(names) > 1 else 'wins'}!"
+
+
+# --- 1. The size step and the deck profile ---------------------------------------------
+
+
+def test_an_unknown_card_asks_its_size_first_and_the_deck_remembers_it(
+    client: FlaskClient,
+) -> None:
+    table = start(client, FOUR, first_dealer="4")
+    before = table.state()
+    asked = table.act(type="play", card="green 25")
+    assert asked.status_code == 303
+    location = urlsplit(asked.location)
+    assert location.path == table.url
+    assert parse_qs(location.query) == {"size_for": ["green 25"], "size_type": ["play"]}
+    after = table.state()
+    assert after["version"] == before["version"]
+    assert after["state"]["current"] == [] and after["state"]["sizes"] == {}
+
+    page = client.get(asked.location).get_data(as_text=True)
+    assert "What size is printed on it?" in page
+    assert '<input type="hidden" name="card" value="green 25">' in page
+    assert '<input type="hidden" name="type" value="play">' in page
+    assert '<button type="submit" name="size" value="3" aria-label="size 3">3</button>' in page
+    assert "Blue box" in page  # the deck profile that will remember it
+    assert 'aria-label="green 26"' not in page  # the picker waits for the size
+
+    # A size button sends its value and the empty "another size" field.
+    ok(table.act(type="play", card="green 25", size=["3", ""]))
+    # The typed field alone, as "Use this size" sends it.
+    ok(table.act(type="play", card="pink 8", size="12"))
+    state = game(table)
+    assert state["current"] == [[0, "green 25"], [1, "pink 8"]]
+    assert state["sizes"] == {"green 25": 3, "pink 8": 12}
+    deck = table.state()["deck_profile"]
+    with client.application.app_context():
+        assert decks.load(deck["id"]).sizes == {"green 25": 3, "pink 8": 12}
+
+    # A second session on this phone with the same deck is not asked again.
+    second = start(client, FOUR, deck=deck["id"], first_dealer="4")
+    assert second.state()["deck_profile"] == deck
+    ok(second.act(type="play", card="green 25"))
+    ok(second.act(type="play", card="pink 8"))
+    body = second.state()
+    assert body["state"]["sizes"] == {"green 25": 3, "pink 8": 12}
+    assert body["ruling"].startswith("Bo plays pink 8 (size 12).")
+    assert "What size is printed on it?" not in second.page()
+
+    # A session with a new deck profile knows nothing yet and asks again.
+    third = start(client, FOUR, deck="new", deck_name="Red box", first_dealer="4")
+    again = third.act(type="play", card="green 25")
+    assert "size_for=green+25" in again.location
+    assert third.state()["version"] == 0
+
+
+def test_a_missing_option_field_takes_its_default_and_an_empty_one_is_refused(
+    client: FlaskClient,
+) -> None:
+    names = {f"seats-{i}": name for i, name in enumerate(THREE)}
+    response = client.post("/new/yadokarick", data={**names, "form_key": "bare"})
+    assert response.status_code == 303
+    body = Table(client, response.location.rsplit("/", 1)[1]).state()
+    assert body["options"] == {
+        "rounds": 3,
+        "first_dealer": 1,
+        "size_first": 1,
+        "size_last": 20,
+        "marker_start": 11,
+        "advanced": "off",
+        "colour": "green",
+        "npc_position": 2,
+    }
+    assert body["deck_profile"]["name"] == "My Yadokarick deck"
+    emptied = client.post(
+        "/new/yadokarick", data={**names, "option_marker_start": "", "form_key": "empty"}
+    )
+    assert emptied.status_code == 422
+    assert "Size marker starts on must be a whole number." in emptied.get_data(as_text=True)
+
+
+# --- 2. The sheet's 4-player example -------------------------------------------------
+
+
+def test_the_sheets_four_player_trick_takes_builds_houses_and_asks_for_the_marker(
+    client: FlaskClient,
+) -> None:
+    table = start(client, FOUR, first_dealer="4", size_first="5", size_last="12", marker_start="5")
+    assert "Ann plays: tap the card" in table.page()  # Di deals, Ann leads
+    play_sheet_trick(table)
+    state = game(table)
+    trick = state["tricks"][0]
+    assert trick["plays"] == [[0, "green 25"], [1, "pink 8"], [2, "green 17"], [3, "pink 29"]]
+    # Green: 25 is the highest and takes both greens of size 3; pink: 29 takes itself.
+    assert trick["takes"] == [[0, ["green 25", "green 17"]], [3, ["pink 29"]]]
+    assert trick["discarded"] == ["pink 8"]
+    # Pink 8 is the lowest: Bo moves the marker and leads trick 2.
+    assert trick["movers"] == [1] and state["movers"] == [1]
+    assert trick["next_lead"] == 1 and state["lead"] == 1
+    assert [house["size"] for house in state["houses"]] == [6, 0, 0, 4]
+    assert state["houses"][0]["cards"] == ["green 25", "green 17"]
+    assert trick["explanation"] == (
+        "Pink 8 (Bo) is the lowest: it moves the size marker and leads next. "
+        "Green: green 25 (Ann) is highest and takes green 25 and green 17, "
+        "the largest greens (size 3). "
+        "Pink: pink 29 (Di) is highest and takes pink 29, the largest pink (size 4). "
+        "Discarded: pink 8."
+    )
+
+    page = table.page()
+    houses = [
+        text_of(block) for block in re.findall(r'class="house-card[^"]*">(.*?)</div>', page, re.S)
+    ]
+    assert houses == [
+        "Ann · 0 pts green 17 ·3 green 25 ·3 house size 6",
+        "▶ Bo · 0 pts house size 0",
+        "Cy · 0 pts house size 0",
+        "Di · 0 pts pink 29 ·4 house size 4",
+    ]
+    assert trick["explanation"] in text_of(page)
+    assert "Bo moves the size marker" in page
+    assert re.search(r'name="move" value="left" disabled>\u2190 4</button>', page)
+    assert re.search(r'name="move" value="stay" class="secondary">Stay on 5</button>', page)
+    assert re.search(r'name="move" value="right">6 \u2192</button>', page)
+
+    version = table.state()["version"]
+    assert refused(table.act(type="marker", move="left")) == (
+        "The size marker is on 5, the first size card: it cannot move further left."
+    )
+    assert refused(table.act(type="play", card="green 1", size="1")) == (
+        "Bo moves the size marker first."
+    )
+    body = table.state()
+    assert body["version"] == version
+    assert (body["state"]["marker"], body["state"]["movers"]) == (5, [1])
+
+    ok(table.act(type="marker", move="right"))
+    state = game(table)
+    assert (state["marker"], state["movers"], state["lead"]) == (6, [], 1)
+    page = table.page()
+    assert "Bo plays: tap the card" in page
+    assert "Target size 6" in page
+
+
+def test_the_marker_cannot_pass_the_last_size_card(client: FlaskClient) -> None:
+    table = start(client, FOUR, first_dealer="4", size_first="5", size_last="12", marker_start="12")
+    play_sheet_trick(table)
+    page = table.page()
+    assert re.search(r'name="move" value="left">\u2190 11</button>', page)
+    assert re.search(r'name="move" value="right" disabled>13 \u2192</button>', page)
+    assert refused(table.act(type="marker", move="right")) == (
+        "The size marker is on 12, the last size card: it cannot move further right."
+    )
+    ok(table.act(type="marker", move="left"))
+    assert game(table)["marker"] == 11
+
+
+# --- 3. Sizes refused ----------------------------------------------------------------------
+
+
+def size_of(number: int) -> int:
+    return number % 4 + 1
+
+
+def three_player_round(client: FlaskClient) -> Table:
+    """A 3-player green game with round 1 played: green 1 to 30, three a trick, each
+    trick led by its lowest card, the marker left on 11. Green n has size n % 4 + 1."""
+    table = start(client, THREE, rounds="2")
+    version = 0
+    for trick in range(10):
+        for number in range(3 * trick + 1, 3 * trick + 4):
+            version = send(
+                table, version, type="play", card=f"green {number}", size=str(size_of(number))
+            )
+        version = send(table, version, type="marker", move="stay")
+    state = game(table)
+    assert (state["round"], state["records"][0]["target"], state["current"]) == (2, 11, [])
+    return table
+
+
+def test_a_size_that_contradicts_or_is_not_a_size_is_refused_and_nothing_recorded(
+    client: FlaskClient,
+) -> None:
+    table = three_player_round(client)
+    before = table.state()
+    assert before["state"]["sizes"]["green 5"] == 2
+    assert refused(table.act(type="play", card="green 5", size="4")) == (
+        "green 5 has size 2 in this session; you entered 4. "
+        "Correct the event where it was first entered to change it."
+    )
+    assert refused(table.act(type="play", card="green 5", size="0")) == (
+        "The size printed on green 5 must be 1 to 99; you entered 0."
+    )
+    assert refused(table.act(type="play", card="green 31", size="big")) == (
+        "The size printed on green 31 must be a whole number."
+    )
+    assert refused(table.act(type="play", card="green 31", size="100")) == (
+        "The size printed on green 31 must be 1 to 99; you entered 100."
+    )
+    after = table.state()
+    assert after["version"] == before["version"]
+    assert after["state"] == before["state"]
+    # The same size as known, or none at all, is fine.
+    ok(table.act(type="play", card="green 5", size="2"))
+    ok(table.act(type="play", card="green 6"))
+    assert game(table)["current"] == [[2, "green 5"], [0, "green 6"]]  # Bo deals round 2
+
+
+# --- 4. Corrections ------------------------------------------------------------------------
+
+
+def test_correcting_a_mistyped_size_rules_the_trick_again(client: FlaskClient) -> None:
+    table = start(client, FOUR, first_dealer="4")
+    play_sheet_trick(table)  # green 25 entered as size 3; it is really 1
+    assert game(table)["tricks"][0]["takes"][0] == [0, ["green 25", "green 17"]]
+    page = table.page()
+    match = re.search(
+        rf'href="/s/{table.id}/events/(\d+)/correct" aria-label="correct green 25">green 25·3</a>',
+        page,
+    )
+    assert match
+    path = f"/events/{match.group(1)}/correct"
+    form = client.get(table.url + path).get_data(as_text=True)
+    assert "Recorded with size 3." in form and 'name="size"' in form
+
+    ok(table.post(path, {"card": "green 25", "size": "1"}))
+    state = game(table)
+    assert state["sizes"]["green 25"] == 1
+    trick = state["tricks"][0]
+    # Green 25 is still the highest green, but green 17 is now the only largest.
+    assert trick["takes"] == [[0, ["green 17"]], [3, ["pink 29"]]]
+    assert trick["discarded"] == ["green 25", "pink 8"]
+    assert [house["size"] for house in state["houses"]] == [3, 0, 0, 4]
+    assert "takes green 17, the largest green (size 3)" in trick["explanation"]
+    assert "green 25·1</a>" in table.page()
+    deck = table.state()["deck_profile"]["id"]
+    with client.application.app_context():
+        assert decks.load(deck).sizes["green 25"] == 1
+
+
+def test_a_correction_that_breaks_a_later_event_is_refused_naming_it(
+    client: FlaskClient,
+) -> None:
+    table = three_player_round(client)
+    ok(table.act(type="play", card="green 5", size="2"))  # round 2, the size typed again
+    events = client.get(f"/api/v1/sessions/{table.id}/export").get_json()["events"]
+    first = next(e["seq"] for e in events if e["action"].get("card") == "green 5")
+    later = events[-1]["seq"]
+    assert events[-1]["action"] == {"type": "play", "card": "green 5", "size": 2}
+    before = table.state()
+    message = refused(table.post(f"/events/{first}/correct", {"card": "green 5", "size": "3"}))
+    assert message == (
+        f"This correction cannot be made: Event {later} (play green 5 (size 2)): "
+        "green 5 has size 3 in this session; you entered 2. "
+        "Correct the event where it was first entered to change it."
+    )
+    after = table.state()
+    assert (after["version"], after["state"]) == (before["version"], before["state"])
+
+
+def test_a_card_corrected_into_one_played_later_in_the_trick_is_refused(
+    client: FlaskClient,
+) -> None:
+    table = start(client, FOUR, first_dealer="4")
+    play_sheet_trick(table)
+    before = table.state()
+    events = client.get(f"/api/v1/sessions/{table.id}/export").get_json()["events"]
+    seqs = {e["action"]["card"]: e["seq"] for e in events}
+    path = f"/events/{seqs['green 17']}/correct"
+    message = refused(table.post(path, {"card": "pink 29", "size": "4"}))
+    assert message == (
+        f"This correction cannot be made: Event {seqs['pink 29']} (play pink 29 (size 4)): "
+        "pink 29 was already played in trick 1 by Cy."
+    )
+    after = table.state()
+    assert (after["version"], after["state"]) == (before["version"], before["state"])
+
+
+# --- 5. Full standard games ------------------------------------------------------------
+
+
+def legal_moves(marker: int, size_row: list[int]) -> list[str]:
+    first, last = size_row
+    return ["stay"] + (["left"] if marker > first else []) + (["right"] if marker < last else [])
+
+
+def played_this_round(state: dict[str, Any]) -> set[str]:
+    played = {card for trick in state["tricks"] for _, card in trick["plays"]}
+    return played | {card for _, card in state["current"]}
+
+
+def round_points(house_size: int, collapsed_size: int, target: int) -> int:
+    """The sheet's score: the house size, +5 when exact, the excess negative; less collapsed."""
+    if house_size <= target:
+        points = house_size + (5 if house_size == target else 0)
+    else:
+        points = target - house_size
+    return points - collapsed_size
+
+
+def play_standard_game(table: Table, rng: random.Random, sizes: dict[str, int]) -> int:
+    """Random legal plays and marker moves to the end; the number of actions.
+
+    The state is read once per trick and once per marker step: the moves in
+    between follow from it.
+    """
+    actions = 0
+    while not (body := table.state())["finished"]:
+        state, version = body["state"], body["version"]
+        if state["movers"]:
+            marker = state["marker"]
+            for _ in state["movers"]:
+                move = rng.choice(legal_moves(marker, state["size_row"]))
+                marker += {"left": -1, "stay": 0, "right": 1}[move]
+                version = send(table, version, type="marker", move=move)
+                actions += 1
+            continue
+        usable = [
+            f"{colour} {number}"
+            for colour in state["colours"]
+            for number in range(1, state["highest_number"] + 1)
+        ]
+        played = played_this_round(state)
+        for _ in range(len(state["players"]) - len(state["current"])):
+            card = rng.choice([card for card in usable if card not in played])
+            played.add(card)
+            data = {"type": "play", "card": card}
+            if card not in sizes:  # the session learns each size once
+                data["size"] = str(sizes.setdefault(card, rng.randint(1, 6)))
+            version = send(table, version, **data)
+            actions += 1
+    return actions
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_a_seeded_two_round_game_through_the_pages(client: FlaskClient, players: int) -> None:
+    names = NAMES[:players]
+    table = start(client, names, rounds="2", first_dealer=str(players))
+    sizes: dict[str, int] = {}
+    actions = play_standard_game(table, random.Random(players), sizes)
+    assert actions >= 2 * 10 * (players + 1)  # every trick has a card each and a marker move
+    body = table.state()
+    state = body["state"]
+    assert body["finished"] is True and state["finished"] is True
+    assert state["sizes"] == sizes
+    assert [record["number"] for record in state["records"]] == [1, 2]
+    assert state["dealer"] == 0  # the last seat dealt round 1, the deal passed to the first
+
+    exported = table.client.get(f"/api/v1/sessions/{table.id}/export").get_json()
+    rounds = exported["rounds"]
+    assert len(rounds) == 2 * players
+    for record in state["records"]:
+        for result in record["results"]:
+            assert result["house_size"] == sum(sizes[card] for card in result["house"])
+            assert result["collapsed_size"] == sum(sizes[card] for card in result["collapsed"])
+            assert len(result["house"]) <= 6
+            assert result["points"] == round_points(
+                result["house_size"], result["collapsed_size"], record["target"]
+            )
+            row = next(
+                r
+                for r in rounds
+                if (r["round"], r["seat"]) == (record["number"], result["seat"] + 1)
+            )
+            assert (row["player"], row["points"]) == (names[result["seat"]], result["points"])
+    for seat in range(players):
+        points = [r["points"] for r in rounds if r["seat"] == seat + 1]
+        assert state["totals"][seat] == sum(points)
+        assert [r["running_total"] for r in rounds if r["seat"] == seat + 1][-1] == sum(points)
+    top = max(state["totals"])
+    winners = [seat for seat in range(players) if state["totals"][seat] == top]
+    assert body["winners"] == winners
+    assert exported["winners"] == [names[seat] for seat in winners]
+
+    page = table.page()
+    assert winner_banner(page) == expected_banner([names[seat] for seat in winners])
+    assert "plays: tap the card" not in page  # nothing more to enter
+    row = re.search(rf"<tr><td>{names[0]}</td>(.*?)</tr>", page)
+    assert row and re.findall(r">(-?\d+)<", row.group(1)) == [
+        str(state["records"][0]["results"][0]["points"]),
+        str(state["records"][1]["results"][0]["points"]),
+        str(state["totals"][0]),
+    ]
+    refusal = refused(table.act(type="marker", move="stay"))
+    assert refusal.startswith("The game is over; nothing more can be entered. Game over:")
+
+    response = table.client.post("/api/v1/sessions/import", json=exported)
+    assert response.status_code == 201
+    imported = response.get_json()
+    assert imported["state"] == state
+    assert imported["finished"] is True and imported["winners"] == winners
+    again = table.client.get(f"/api/v1/sessions/{imported['id']}/export").get_json()
+    assert again == exported
+
+
+# --- 6. The NPC game -------------------------------------------------------------------
+
+
+def npc_score(house: int, target: int) -> int:
+    return house - target if house <= target else -house
+
+
+def test_a_two_player_game_against_the_npc_crab(client: FlaskClient) -> None:
+    table = start(client, ["Ann", "Bo"], npc_position="2")
+    state = game(table)
+    assert state["mode"] == "npc" and state["play_order"] == [0, 2, 1]
+    assert state["players"] == ["Ann", "Bo", "NPC crab"]
+    assert "Ann plays: tap the card" in table.page()
+    rng = random.Random(2)
+    sizes: dict[str, int] = {}
+    stacks: list[list[str]] = [[], [], []]
+    npc_turns = 0
+    for number in range(1, 11):
+        for place in range(3):
+            body = table.state()
+            state = body["state"]
+            order = state["play_order"]
+            lead = order.index(state["lead"])
+            seat = (order[lead:] + order[:lead])[place]
+            page = table.page()
+            if seat == 2:
+                assert "NPC crab: turn the top card of the draw deck and tap it" in page
+                does = "plays next" if place else f"leads trick {number}"
+                assert body["ruling"].endswith(
+                    f"NPC crab {does}: enter the top card of the draw deck."
+                )
+            else:
+                assert f"{state['players'][seat]} plays: tap the card" in page
+                assert "NPC crab: turn the top card" not in page
+            played = played_this_round(state)
+            card = rng.choice([f"green {n}" for n in range(1, 37) if f"green {n}" not in played])
+            size = sizes.setdefault(card, rng.randint(1, 6))
+            send(table, body["version"], type="play", card=card, size=str(size))
+            if seat == 2:
+                npc_turns += 1
+                ruling = table.state()["ruling"]
+                assert ruling.startswith(f"NPC crab turns up {card} (size {size}).")
+        trick = game(table)["tricks"][number - 1]
+        # The highest number takes every card of the largest size; the next seat leads.
+        taker, _ = max(trick["plays"], key=lambda play: int(play[1].split()[1]))
+        largest = max(sizes[card] for _, card in trick["plays"])
+        taken = [card for _, card in trick["plays"] if sizes[card] == largest]
+        assert trick["takes"] == [[taker, taken]]
+        assert trick["next_lead"] == order[(order.index(taker) + 1) % 3]
+        stacks[taker].extend(taken)
+    assert npc_turns == 10
+    body = table.state()
+    state = body["state"]
+    assert body["finished"] is True and len(state["tricks"]) == 10
+    # Six cards at most stay up; the collapsed ones do not count in this game.
+    houses = [sum(sizes[card] for card in stack[-6:]) for stack in stacks]
+    assert [house["size"] for house in state["houses"]] == houses
+    target = houses[2]
+    scores = [npc_score(houses[seat], target) for seat in (0, 1)]
+    winners = [seat for seat in (0, 1) if scores[seat] == max(scores)]
+    assert body["winners"] == winners
+    assert [(s["name"], s["score"]) for s in body["standings"]] == sorted(
+        [("Ann", scores[0]), ("Bo", scores[1])], key=lambda pair: -pair[1]
+    )
+    assert state["records"][0]["target"] == target
+    assert f"The NPC crab's house is size {target}: that is the target." in body["ruling"]
+
+    page = table.page()
+    assert winner_banner(page) == expected_banner([["Ann", "Bo"][seat] for seat in winners])
+    assert "<h2>Result</h2>" in page
+    assert f"Target {target}</strong>" in page
+    for seat, name in enumerate(["Ann", "Bo"]):
+        house = houses[seat]
+        if house == target:
+            note = f"house {house} = target {target}: exact"
+        elif house < target:
+            note = f"house {house}, target {target}: {target - house} under"
+        else:
+            note = f"house {house}, target {target}: {house - target} over, bust"
+        assert f"<li>{name}: {note}</li>" in page
+    results = client.get(f"{table.url}/results").get_data(as_text=True)
+    assert "NPC crab" not in results
+    assert all(name in results for name in ("Ann", "Bo"))
+    exported = client.get(f"/api/v1/sessions/{table.id}/export").get_json()
+    assert [(r["player"], r["points"]) for r in exported["rounds"]] == [
+        ("Ann", scores[0]),
+        ("Bo", scores[1]),
+    ]
+
+
+# --- 7. The solo game ------------------------------------------------------------------
+
+
+def solo_take(engine: solo.SoloState, rng: random.Random) -> tuple[str, int] | None:
+    """A legal take that keeps a crab's numbers close (the likeliest to finish a house)."""
+    best: list[tuple[int, str, int]] = []
+    for crab, stack in enumerate(engine.crabs, start=1):
+        for card in engine.row:
+            if solo.refusal(crab, stack, card) is not None:
+                continue
+            if not stack:
+                gap = 40 - card.number
+            elif any(solo.is_roof(other) for other in stack):
+                gap = card.number - stack[0].number
+            else:
+                gap = stack[-1].number - card.number
+            best.append((gap, str(card), crab))
+    if not best:
+        return None
+    low = min(gap for gap, _, _ in best)
+    _, card, crab = rng.choice([choice for choice in best if choice[0] == low])
+    return card, crab
+
+
+def test_a_seeded_solo_game_to_its_end(client: FlaskClient) -> None:
+    table = start(client, ["Sol"])
+    assert game(table)["step"] == "layout"
+    assert "Lay out the opening row: draw card 1 of 5 from either deck." in table.page()
+    engine = GAME.start(["Sol"], {})
+    assert isinstance(engine, solo.SoloState)
+    rng = random.Random(7)
+    sizes: dict[str, int] = {}
+    done = {"draw": 0, "take": 0, "bonus": 0, "give-up": 0}
+    version = 0
+    seen_bonus_page = seen_give_up_page = False
+    while not engine.finished:
+        data: dict[str, str]
+        if engine.step in ("layout", "refill"):
+            left = [card for card in solo.SOLO_DECK if card not in engine.drawn]
+            card = str(rng.choice(left))
+            data = {
+                "type": "draw",
+                "card": card,
+                "size": str(sizes.setdefault(card, rng.randint(1, 6))),
+            }
+        elif engine.offer and rng.random() < 0.6:
+            if not seen_bonus_page:
+                page = table.page()
+                assert "Consecutive-number bonus" in page
+                for card in engine.offer:
+                    assert f'name="card" value="{card}"' in page
+                seen_bonus_page = True
+            data = {"type": "bonus", "card": str(rng.choice(engine.offer))}
+        elif (take := solo_take(engine, rng)) is not None:
+            data = {"type": "take", "card": take[0], "crab": str(take[1])}
+        else:
+            crab = rng.choice([n for n, stack in enumerate(engine.crabs, start=1) if stack])
+            if not seen_give_up_page:
+                assert f"Give up crab {crab}</button>" in table.page()
+                seen_give_up_page = True
+            data = {"type": "give-up", "crab": str(crab)}
+        version = send(table, version, **data)
+        engine = GAME.apply(engine, GAME.parse_action(data))
+        done[data["type"]] += 1
+    assert all(done.values()), done  # the seed exercises every kind of move
+    houses = [event for event in engine.events if event.kind == "house"]
+    assert houses
+
+    body = table.state()
+    state = body["state"]
+    assert body["finished"] is True and body["version"] == version
+    assert state == plain(engine)
+    assert state["sizes"] == sizes
+    up = sum(sizes[card] for card in state["scored"])
+    down = sum(sizes[card] for card in state["penalty"])
+    assert state["penalty"] and state["scored"]
+    assert body["standings"] == [{"seat": 0, "name": "Sol", "score": up - down, "rank": 1}]
+    signed = f"{MINUS}{down - up}" if up < down else str(up - down)
+    note = f"face up {up} {MINUS} face down {down} = {signed}"
+    page = table.page()
+    assert f"<strong>{note}</strong>" in page
+    assert f"Final score: {note}." in text_of(page)
+    banner = winner_banner(page)  # the final score, not a "win"
+    assert "Sol" in banner and str(up - down) in banner
+    assert "Take a card onto a crab" not in page
+    exported = client.get(f"/api/v1/sessions/{table.id}/export").get_json()
+    assert sum(row["points"] for row in exported["rounds"]) == up - down
+    assert len(exported["rounds"]) == len(engine.events)
+
+
+# --- 8. Advanced mode ------------------------------------------------------------------
+
+
+def test_advanced_mode_keeps_cards_outside_the_range_out(client: FlaskClient) -> None:
+    table = start(client, NAMES[:5], advanced="on")
+    state = game(table)
+    assert (state["advanced"], state["highest_number"]) == (True, 25)
+    page = table.page()
+    assert 'value="green 25"' in page and 'value="pink 25"' in page
+    assert 'value="green 26"' not in page and 'value="pink 27"' not in page
+    assert refused(table.act(type="play", card="green 27", size="2")) == (
+        "green 27 is not in play: advanced mode with 5 players uses 1 to 25."
+    )
+    assert table.state()["version"] == 0
+    ok(table.act(type="play", card="green 25", size="2"))
+    assert game(table)["current"] == [[1, "green 25"]]
+
+
+def test_advanced_mode_is_refused_for_seven_players(client: FlaskClient) -> None:
+    data = {f"seats-{i}": name for i, name in enumerate(NAMES)}
+    data |= {f"option_{name}": value for name, value in DEFAULTS.items()}
+    data |= {"option_advanced": "on", "deck": "new", "new_deck_name": "Box", "form_key": "k7"}
+    response = client.post("/new/yadokarick", data=data)
+    assert response.status_code == 422
+    assert "Advanced mode is for 3 to 6 players; this game has 7." in response.get_data(
+        as_text=True
+    )
+
+
+def test_a_card_outside_the_range_is_refused_before_its_size_is_asked(
+    client: FlaskClient,
+) -> None:
+    table = start(client, NAMES[:5], advanced="on")
+    response = table.act(type="play", card="green 27")
+    assert response.status_code == 422, response.location
+    assert page_error(response.get_data(as_text=True)) == (
+        "green 27 is not in play: advanced mode with 5 players uses 1 to 25."
+    )
+
+
+# --- 9. Viewers ------------------------------------------------------------------------
+
+
+def test_a_viewer_cannot_record_or_correct(client: FlaskClient, app: Flask) -> None:
+    table = start(client, FOUR, first_dealer="4")
+    play_sheet_trick(table)
+    before = table.state()
+    viewer = app.test_client()
+    page = viewer.get(table.url).get_data(as_text=True)
+    assert "You are watching." in page and 'name="move"' not in page
+    watching = Table(viewer, table.id)
+    assert watching.act(type="marker", move="left").status_code == 403
+    assert watching.act(type="play", card="green 1", size="1").status_code == 403
+    assert viewer.get(f"{table.url}/events/1/correct").status_code == 403
+    assert watching.post("/events/1/correct", {"card": "green 24", "size": "1"}).status_code == 403
+    assert watching.post("/undo", {}).status_code == 403
+    after = table.state()
+    assert (after["version"], after["state"]) == (before["version"], before["state"])
+
+
+# --- Corrections: sizes the session learned later, sessions without a deck -----------
+
+
+def test_a_card_corrected_into_one_met_later_takes_its_known_size(client: FlaskClient) -> None:
+    table = three_player_round(client)
+    ok(table.act(type="play", card="green 36", size="2"))  # round 2 meets green 36
+    # Event 1 recorded green 1; it was green 36. Left blank, the size is the known one.
+    ok(table.post("/events/1/correct", {"card": "green 36"}))
+    state = game(table)
+    assert state["sizes"]["green 36"] == 2 and "green 1" not in state["sizes"]
+
+
+def test_a_file_without_a_deck_profile_imports_with_a_new_one_and_corrects_sizes(
+    client: FlaskClient,
+) -> None:
+    table = start(client, FOUR, first_dealer="4")
+    play_sheet_trick(table)
+    exported = client.get(f"/api/v1/sessions/{table.id}/export").get_json()
+    del exported["deck_profile"]  # a file without a deck profile is a valid import
+    response = client.post("/import", data={"text": json.dumps(exported), "form_key": "imp"})
+    assert response.status_code == 303
+    copy = Table(client, response.location.rsplit("/", 1)[1])
+    # The importer gets a deck profile of their own, empty: the file brought none.
+    assert copy.state()["deck_profile"]["name"] == "My Yadokarick deck"
+    ok(copy.post("/events/1/correct", {"card": "green 24", "size": "1"}))
+    assert game(copy)["sizes"].get("green 24") == 1
+
+
+@pytest.mark.parametrize(
+    ("seats", "kind", "card", "message"),
+    [
+        (3, "play", "pink 7", "pink 7 is not in this game"),
+        (1, "draw", "green 30", "green 30 is not in the solo game"),
+    ],
+)
+def test_a_card_outside_the_game_is_refused_without_asking_its_size(
+    client: FlaskClient, seats: int, kind: str, card: str, message: str
+) -> None:
+    table = start(client, NAMES[:seats])
+    response = table.act(type=kind, card=card)
+    assert response.status_code == 422
+    assert page_error(response.get_data(as_text=True)).startswith(message)
+    assert table.state()["version"] == 0
