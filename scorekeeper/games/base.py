@@ -27,11 +27,26 @@ class IllegalAction(ValueError):
         self.field = field
 
 
-def and_list(items: Sequence[str]) -> str:
-    """ "a", "a and b", "a, b and c": a list as a sentence says it."""
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+# The minus sign (not a hyphen), as score notes and rulings write negative numbers.
+MINUS = "\u2212"
+
+
+def and_list(items: Sequence[object]) -> str:
+    """ "a", "a and b", "a, b and c": a list (of names, cards…) as a sentence says it."""
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def signed(number: int) -> str:
+    """A number as a score note writes it: "7", or MINUS and "3" for -3."""
+    return f"{MINUS}{-number}" if number < 0 else str(number)
+
+
+def capitalised(text: str) -> str:
+    """``text`` with its first letter upper case, as a sentence starts."""
+    return text[:1].upper() + text[1:]
 
 
 def plural(number: int, word: str) -> str:

@@ -15,15 +15,17 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from scorekeeper.games.base import IllegalAction, and_list, or_list, parse_whole_number
+from scorekeeper.games.base import (
+    IllegalAction,
+    and_list,
+    capitalised,
+    or_list,
+    parse_whole_number,
+)
 
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
 _TIMES = ("never", "once", "twice", "three times", "four times", "five times", "six times")
 _LONGEST_SHOWN = 30
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _count(number: int) -> str:
@@ -309,8 +311,7 @@ def _check_copies(deck: Deck, cards: Sequence[Card], field_suffix: str = "") -> 
             at = [i for i, other in enumerate(cards) if other == card]
             only = "there is only one" if allowed == 1 else f"there are only {_count(allowed)}"
             raise IllegalAction(
-                f"“{card}” is played {_times(len(at))} "
-                f"(plays {and_list([str(i) for i in at])}); {only}.",
+                f"“{card}” is played {_times(len(at))} (plays {and_list(at)}); {only}.",
                 f"plays.{index}{field_suffix}",
             )
 
@@ -521,10 +522,11 @@ def _house_size(card: Card, raw: object, index: int) -> int:
 def _lowest_text(movers: Sequence[int], label: _Labels) -> str:
     if len(movers) == 1:
         return (
-            f"{_capital(label(movers[0]))} is the lowest: it moves the size marker and leads next."
+            f"{capitalised(label(movers[0]))} is the lowest: "
+            "it moves the size marker and leads next."
         )
     return (
-        f"{_capital(label.all(movers))} tie for lowest: each moves the size marker, "
+        f"{capitalised(label.all(movers))} tie for lowest: each moves the size marker, "
         f"in play order, and {label(movers[-1])}, the last, leads next."
     )
 
@@ -562,7 +564,7 @@ def yadokarick_trick(
             movers[-1],
             MappingProxyType({highest: cards}),
             (),
-            f"{_lowest_text(movers, label)} {_capital(label(highest))} is the highest "
+            f"{_lowest_text(movers, label)} {capitalised(label(highest))} is the highest "
             f"and takes all {len(cards)} cards.",
         )
     takes: dict[int, tuple[Card, ...]] = {}
@@ -578,14 +580,14 @@ def yadokarick_trick(
         if len(own) == 1:
             also = " and, as the lowest, also moves the size marker" if highest in movers else ""
             sentences.append(
-                f"{_capital(colour)}: {label(highest)} is the only {colour}, "
+                f"{capitalised(colour)}: {label(highest)} is the only {colour}, "
                 f"so its player takes it{also}."
             )
         else:
             plural = "s" if len(taken) > 1 else ""
             sentences.append(
-                f"{_capital(colour)}: {label(highest)} is highest and takes "
-                f"{and_list([str(cards[i]) for i in taken])}, "
+                f"{capitalised(colour)}: {label(highest)} is highest and takes "
+                f"{and_list([cards[i] for i in taken])}, "
                 f"the largest {colour}{plural} (size {largest})."
             )
     discarded = tuple(card for i, card in enumerate(cards) if i not in taken_plays)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal
 
 from scorekeeper.games import follow, trickplay
 from scorekeeper.games.base import (
+    MINUS,
     Game,
     IllegalAction,
     OptionSpec,
@@ -51,7 +52,6 @@ WHITE_THREE = Card(WHITE, 3)
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
 
 _TIMES = "\u00d7"  # the multiplication sign, as in "2 blocks ... 2 x 2 = 4"
-_MINUS = "\u2212"  # the minus sign (not a hyphen), as in "revoke penalty -2"
 
 Step = Literal["reveal", "dealer-card", "bid", "give", "play", "over"]
 _STEP_ORDER: tuple[Step, ...] = ("reveal", "dealer-card", "bid", "give", "play", "over")
@@ -654,7 +654,7 @@ def _penalties(state: State, number: int) -> tuple[int, ...]:
 
 def _seat_result_text(name: str, record: RoundRecord, seat: int) -> str:
     penalty = record.penalties[seat]
-    lost = f"; revoke penalty {_MINUS}{penalty}" if penalty else ""
+    lost = f"; revoke penalty {MINUS}{penalty}" if penalty else ""
     return f"{name} {record.points(seat)} ({record.breakdown[seat]}{lost})"
 
 
@@ -929,7 +929,7 @@ class Cryptruck:
                 penalty = record.penalties[seat]
                 note = record.breakdown[seat]
                 if penalty:
-                    note += f"; revoke penalty {_MINUS}{penalty}"
+                    note += f"; revoke penalty {MINUS}{penalty}"
                 rows.append(ScoreRow(record.number, seat, name, points, totals[seat], note))
         return rows
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from scorekeeper.games import yadokarick_solo as solo
 from scorekeeper.games.base import (
+    MINUS,
     Game,
     IllegalAction,
     OptionSpec,
@@ -27,10 +28,12 @@ from scorekeeper.games.base import (
     Standing,
     action_type,
     and_list,
+    capitalised,
     plural,
     rank_by_score,
     required_field,
     resolve_options,
+    signed,
 )
 from scorekeeper.games.cards import YADOKARICK, Card, Deck, yadokarick_trick
 from scorekeeper.games.house_sizes import NO_SIZES, Sizes, learn_size, parse_size
@@ -50,7 +53,6 @@ HIGHEST_NUMBER = 36
 ADVANCED_HIGHEST: Mapping[int, int] = MappingProxyType({3: 30, 4: 20, 5: 25, 6: 30})
 COLOURS: tuple[str, ...] = ("green", "pink")
 
-_MINUS = "\u2212"  # the minus sign (not a hyphen), as in "collapsed 3: -3"
 _ORDINALS = ("first", "second", "third")
 
 Mode = Literal["standard", "npc"]
@@ -313,11 +315,11 @@ def score_house(house_size: int, collapsed_size: int, target: int) -> tuple[int,
         points = target - house_size
         note = (
             f"house {house_size} over target {target}: "
-            f"{target} {_MINUS} {house_size} = {_signed(points)}"
+            f"{target} {MINUS} {house_size} = {signed(points)}"
         )
     if collapsed_size:
         points -= collapsed_size
-        note += f"; collapsed {collapsed_size}: {_MINUS}{collapsed_size}"
+        note += f"; collapsed {collapsed_size}: {MINUS}{collapsed_size}"
     return points, note
 
 
@@ -340,18 +342,6 @@ def npc_scores(state: State) -> tuple[int, ...]:
 
 
 # --- Sentences -------------------------------------------------------------------
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _signed(number: int) -> str:
-    return f"{_MINUS}{-number}" if number < 0 else str(number)
-
-
-def _cards_text(cards: Sequence[Card]) -> str:
-    return and_list([str(card) for card in cards])
 
 
 def _cards_list(cards: Sequence[Card]) -> str:
@@ -418,7 +408,7 @@ def _next_text(state: State) -> str:
 
 def _totals_text(state: State) -> str:
     listed = ", ".join(
-        f"{name} {_signed(total)}" for name, total in zip(state.players, state.totals, strict=True)
+        f"{name} {signed(total)}" for name, total in zip(state.players, state.totals, strict=True)
     )
     return f"Totals: {listed}."
 
@@ -519,7 +509,7 @@ def _place(
             house,
             cards,
             (
-                f"{name}'s house is closed by a roof: {_cards_text(cards)} "
+                f"{name}'s house is closed by a roof: {and_list(cards)} "
                 f"{_is_or_are(cards)} discarded.",
             ),
         )
@@ -530,18 +520,18 @@ def _place(
     # limit leaves the same house as collapsing the bottom cards at the end.
     fallen = stacked[: max(0, len(stacked) - HOUSE_LIMIT)]
     placed = _house(stacked[len(fallen) :], (*house.collapsed, *fallen), bool(roofs), sizes)
-    sentences = [f"{name} places {_cards_text(ordered)} on the house."]
+    sentences = [f"{name} places {and_list(ordered)} on the house."]
     if fallen:
         verb = "collapses" if len(fallen) == 1 else "collapse"
         after = "" if roofs_close else "; collapsed cards do not count"
         sentences.append(
             f"{name}'s house holds {len(stacked)} cards, more than {HOUSE_LIMIT}: "
-            f"{_cards_text(fallen)}, closest to the body, {verb} face down{after}."
+            f"{and_list(fallen)}, closest to the body, {verb} face down{after}."
         )
     if roofs:
         noun = "a roof" if len(roofs) == 1 else "roofs"
         sentences.append(
-            f"{_capital(_cards_text(roofs))} {_is_or_are(roofs)} {noun}: "
+            f"{capitalised(and_list(roofs))} {_is_or_are(roofs)} {noun}: "
             f"{name}'s house is closed at size {placed.size}."
         )
     else:
@@ -664,7 +654,7 @@ def _npc_rule(
     what = "the card" if len(taken) == 1 else "the cards"
     gone = f"Discarded: {_cards_list(discarded)}." if discarded else "Nothing is discarded."
     explanation = (
-        f"{_capital(label(taker, top))} is the highest and takes "
+        f"{capitalised(label(taker, top))} is the highest and takes "
         f"{and_list([label(seat, card) for seat, card in taken])}, "
         f"{what} of the largest size ({largest}). {gone}"
     )
@@ -796,7 +786,7 @@ def _finish_round(state: State, sentences: list[str]) -> State:
     finished = state.round >= state.rounds_to_play
     ended = replace(state, records=(*state.records, record), totals=totals, finished=finished)
     listed = ", ".join(
-        f"{state.players[result.seat]} {_signed(result.points)} ({result.note})"
+        f"{state.players[result.seat]} {signed(result.points)} ({result.note})"
         for result in results
     )
     sentences.append(f"Round {state.round} scores, target {target}: {listed}.")

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from scorekeeper.games.base import (
+    MINUS,
     IllegalAction,
     ScoreRow,
     action_type,
@@ -26,6 +27,7 @@ from scorekeeper.games.base import (
     parse_whole_number,
     plural,
     required_field,
+    signed,
 )
 from scorekeeper.games.cards import YADOKARICK, Card
 from scorekeeper.games.house_sizes import NO_SIZES, Sizes, learn_size, parse_size
@@ -53,8 +55,6 @@ COLOUR_RULES: Mapping[int, ColourRule] = MappingProxyType(
 
 Step = Literal["layout", "refill", "play", "over"]
 """layout: the opening row is being drawn; refill: a draw is due; play: take, give up or bonus."""
-
-_MINUS = "\u2212"  # the minus sign, as in "face up 60 - face down 12 = 48"
 
 
 # --- Actions -------------------------------------------------------------------
@@ -285,14 +285,10 @@ def score(state: SoloState) -> int:
     return _total(state, state.scored) - _total(state, state.penalty)
 
 
-def _signed(number: int) -> str:
-    return f"{_MINUS}{-number}" if number < 0 else str(number)
-
-
 def score_note(state: SoloState) -> str:
     """The score as a sum: "face up 60 - face down 12 = 48", with a minus sign."""
     up, down = _total(state, state.scored), _total(state, state.penalty)
-    return f"face up {up} {_MINUS} face down {down} = {_signed(up - down)}"
+    return f"face up {up} {MINUS} face down {down} = {signed(up - down)}"
 
 
 def _step(state: SoloState) -> Step:
@@ -364,10 +360,6 @@ def _points_text(state: SoloState, cards: Sequence[Card]) -> str:
     return f"{points} ({' + '.join(str(_size(state, card)) for card in cards)})"
 
 
-def _cards_text(cards: Sequence[Card]) -> str:
-    return and_list([str(card) for card in cards])
-
-
 # --- Rules ---------------------------------------------------------------------
 
 
@@ -404,7 +396,7 @@ def _not_now(state: SoloState, doing: str) -> IllegalAction:
 
 def _game_over(state: SoloState) -> IllegalAction:
     return IllegalAction(
-        f"The game is over (final score {_signed(score(state))}): nothing more can be entered.",
+        f"The game is over (final score {signed(score(state))}): nothing more can be entered.",
         "type",
     )
 
@@ -475,7 +467,7 @@ def _apply_draw(state: SoloState, action: Draw) -> SoloState:
     ]
     run = _run(row, card)
     if len(run) > 1:
-        others = _cards_text([other for other in run if other != card])
+        others = and_list([other for other in run if other != card])
         sentences.append(
             f"Consecutive number bonus: {card} is next to {others}, so one of "
             f"{or_list([str(other) for other in run])} may go face up now."
@@ -534,7 +526,7 @@ def _apply_take(state: SoloState, action: Take) -> SoloState:
     if len(placed) == HOUSE_CARDS:
         points = _total(state, placed)
         sentences.append(
-            f"Crab {crab} is complete with {HOUSE_CARDS} cards: {_cards_text(placed)} go face up "
+            f"Crab {crab} is complete with {HOUSE_CARDS} cards: {and_list(placed)} go face up "
             f"for {_points_text(state, placed)}, and the crab is empty again."
         )
         scored = (*scored, *placed)
@@ -544,7 +536,7 @@ def _apply_take(state: SoloState, action: Take) -> SoloState:
         sentences.append(f"Crab {crab} has {len(placed)} of {HOUSE_CARDS} cards.")
     crabs = tuple(placed if index == crab - 1 else other for index, other in enumerate(state.crabs))
     taken = replace(state, row=row, crabs=crabs, scored=scored, events=events, offer=())
-    sentences.append(f"Score: {_signed(score(taken))}.")
+    sentences.append(f"Score: {signed(score(taken))}.")
     return _settle(taken, sentences)
 
 
@@ -573,7 +565,7 @@ def _apply_bonus(state: SoloState, action: Bonus) -> SoloState:
     )
     sentences = [
         f"Bonus: {card} goes face up for {plural(points, 'point')}.",
-        f"Score: {_signed(score(taken))}.",
+        f"Score: {signed(score(taken))}.",
     ]
     return _settle(taken, sentences)
 
@@ -596,10 +588,10 @@ def _apply_give_up(state: SoloState, action: GiveUp) -> SoloState:
     )
     sentences = [
         *_passed_up(state),
-        f"Crab {crab} is given up: {_cards_text(stack)} "
+        f"Crab {crab} is given up: {and_list(stack)} "
         f"{'goes' if len(stack) == 1 else 'go'} face down, "
         f"a penalty of {_points_text(state, stack)}.",
-        f"Score: {_signed(score(given))}.",
+        f"Score: {signed(score(given))}.",
     ]
     return _settle(given, sentences)
 
@@ -638,11 +630,11 @@ def score_rows(state: SoloState) -> list[ScoreRow]:
     for number, event in enumerate(state.events, start=1):
         total += event.points
         if event.kind == "house":
-            note = f"house on crab {event.crab}: {_cards_text(event.cards)}"
+            note = f"house on crab {event.crab}: {and_list(event.cards)}"
         elif event.kind == "bonus":
             note = f"bonus {event.cards[0]}"
         else:
-            note = f"crab {event.crab} given up: {_cards_text(event.cards)}"
+            note = f"crab {event.crab} given up: {and_list(event.cards)}"
         rows.append(ScoreRow(number, 0, state.player, event.points, total, note))
     return rows
 

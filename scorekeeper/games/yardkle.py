@@ -21,6 +21,7 @@ from scorekeeper.games.base import (
     Standing,
     action_type,
     and_list,
+    capitalised,
     parse_whole_number,
     rank_by_score,
     required_field,
@@ -250,7 +251,7 @@ def _keep_refusal(roll: tuple[int, ...], kept: tuple[int, ...]) -> str | None:
 
 
 def _sentence(clause: str) -> str:
-    return clause[:1].upper() + clause[1:] + "."
+    return capitalised(clause) + "."
 
 
 def score_roll(dice: Sequence[object]) -> DiceScore:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from scorekeeper.games.base import (
+    MINUS,
     Game,
     IllegalAction,
     OptionSpec,
@@ -73,7 +74,6 @@ _DEALS: dict[int, tuple[int, int]] = {
 TAKER_CARDS: tuple[PlayingCard, ...] = tuple(
     parse_playing_card(name, "card") for name in TRAY_STAKES
 )
-_MINUS = "\u2212"  # the minus sign (not a hyphen) in a score row's "-15 stake"
 
 
 def card_points(card: PlayingCard) -> int:
@@ -187,7 +187,7 @@ def _settle_core(
         else:
             payments.append(f"{names[other]} can pay only {paid} of {due} ({reasons[other]})")
         short = "" if paid == due else f" of {due} owed"
-        notes[other].append(f"{_MINUS}{paid}{short} to {names[winner]} ({reasons[other]})")
+        notes[other].append(f"{MINUS}{paid}{short} to {names[winner]} ({reasons[other]})")
     if payments:
         sentences.append(f"{openers[winner]} went out: {and_list(payments)}.")
         notes[winner].append(f"+{received} went out")
@@ -206,7 +206,7 @@ def _settle_core(
                 f"but can pay only {paid}."
             )
         short = "" if paid == doubled else f" of {doubled} owed"
-        notes[other].append(f"{_MINUS}{paid}{short} to the {tray} tray ({how} {card})")
+        notes[other].append(f"{MINUS}{paid}{short} to the {tray} tray ({how} {card})")
     if not sentences:
         sentences.append(f"{openers[winner]} went out and nobody owes anything.")
     return _Ledger(
@@ -775,7 +775,7 @@ def _finish_round(
         takings = [taking for taking in state.takings if taking.seat == seat]
         stake = state.stakes[seat]
         changes.append(-stake + sum(taking.chips for taking in takings) + settled.chips[seat])
-        parts = [f"{_MINUS}{stake} stake"] if stake else ["out of the game"]
+        parts = [f"{MINUS}{stake} stake"] if stake else ["out of the game"]
         parts += [f"+{taking.chips} {taking.tray} tray" for taking in takings]
         parts += ledger.notes[seat]
         notes.append("; ".join(parts))
@@ -1059,7 +1059,7 @@ def _reveal_left(
         lowest = known + (count - len(held))
         highest = known + MOST_POINTS * (count - len(held))
         if not lowest <= entered <= highest:
-            among = f", {and_list([str(card) for card in held])} among them," if held else ","
+            among = f", {and_list(held)} among them," if held else ","
             raise IllegalAction(
                 f"{name} has {plural(count, 'card')} left{among} worth {lowest} to {highest} "
                 f"points; {entered} entered.",
@@ -1125,7 +1125,7 @@ def _summary_left(state: State, action: RoundSummary) -> None:
             known = sum(card_points(card) for card in held)
             if entered < known:
                 raise IllegalAction(
-                    f"{name} keeps {and_list([str(card) for card in held])}, worth {known} "
+                    f"{name} keeps {and_list(held)}, worth {known} "
                     f"points, but has only {entered} points left.",
                     field,
                 )

@@ -24,6 +24,7 @@ from scorekeeper.games.base import (
     Standing,
     action_type,
     and_list,
+    capitalised,
     parse_whole_number,
     plural,
     rank_by_score,
@@ -253,10 +254,6 @@ def can_pass(state: State) -> bool:
 # --- Sentences -----------------------------------------------------------------
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return and_list([str(card) for card in cards])
-
-
 def _stars_text(boss: Sequence[Card], trump_colour: str) -> str:
     """ "3 stars (red 7: 2, pink 7: 1; green 7 has no stars; the trump colour's 7 ...)"."""
     total = sum(stars(card, trump_colour) for card in boss)
@@ -267,7 +264,7 @@ def _stars_text(boss: Sequence[Card], trump_colour: str) -> str:
     blank = [card for card in boss if card.colour != trump_colour and not STARS.get(card.colour)]
     if blank:
         verb = "has" if len(blank) == 1 else "have"
-        parts.append(f"{_cards(blank)} {verb} no stars")
+        parts.append(f"{and_list(blank)} {verb} no stars")
     if any(card.colour == trump_colour for card in boss):
         parts.append("the trump colour's 7 scores nothing")
     detail = f" ({'; '.join(parts)})" if parts else ""
@@ -309,7 +306,7 @@ def _next_text(state: State) -> str:
         return f"Turn up the trump card to start round {rnd.number}{who}."
     if step == "first-lead":
         holder = _lead_holder_text(rnd.trump_card)
-        return f"Who leads round 1? {holder[:1].upper()}{holder[1:]}."
+        return f"Who leads round 1? {capitalised(holder)}."
     return trickplay.turn_text(rnd, state.players)
 
 
@@ -518,7 +515,7 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
     label = state.team_names[team]
     taken = _tricks_of(tricks)[team]
     held = _boss_of(tricks)[team]
-    capture = f" capture {_cards(boss)}" if boss else ""
+    capture = f" capture {and_list(boss)}" if boss else ""
     sentences.append(
         f"{trickplay.taken_text(trick.number, state.players[winner], judged)} "
         f"{label}{capture}: {plural(taken, 'trick')}, {len(held)} Boss Yokai."
@@ -574,7 +571,7 @@ def _round_end_text(state: State, record: RoundRecord, captured_now: int) -> str
         only = "no Boss Yokai" if not losers_boss else f"only {losers_boss} Boss Yokai"
         from_hands = [card for card in record.boss if card not in held[record.winner]]
         take = (
-            f"{winner} take the Boss Yokai still in hand ({_cards(from_hands)}) and win"
+            f"{winner} take the Boss Yokai still in hand ({and_list(from_hands)}) and win"
             if from_hands
             else f"{winner} win"
         )
