@@ -157,6 +157,14 @@ def parse_whole_number(raw: object, label: str, field: str) -> int:
     raise IllegalAction(f"{label} must be a whole number.", field)
 
 
+def int_option(options: Mapping[str, OptionValue], name: str) -> int:
+    """A resolved whole-number option (``resolve_options`` parsed it)."""
+    value = options[name]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction(f"The option {name} must be a whole number.", f"options.{name}")
+    return value
+
+
 def resolve_options(
     specs: Sequence[OptionSpec], given: Mapping[str, object]
 ) -> dict[str, OptionValue]:

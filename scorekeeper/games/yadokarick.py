@@ -29,6 +29,7 @@ from scorekeeper.games.base import (
     action_type,
     and_list,
     capitalised,
+    int_option,
     plural,
     rank_by_score,
     required_field,
@@ -836,28 +837,22 @@ def _parse_action(data: Mapping[str, object]) -> Action | solo.SoloAction:
 # --- The game --------------------------------------------------------------------------
 
 
-def _int_option(resolved: Mapping[str, OptionValue], name: str) -> int:
-    value = resolved[name]
-    assert isinstance(value, int)
-    return value
-
-
 def _check_options(resolved: Mapping[str, OptionValue], seats: int) -> None:
     """The checks across options and seats that no single option can make."""
-    first_dealer = _int_option(resolved, "first_dealer")
+    first_dealer = int_option(resolved, "first_dealer")
     if first_dealer > seats:
         raise IllegalAction(
             f"First dealer (seat number) must be 1 to {seats} in a {seats}-player game; "
             f"there is no seat {first_dealer}.",
             "options.first_dealer",
         )
-    first, last = _int_option(resolved, "size_first"), _int_option(resolved, "size_last")
+    first, last = int_option(resolved, "size_first"), int_option(resolved, "size_last")
     if last <= first:
         raise IllegalAction(
             f"The size row's last card ({last}) must be higher than its first card ({first}).",
             "options.size_last",
         )
-    marker = _int_option(resolved, "marker_start")
+    marker = int_option(resolved, "marker_start")
     if not first <= marker <= last:
         raise IllegalAction(
             f"The size marker must start on a card of the row, {first} to {last}; "
@@ -972,12 +967,12 @@ class Yadokarick:
         advanced = resolved["advanced"] == "on"
         highest = ADVANCED_HIGHEST[seats] if advanced else HIGHEST_NUMBER
         one_colour = (str(resolved["colour"]),)
-        first, last = _int_option(resolved, "size_first"), _int_option(resolved, "size_last")
-        marker = _int_option(resolved, "marker_start")
-        first_dealer = _int_option(resolved, "first_dealer") - 1
+        first, last = int_option(resolved, "size_first"), int_option(resolved, "size_last")
+        marker = int_option(resolved, "marker_start")
+        first_dealer = int_option(resolved, "first_dealer") - 1
         if seats == NPC_PLAYERS:
             order = [0, 1]
-            order.insert(_int_option(resolved, "npc_position") - 1, NPC_SEAT)
+            order.insert(int_option(resolved, "npc_position") - 1, NPC_SEAT)
             state = State(
                 players=(*names, NPC_NAME),
                 mode="npc",
@@ -1012,7 +1007,7 @@ class Yadokarick:
             colours=one_colour if seats == 3 else COLOURS,
             highest_number=highest,
             advanced=advanced,
-            rounds_to_play=_int_option(resolved, "rounds"),
+            rounds_to_play=int_option(resolved, "rounds"),
             first_dealer=first_dealer,
             size_row=(first, last),
             marker_start=marker,
@@ -1066,9 +1061,7 @@ class Yadokarick:
             )
         if isinstance(action, Play):
             return _apply_play(state, action)
-        if isinstance(action, MarkerMove):
-            return _apply_marker(state, action)
-        raise IllegalAction("Unknown action: the type is play or marker.", "type")
+        return _apply_marker(state, action)
 
     def ruling(self, state: State | solo.SoloState) -> str:
         return state.last_ruling

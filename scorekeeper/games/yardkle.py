@@ -22,6 +22,7 @@ from scorekeeper.games.base import (
     action_type,
     and_list,
     capitalised,
+    int_option,
     parse_whole_number,
     rank_by_score,
     required_field,
@@ -660,11 +661,11 @@ class Yardkle:
                 f"Yardkle is for 1 to 8 players; you entered {len(names)}.", "players"
             )
         resolved = resolve_options(self.options, options)
-        threshold = _int_option(resolved, "entry_threshold")
+        threshold = int_option(resolved, "entry_threshold")
         return State(
             players=names,
             entry_threshold=threshold,
-            winning_score=_int_option(resolved, "winning_score"),
+            winning_score=int_option(resolved, "winning_score"),
             scores=(0,) * len(names),
             entered=(threshold == 0,) * len(names),
             current=0,
@@ -740,13 +741,6 @@ class Yardkle:
                 )
             )
         return rows
-
-
-def _int_option(options: Mapping[str, OptionValue], name: str) -> int:
-    value = options[name]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"The option {name} must be a whole number.", f"options.{name}")
-    return value
 
 
 GAME = Yardkle()
