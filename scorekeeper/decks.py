@@ -112,8 +112,8 @@ def update(profile_id: str, name: object, sizes: object) -> Profile:
 
 
 def of_session(session_id: str) -> Profile | None:
-    link = SessionDeck.get_or_none(SessionDeck.session == session_id)
-    return None if link is None else load(link.profile_id)
+    row = DeckProfile.select().join(SessionDeck).where(SessionDeck.session == session_id).first()
+    return None if row is None else _profile(row)
 
 
 def link(session: GameSession, profile_id: str) -> None:

@@ -170,7 +170,7 @@ def _view(session: GameSession) -> SessionView:
         session.version,
         state,
         events,
-        decks.of_session(session.id),
+        decks.of_session(session.id) if game.slug in DECK_GAMES else None,
     )
 
 
@@ -313,7 +313,6 @@ def _change(session_id: str, version: int, form_key: str | None, write: Write) -
             view = _view(session)
             session.finished = view.finished
             session.save()
-
     except IntegrityError:
         raise _already_recorded(form_key) from None
     return view

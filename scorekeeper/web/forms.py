@@ -23,6 +23,7 @@ from wtforms import (
 )
 from wtforms.widgets import CheckboxInput, ListWidget
 
+from scorekeeper import decks
 from scorekeeper.games.base import Game
 from scorekeeper.models import NAME_MAX_LENGTH
 
@@ -106,7 +107,7 @@ def new_session_form(
         )
         GameSessionForm.new_deck_name = StringField(
             "New deck's name",
-            default="My Yadokarick deck",
+            default=decks.DEFAULT_NAME,
             description="Only for a new deck profile.",
             render_kw={"maxlength": NAME_MAX_LENGTH, "autocomplete": "off"},
         )

@@ -124,6 +124,18 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
     return page, 422 if refused else 200
 
 
+def asked_step() -> dict[str, str]:
+    """The answer a form asked for first (see play.AskFirst), read back from the address:
+    a card's size (``size_for``, ``size_type``) or whether a taker card was called."""
+    if request.method != "GET":
+        return {"size_for": "", "size_type": "play", "called_for": ""}
+    return {
+        "size_for": request.args.get("size_for", "")[:30],
+        "size_type": request.args.get("size_type", "play")[:10],
+        "called_for": request.args.get("called_for", "")[:30],
+    }
+
+
 def render_session(
     view: store.SessionView, error: IllegalAction | str | None = None, status: int = 200
 ) -> tuple[str, int]:
@@ -143,9 +155,7 @@ def render_session(
         error_field=field,
         form_key=new_form_key(),
         posted=request.form if request.method == "POST" else ImmutableMultiDict(),
-        # A step a form asked for first (a card's size): see play.AskFirst.
-        size_for=request.args.get("size_for", "")[:30] if request.method == "GET" else "",
-        size_type=request.args.get("size_type", "play")[:10],
+        **asked_step(),
     )
     return page, status
 
