@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.games import GAMES, yadokarick, yardkle, yellow_dwarf
+from scorekeeper.games.base import Game, OptionSpec
+
 Schema = dict[str, Any]
 
 OPENAPI_VERSION = "3.1.0"
@@ -391,29 +394,9 @@ def _schemas() -> Schema:
                 },
             ],
         },
-        "YardkleOptions": {
-            "type": "object",
-            "description": "Yardkle's options; each one left out takes its default.",
-            "additionalProperties": False,
-            "properties": {
-                "entry_threshold": {
-                    "type": "integer",
-                    "default": 500,
-                    "minimum": 0,
-                    "maximum": 10000,
-                    "multipleOf": 50,
-                    "description": "Points one turn must make to get on the scorecard (0: none).",
-                },
-                "winning_score": {
-                    "type": "integer",
-                    "default": 10000,
-                    "minimum": 500,
-                    "maximum": 100000,
-                    "multipleOf": 50,
-                    "description": "A player who banks this many points starts the final round.",
-                },
-            },
-        },
+        "YardkleOptions": _options(
+            yardkle.GAME, "Yardkle's options; each one left out takes its default."
+        ),
         "NewSession": {
             "type": "object",
             "required": ["game", "seats"],
@@ -1213,7 +1196,7 @@ def _judge_paths() -> Schema:
     }
 
 
-GAME_SLUGS = ["yardkle", "yokai-septet", "cryptruck", "yadokarick", "yellow-dwarf"]
+GAME_SLUGS = list(GAMES)
 
 
 def _action(title: str, description: str, **fields: Schema) -> Schema:
@@ -1343,18 +1326,28 @@ def _cryptruck_schemas() -> Schema:
     }
 
 
-def _int_option(default: int, low: int, high: int, description: str) -> Schema:
+def _options(game: Game, description: str) -> Schema:
+    """A game's options schema, from the same specs (default, bounds, choices) the app checks."""
     return {
-        "type": "integer",
-        "minimum": low,
-        "maximum": high,
-        "default": default,
+        "type": "object",
         "description": description,
+        "additionalProperties": False,
+        "properties": {spec.name: _option(spec) for spec in game.options},
     }
 
 
-def _choice_option(default: str, values: list[str], description: str) -> Schema:
-    return {"type": "string", "enum": values, "default": default, "description": description}
+def _option(spec: OptionSpec) -> Schema:
+    if spec.kind == "choice":
+        values = [value for value, _ in spec.choices]
+        return {"type": "string", "enum": values, "default": spec.default, "description": spec.help}
+    assert spec.kind == "int", f"{spec.name}: only whole-number and choice options are described"
+    bounds = {"minimum": spec.minimum, "maximum": spec.maximum, "multipleOf": spec.step}
+    return {
+        "type": "integer",
+        **{key: value for key, value in bounds.items() if value is not None},
+        "default": spec.default,
+        "description": spec.help,
+    }
 
 
 _HOUSE_CARD = {
@@ -1376,34 +1369,13 @@ _CRAB = {"type": "integer", "minimum": 1, "maximum": 4, "description": "Crab 1 i
 
 def _yadokarick_schemas() -> Schema:
     return {
-        "YadokarickOptions": {
-            "type": "object",
-            "description": (
+        "YadokarickOptions": _options(
+            yadokarick.GAME,
+            (
                 "1 seat plays the solo game, 2 the game with the NPC crab, 3 to 7 the standard "
                 "game. Every option is checked; each mode uses the ones it needs."
             ),
-            "additionalProperties": False,
-            "properties": {
-                "rounds": _int_option(3, 1, 20, "Standard game: rounds of 10 tricks."),
-                "first_dealer": _int_option(1, 1, 7, "Standard game: seat (from 1) dealing first."),
-                "size_first": _int_option(1, 1, 98, "Standard game: the size row's first card."),
-                "size_last": _int_option(20, 2, 99, "Standard game: the size row's last card."),
-                "marker_start": _int_option(
-                    11, 1, 99, "Standard game: where the size marker starts each round."
-                ),
-                "advanced": _choice_option(
-                    "off", ["off", "on"], "Advanced card ranges (3 to 6 players)."
-                ),
-                "colour": _choice_option(
-                    "green",
-                    ["green", "pink"],
-                    "The one colour of the 3-player game and of the NPC game.",
-                ),
-                "npc_position": _int_option(
-                    2, 1, 3, "NPC game: the NPC crab's place in the play order."
-                ),
-            },
-        },
+        ),
         "YadokarickAction": {
             "description": (
                 "One thing that happened at a Yadokarick table. Standard and NPC games: play, "
@@ -1467,23 +1439,9 @@ _KEPT = {
 
 def _yellow_dwarf_schemas() -> Schema:
     return {
-        "YellowDwarfOptions": {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "starting_chips": _int_option(50, 15, 10000, "Each player's chips at the start."),
-                "payout": _choice_option(
-                    "cards",
-                    ["cards", "points"],
-                    "What the others pay the player who goes out: a chip a card, or card points.",
-                ),
-                "game_end": _choice_option(
-                    "first-broke",
-                    ["first-broke", "last-standing"],
-                    "End when a player cannot stake 15 chips, or drop such players and go on.",
-                ),
-            },
-        },
+        "YellowDwarfOptions": _options(
+            yellow_dwarf.GAME, "Yellow Dwarf's options; each one left out takes its default."
+        ),
         "YellowDwarfAction": {
             "description": (
                 "One thing that happened at a Yellow Dwarf table. Card by card: play, without, "
