@@ -17,7 +17,8 @@ OPENAPI_VERSION = "3.1.0"
 API_VERSION = "1.0.0"
 
 DESCRIPTION = """\
-Keep score of Yardkle sessions and score Yardkle rolls, from any client.
+Keep score of sessions of Yardkle, Yokai Septet, Cryptruck, Yadokarick and Yellow Dwarf,
+rule on disputed tricks, settle Yellow Dwarf rounds and score Yardkle rolls, from any client.
 
 **Errors** are always JSON: `{"error": "<a sentence a player can read>", "field": "<name>" | null}`.
 `field` names the input that is wrong (`"seats.2"`, `"options.winning_score"`, `"dice"`), or is
