@@ -24,6 +24,8 @@ DEFAULTS: dict[str, Any] = {
     "PERMANENT_SESSION_LIFETIME": timedelta(days=400),
     "WTF_CSRF_TIME_LIMIT": None,
     "SEND_FILE_MAX_AGE_DEFAULT": timedelta(hours=1),
+    # How many proxies in front of the app set X-Forwarded-* headers (scorekeeper/web/https.py).
+    "PROXY_COUNT": 0,
 }
 
 
@@ -51,9 +53,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
-    from scorekeeper import db
-    from scorekeeper.web import register
+    from scorekeeper import db, logs
+    from scorekeeper.web import https, register
 
+    logs.init_app(app)
+    https.init_app(app)
     db.init_app(app)
     register(app)
     return app
