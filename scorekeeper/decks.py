@@ -5,21 +5,26 @@ the first time it meets the card. A session's events carry those sizes (its
 replay never depends on a profile); the profile is the app's memory of them
 across sessions: it pre-fills sizes, learns every size a session records, and
 can be edited on its own page.
+
+A profile's link lets anyone read its sizes; changing them takes a key: the
+profile's own (held by the phone that made it and handed on by its "edit
+this deck" link) or the edit key of a session that plays with it.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scorekeeper import keys
 from scorekeeper.db import write_transaction
-from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.base import IllegalAction, parse_name
 from scorekeeper.games.cards import YADOKARICK, Card
 from scorekeeper.games.house_sizes import parse_size
 from scorekeeper.models import NAME_MAX_LENGTH, DeckProfile, GameSession, SessionDeck, utc_now
 
 DEFAULT_NAME = "My Yadokarick deck"
+NO_SUCH_PROFILE = "That deck profile does not exist; choose another."
 
 
 class ProfileNotFound(LookupError):
@@ -32,20 +37,17 @@ class Profile:
     name: str
     # Card as written ("green 25") → its printed size; only known cards.
     sizes: Mapping[str, int]
+    # The right to change it: never shown to someone who only watches.
+    edit_key: str
 
     def size_of(self, card: Card) -> int | None:
         return self.sizes.get(str(card))
 
 
 def check_name(raw: object, field: str = "name") -> str:
-    name = " ".join(raw.split()) if isinstance(raw, str) else ""
+    name = parse_name(raw, "The deck's name", field, NAME_MAX_LENGTH) if raw is not None else ""
     if not name:
         raise IllegalAction("Give the deck a name, like “Blue box”.", field)
-    if len(name) > NAME_MAX_LENGTH:
-        raise IllegalAction(
-            f"The deck's name is {len(name)} characters long; at most {NAME_MAX_LENGTH} fit.",
-            field,
-        )
     return name
 
 
@@ -62,8 +64,41 @@ def check_sizes(raw: object, field: str = "sizes") -> dict[str, int]:
     return dict(sorted(sizes.items(), key=lambda item: YADOKARICK.parse(item[0], field)))
 
 
+# The actions that carry a card's printed size (a trick's card, a solo draw).
+SIZED_ACTIONS = frozenset({"play", "draw"})
+
+
+def with_known_size(profile: Profile, session_sizes: Mapping[Card, int], data: object) -> object:
+    """``data`` (an action as sent) with the size the profile knows for its card.
+
+    A later session with the deck needs no size, as the pages never ask for
+    one; a size that contradicts the profile is refused (fix the profile on its
+    page if the card really says otherwise). Cards the session knows already,
+    and actions the engine will refuse anyway, are left to the engine.
+    """
+    if not isinstance(data, Mapping) or data.get("type") not in SIZED_ACTIONS:
+        return data
+    try:
+        card = YADOKARICK.parse(data.get("card"), "card")
+    except IllegalAction:
+        return data
+    known = profile.size_of(card)
+    if known is None or card in session_sizes:
+        return data
+    given = parse_size(data.get("size"), card)
+    if given is None:
+        return {**data, "size": known}
+    if given != known:
+        raise IllegalAction(
+            f"{card} has size {known} in the deck profile “{profile.name}”; you entered "
+            f"{given}. If the card says {given}, fix it on the deck's page first.",
+            "size",
+        )
+    return data
+
+
 def _profile(row: DeckProfile) -> Profile:
-    return Profile(str(row.id), str(row.name), dict(row.sizes or {}))
+    return Profile(str(row.id), str(row.name), dict(row.sizes or {}), str(row.edit_key))
 
 
 def create(name: object, sizes: object = None) -> Profile:
@@ -77,7 +112,12 @@ def insert(
     """A new profile, inside the caller's write transaction."""
     checked_name = check_name(name, field)
     checked_sizes = check_sizes(sizes or {}, sizes_field)
-    row = DeckProfile.create(id=secrets.token_urlsafe(16), name=checked_name, sizes=checked_sizes)
+    row = DeckProfile.create(
+        id=keys.new_id(),
+        edit_key=keys.new_key(),
+        name=checked_name,
+        sizes=checked_sizes,
+    )
     return _profile(row)
 
 
@@ -111,6 +151,32 @@ def update(profile_id: str, name: object, sizes: object) -> Profile:
     return load(profile_id)
 
 
+def key_matches(profile_id: str, key: object) -> bool:
+    row = DeckProfile.get_or_none(DeckProfile.id == profile_id) if keys.is_id(profile_id) else None
+    return row is not None and keys.same_key(str(row.edit_key), key)
+
+
+def check_key(profile_id: str, key: object) -> None:
+    """IllegalAction unless ``key`` is the key of the existing profile ``profile_id``."""
+    if not keys.is_id(profile_id) or not DeckProfile.get_or_none(DeckProfile.id == profile_id):
+        raise IllegalAction(NO_SUCH_PROFILE, "deck_profile")
+    if not key_matches(profile_id, key):
+        # The profile's id is no secret (watchers see it): playing with it changes it.
+        raise IllegalAction(
+            "To play with a deck profile, send its key as “deck_key” (the "
+            "“deck_profile.edit_key” the session that made it was answered with).",
+            "deck_key",
+        )
+
+
+def of_sessions(session_ids: Sequence[str]) -> set[str]:
+    """The ids of the profiles the sessions ``session_ids`` play with."""
+    if not session_ids:
+        return set()
+    rows = SessionDeck.select(SessionDeck.profile).where(SessionDeck.session.in_(session_ids))
+    return {str(row.profile_id) for row in rows}
+
+
 def of_session(session_id: str) -> Profile | None:
     row = DeckProfile.select().join(SessionDeck).where(SessionDeck.session == session_id).first()
     return None if row is None else _profile(row)
@@ -118,8 +184,8 @@ def of_session(session_id: str) -> Profile | None:
 
 def link(session: GameSession, profile_id: str) -> None:
     """Play ``session`` with a profile (inside the store's write transaction)."""
-    if DeckProfile.get_or_none(DeckProfile.id == profile_id) is None:
-        raise IllegalAction("That deck profile does not exist; choose another.", "deck_profile")
+    if not keys.is_id(profile_id) or DeckProfile.get_or_none(DeckProfile.id == profile_id) is None:
+        raise IllegalAction(NO_SUCH_PROFILE, "deck_profile")
     SessionDeck.create(session=session, profile=profile_id)
 
 

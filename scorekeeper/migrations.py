@@ -2,17 +2,29 @@
 
 Each migration runs once, in order, inside one transaction with its record in
 ``schema_migration``. Add a new function to ``MIGRATIONS``; never edit one
-that has shipped.
+that has shipped. A migration works on frozen copies of the tables as they
+were when it shipped (below), never on the live models, whose shape moves on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from peewee import IntegerField, Model
+from peewee import (
+    BooleanField,
+    CharField,
+    CompositeKey,
+    DateTimeField,
+    ForeignKeyField,
+    IntegerField,
+    TextField,
+)
+from playhouse.migrate import PostgresqlMigrator, SqliteMigrator
+from playhouse.migrate import migrate as run_operations
 
+from scorekeeper import keys
 from scorekeeper.db import database, is_sqlite, write_transaction
-from scorekeeper.models import INITIAL_MODELS, BaseModel, DeckProfile, SessionDeck, utc_now
+from scorekeeper.models import BaseModel, utc_now
 
 
 class SchemaMigration(BaseModel):
@@ -23,16 +35,128 @@ class SchemaMigration(BaseModel):
         table_name = "schema_migration"
 
 
+# --- Migration 1: sessions, seats, the event log, form keys ---------------------------
+
+
+class _GameSession1(BaseModel):
+    id = CharField(primary_key=True, max_length=32)
+    game = CharField(max_length=32)
+    options = TextField()
+    edit_key = CharField(max_length=64)
+    version = IntegerField(default=0)
+    finished = BooleanField(default=False)
+    created_at = DateTimeField(default=utc_now)
+    updated_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "game_session"
+
+
+class _Seat1(BaseModel):
+    session = ForeignKeyField(_GameSession1, on_delete="CASCADE")
+    position = IntegerField()
+    name = CharField(max_length=40)
+
+    class Meta:
+        table_name = "seat"
+        indexes = ((("session", "position"), True),)
+
+
+class _Event1(BaseModel):
+    session = ForeignKeyField(_GameSession1, on_delete="CASCADE")
+    seq = IntegerField()
+    action = TextField()
+    undone = BooleanField(default=False)
+    redoable = BooleanField(default=False)
+    created_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "event"
+        indexes = ((("session", "seq"), True),)
+
+
+class _FormKey1(BaseModel):
+    key = CharField(primary_key=True, max_length=64)
+    session = ForeignKeyField(_GameSession1, null=True, on_delete="CASCADE")
+    created_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "form_key"
+
+
 def create_initial_tables() -> None:
-    models: tuple[type[Model], ...] = INITIAL_MODELS
-    database.create_tables(models, safe=False)
+    database.create_tables([_GameSession1, _Seat1, _Event1, _FormKey1], safe=False)
+
+
+# --- Migration 2: deck profiles ---------------------------------------------------------
+
+
+class _DeckProfile2(BaseModel):
+    id = CharField(primary_key=True, max_length=32)
+    name = CharField(max_length=40)
+    sizes = TextField(default="{}")
+    created_at = DateTimeField(default=utc_now)
+    updated_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "deck_profile"
+
+
+class _SessionDeck2(BaseModel):
+    session = ForeignKeyField(_GameSession1, primary_key=True, on_delete="CASCADE")
+    profile = ForeignKeyField(_DeckProfile2, on_delete="CASCADE")
+
+    class Meta:
+        table_name = "session_deck"
 
 
 def create_deck_profiles() -> None:
-    database.create_tables([DeckProfile, SessionDeck], safe=False)
+    database.create_tables([_DeckProfile2, _SessionDeck2], safe=False)
 
 
-MIGRATIONS: tuple[Callable[[], None], ...] = (create_initial_tables, create_deck_profiles)
+# --- Migration 3: request keys scoped to their session; a key per deck profile ----------
+
+
+class _RequestKey3(BaseModel):
+    scope = CharField(max_length=32)
+    key = CharField(max_length=64)
+    fingerprint = CharField(max_length=64, default="")
+    session = ForeignKeyField(_GameSession1, null=True, on_delete="CASCADE")
+    answer = TextField(null=True)
+    created_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "request_key"
+        primary_key = CompositeKey("scope", "key")
+
+
+def scope_request_keys_and_key_deck_profiles() -> None:
+    database.create_tables([_RequestKey3], safe=False)
+    # A form key of a session write becomes that session's; one of a new session stays
+    # unscoped (its session is the one it created).
+    database.execute_sql(
+        "INSERT INTO request_key (scope, key, fingerprint, session_id, created_at) "
+        "SELECT CASE WHEN f.session_id IS NULL THEN '' ELSE f.session_id END, f.key, '', "
+        "f.session_id, f.created_at FROM form_key f"
+    )
+    database.drop_tables([_FormKey1])
+    migrator = SqliteMigrator(database) if is_sqlite() else PostgresqlMigrator(database)
+    run_operations(
+        migrator.add_column("deck_profile", "edit_key", CharField(max_length=64, default=""))
+    )
+    # Every existing profile gets a key of its own; until now its link was enough to edit.
+    for row in _DeckProfile2.select(_DeckProfile2.id):
+        database.execute_sql(
+            f"UPDATE deck_profile SET edit_key = {database.param} WHERE id = {database.param}",
+            (keys.new_key(), row.id),
+        )
+
+
+MIGRATIONS: tuple[Callable[[], None], ...] = (
+    create_initial_tables,
+    create_deck_profiles,
+    scope_request_keys_and_key_deck_profiles,
+)
 
 # Any constant works: it only has to be the same for every app process.
 _POSTGRES_LOCK_ID = 7_260_001

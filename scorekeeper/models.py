@@ -13,6 +13,7 @@ from typing import Any
 from peewee import (
     BooleanField,
     CharField,
+    CompositeKey,
     DateTimeField,
     ForeignKeyField,
     IntegerField,
@@ -85,15 +86,28 @@ class Event(BaseModel):
         indexes = ((("session", "seq"), True),)
 
 
-class FormKey(BaseModel):
-    """A one-time key of a submitted form: the same key twice records once."""
+class RequestKey(BaseModel):
+    """A one-time key of a write (a form's hidden key, the API's ``request_key``).
 
-    key = CharField(primary_key=True, max_length=64)
+    Keys are scoped to the session written to ("" for a new session or an
+    import), so a key reused on another session is another write. The same
+    key twice in one scope records once: a repeat of the identical request is
+    answered as the first one was, a different request under it is refused.
+    """
+
+    scope = CharField(max_length=32)
+    key = CharField(max_length=64)
+    # SHA-256 of the request as sent (the API); "" for a form, whose key is never reused.
+    fingerprint = CharField(max_length=64, default="")
+    # The session the write went to (or created).
     session = ForeignKeyField(GameSession, null=True, on_delete="CASCADE")
+    # What the API answered the first time, to answer a retry the same way.
+    answer = JSONField(null=True)
     created_at = DateTimeField(default=utc_now)
 
     class Meta:
-        table_name = "form_key"
+        table_name = "request_key"
+        primary_key = CompositeKey("scope", "key")
 
 
 class DeckProfile(BaseModel):
@@ -103,8 +117,12 @@ class DeckProfile(BaseModel):
     write them here, so the next session with this deck needs no size taps.
     """
 
-    # Unguessable like a session id: the profile's page is reached by its link.
+    # Unguessable like a session id: the profile's page is reached by its link,
+    # which lets anyone read the sizes (they are printed on the cards anyway).
     id = CharField(primary_key=True, max_length=32)
+    # The right to change the profile: held by the phone that made it, by the
+    # scorers of its sessions and by whoever opens its "edit this deck" link.
+    edit_key = CharField(max_length=64)
     name = CharField(max_length=NAME_MAX_LENGTH)
     # {"green 25": 3, ...}: only the cards whose size is known.
     sizes = JSONField(default=dict)
@@ -123,8 +141,3 @@ class SessionDeck(BaseModel):
 
     class Meta:
         table_name = "session_deck"
-
-
-# The tables of migration 1, as they shipped; later tables come with their own migration.
-INITIAL_MODELS = (GameSession, Seat, Event, FormKey)
-ALL_MODELS = (*INITIAL_MODELS, DeckProfile, SessionDeck)

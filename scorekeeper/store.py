@@ -8,19 +8,23 @@ then writes: an illegal action leaves nothing behind.
 
 from __future__ import annotations
 
-import hmac
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from peewee import IntegrityError
 
-from scorekeeper import decks
+from scorekeeper import decks, keys
 from scorekeeper.db import is_sqlite, write_transaction
 from scorekeeper.games import get_game
-from scorekeeper.games.base import Game, IllegalAction, OptionValue, resolve_options
-from scorekeeper.models import NAME_MAX_LENGTH, Event, FormKey, GameSession, Seat, utc_now
+from scorekeeper.games.base import (
+    Game,
+    IllegalAction,
+    OptionValue,
+    parse_name,
+    resolve_options,
+)
+from scorekeeper.models import NAME_MAX_LENGTH, Event, GameSession, RequestKey, Seat, utc_now
 
 # The games whose cards carry sizes the app learns into a deck profile.
 DECK_GAMES = frozenset({"yadokarick"})
@@ -39,11 +43,34 @@ class StaleVersion(Exception):
 
 
 class AlreadyRecorded(Exception):
-    """This form was submitted before (a double tap): nothing new was recorded."""
+    """This write was sent before (a double tap, a retry): nothing new was recorded.
 
-    def __init__(self, session_id: str | None) -> None:
+    ``answer`` is what the API answered the first time (None for a form).
+    """
+
+    def __init__(self, session_id: str | None, answer: Any = None) -> None:
         super().__init__("This form was already submitted; it was recorded once.")
         self.session_id = session_id
+        self.answer = answer
+
+
+@dataclass(frozen=True)
+class OneTimeKey:
+    """A write's one-time key: a form's hidden key, or the API's ``request_key``.
+
+    ``fingerprint`` identifies the request sent under an API key, so the same
+    key with another request is refused; ``answer`` makes the reply that a
+    retry gets again, computed from the session as the write left it.
+    """
+
+    key: str
+    field: str = "form_key"
+    fingerprint: str = ""
+    answer: Callable[[SessionView], Any] | None = None
+
+
+def one_time_key(key: str | OneTimeKey | None) -> OneTimeKey | None:
+    return OneTimeKey(key) if isinstance(key, str) and key else key or None
 
 
 @dataclass(frozen=True)
@@ -84,9 +111,11 @@ class SessionView:
         return self.game.is_finished(self.state)
 
 
-def edit_key_matches(session_id: str, key: str) -> bool:
-    session = GameSession.get_or_none(GameSession.id == session_id)
-    return session is not None and hmac.compare_digest(session.edit_key, key)
+def edit_key_matches(session_id: str, key: object) -> bool:
+    session = (
+        GameSession.get_or_none(GameSession.id == session_id) if keys.is_id(session_id) else None
+    )
+    return session is not None and keys.same_key(str(session.edit_key), key)
 
 
 def edit_key(session_id: str) -> str:
@@ -106,15 +135,13 @@ def check_seat_names(game: Game, names: Sequence[object]) -> tuple[str, ...]:
     cleaned: list[str] = []
     for position, raw in enumerate(names, start=1):
         field = f"seats.{position}"
-        if not isinstance(raw, str) or not raw.strip():
+        name = (
+            parse_name(raw, f"Seat {position}'s name", field, NAME_MAX_LENGTH)
+            if isinstance(raw, str)
+            else ""
+        )
+        if not name:
             raise IllegalAction(f"Seat {position} needs a name.", field)
-        name = " ".join(raw.split())
-        if len(name) > NAME_MAX_LENGTH:
-            raise IllegalAction(
-                f"Seat {position}'s name is {len(name)} characters long; "
-                f"at most {NAME_MAX_LENGTH} fit.",
-                field,
-            )
         if name.casefold() in (taken.casefold() for taken in cleaned):
             raise IllegalAction(f"Two seats are called {name}; give each seat its own name.", field)
         cleaned.append(name)
@@ -174,11 +201,16 @@ def _view(session: GameSession) -> SessionView:
     )
 
 
+def _check_deck_game(game: Game, deck_given: bool) -> None:
+    if deck_given and game.slug not in DECK_GAMES:
+        raise IllegalAction(f"{game.title} is not played with a deck profile.", "deck_profile")
+
+
 def create(
     game_slug: object,
     names: Sequence[object],
     options: Mapping[str, object],
-    form_key: str | None = None,
+    form_key: str | OneTimeKey | None = None,
     deck_profile: str | None = None,
     new_deck_name: str | None = None,
 ) -> tuple[str, str]:
@@ -190,8 +222,7 @@ def create(
     game = get_game(game_slug)
     seats = check_seat_names(game, names)
     resolved = resolve_options(game.options, options)
-    if game.slug not in DECK_GAMES and (deck_profile or new_deck_name):
-        raise IllegalAction(f"{game.title} is not played with a deck profile.", "deck_profile")
+    _check_deck_game(game, bool(deck_profile or new_deck_name))
 
     def link_deck(session: GameSession) -> None:
         if game.slug not in DECK_GAMES:
@@ -203,12 +234,13 @@ def create(
     return _insert_session(game, seats, resolved, [], form_key, link_deck)
 
 
-def import_session(data: object, form_key: str | None = None) -> tuple[str, str]:
+def import_session(data: object, form_key: str | OneTimeKey | None = None) -> tuple[str, str]:
     """A new session identical to an exported one (see ``scorekeeper.export``)."""
     from scorekeeper.export import read_export
 
     imported = read_export(data)
     game = get_game(imported.game)
+    _check_deck_game(game, imported.deck_profile is not None)
     seats = check_seat_names(game, imported.seats)
     options = resolve_options(game.options, imported.options)
     logged = [
@@ -233,18 +265,19 @@ def _insert_session(
     seats: Sequence[str],
     options: Mapping[str, OptionValue],
     logged: Sequence[tuple[int, Mapping[str, Any], bool, bool]],
-    form_key: str | None,
+    form_key: str | OneTimeKey | None,
     also: Callable[[GameSession], None],
 ) -> tuple[str, str]:
     """Store a new session whose log replays without a refusal; else store nothing.
 
     ``also`` writes what else belongs to the session, in the same transaction.
     """
-    session_id = secrets.token_urlsafe(16)
-    key = secrets.token_urlsafe(24)
+    session_id = keys.new_id()
+    key = keys.new_key()
+    once = one_time_key(form_key)
     try:
         with write_transaction():
-            _claim_form_key(form_key, session_id=None)
+            _claim(once, NEW_SESSION_SCOPE)
             state, _ = replay(game, seats, options, logged)
             session = GameSession.create(
                 id=session_id,
@@ -261,29 +294,50 @@ def _insert_session(
                     session=session, seq=seq, action=action, undone=undone, redoable=redoable
                 )
             also(session)
-            if form_key:
-                FormKey.update(session=session).where(FormKey.key == form_key).execute()
+            if once is not None:
+                RequestKey.update(session=session).where(
+                    (RequestKey.scope == NEW_SESSION_SCOPE) & (RequestKey.key == once.key)
+                ).execute()
     except IntegrityError:
-        raise _already_recorded(form_key) from None
+        raise _repeated(once, NEW_SESSION_SCOPE) from None
     return session_id, key
 
 
-def _claim_form_key(form_key: str | None, session_id: str | None) -> None:
-    if not form_key:
+# The scope of the keys of writes that create a session (a new session, an import).
+NEW_SESSION_SCOPE = ""
+
+
+def _claim(once: OneTimeKey | None, scope: str) -> None:
+    """Take ``once`` for this write, or raise what a repeat of it means."""
+    if once is None:
         return
-    if len(form_key) > 64:
-        raise IllegalAction("The form key is too long; reload the page.", "form_key")
-    if FormKey.get_or_none(FormKey.key == form_key) is not None:
-        raise _already_recorded(form_key)
-    FormKey.create(key=form_key, session=session_id)
+    if len(once.key) > 64:
+        what = "form key" if once.field == "form_key" else f"“{once.field}”"
+        raise IllegalAction(f"The {what} is longer than 64 characters.", once.field)
+    if RequestKey.get_or_none(scope=scope, key=once.key) is not None:
+        raise _repeated(once, scope)
+    RequestKey.create(
+        scope=scope,
+        key=once.key,
+        fingerprint=once.fingerprint,
+        session=scope or None,
+    )
 
 
-def _already_recorded(form_key: str | None) -> AlreadyRecorded:
-    row = FormKey.get_or_none(FormKey.key == form_key) if form_key else None
-    if row is None:
-        # Not a double tap: a genuine conflict we cannot explain to a player.
-        raise RuntimeError("integrity error without a repeated form key")
-    return AlreadyRecorded(row.session_id)
+def _repeated(once: OneTimeKey | None, scope: str) -> Exception:
+    """AlreadyRecorded for a repeat of the request the key was first used for;
+    IllegalAction for another request under a used key."""
+    row = RequestKey.get_or_none(scope=scope, key=once.key) if once is not None else None
+    if once is None or row is None:
+        # Not a repeat: a genuine conflict we cannot explain to a player.
+        return RuntimeError("integrity error without a repeated one-time key")
+    if row.fingerprint != once.fingerprint:
+        return IllegalAction(
+            f"The {once.field} {once.key[:64]!r} was already used in this session for "
+            "another request, which was recorded; send a new key with each new write.",
+            once.field,
+        )
+    return AlreadyRecorded(row.session_id, row.answer)
 
 
 def _locked_session(session_id: str) -> GameSession:
@@ -299,12 +353,15 @@ def _locked_session(session_id: str) -> GameSession:
 Write = Callable[[GameSession, SessionView], None]
 
 
-def _change(session_id: str, version: int, form_key: str | None, write: Write) -> SessionView:
+def _change(
+    session_id: str, version: int, form_key: str | OneTimeKey | None, write: Write
+) -> SessionView:
     """Run ``write(session, view)`` as one checked transaction; returns the new view."""
+    once = one_time_key(form_key)
     try:
         with write_transaction():
             session = _locked_session(session_id)
-            _claim_form_key(form_key, session_id)
+            _claim(once, session_id)
             if version != session.version:
                 raise StaleVersion(session.version)
             write(session, _view(session))
@@ -313,8 +370,12 @@ def _change(session_id: str, version: int, form_key: str | None, write: Write) -
             view = _view(session)
             session.finished = view.finished
             session.save()
+            if once is not None and once.answer is not None:
+                RequestKey.update(answer=once.answer(view)).where(
+                    (RequestKey.scope == session_id) & (RequestKey.key == once.key)
+                ).execute()
     except IntegrityError:
-        raise _already_recorded(form_key) from None
+        raise _repeated(once, session_id) from None
     return view
 
 
@@ -322,7 +383,7 @@ def append(
     session_id: str,
     data: Mapping[str, object] | Callable[[SessionView], Mapping[str, object]],
     version: int,
-    form_key: str | None = None,
+    form_key: str | OneTimeKey | None = None,
 ) -> SessionView:
     """Record one action, if the rules allow it at this point of the game.
 
@@ -331,7 +392,10 @@ def append(
     """
 
     def write(session: GameSession, view: SessionView) -> None:
-        action = view.game.parse_action(data(view) if callable(data) else data)
+        sent = data(view) if callable(data) else data
+        if view.deck is not None:
+            sent = decks.with_known_size(view.deck, view.state.sizes, sent)
+        action = view.game.parse_action(sent)
         view.game.apply(view.state, action)
         last = session.events.order_by(Event.seq.desc()).first()
         # A new action ends the redo trail: what was undone stays undone.
@@ -349,7 +413,7 @@ def _learn_size(view: SessionView, action: Mapping[str, Any]) -> None:
         decks.learn(view.deck.id, {str(action["card"]): int(action["size"])})
 
 
-def undo(session_id: str, version: int, form_key: str | None = None) -> SessionView:
+def undo(session_id: str, version: int, form_key: str | OneTimeKey | None = None) -> SessionView:
     """Mark the newest live event undone; it stays in the history, struck through."""
 
     def write(session: GameSession, _view: SessionView) -> None:
@@ -367,7 +431,7 @@ def undo(session_id: str, version: int, form_key: str | None = None) -> SessionV
     return _change(session_id, version, form_key, write)
 
 
-def redo(session_id: str, version: int, form_key: str | None = None) -> SessionView:
+def redo(session_id: str, version: int, form_key: str | OneTimeKey | None = None) -> SessionView:
     """Restore the most recently undone event, checked by the rules again."""
 
     def write(session: GameSession, view: SessionView) -> None:
@@ -421,7 +485,7 @@ def correct(
     seq: int,
     data: Mapping[str, object],
     version: int,
-    form_key: str | None = None,
+    form_key: str | OneTimeKey | None = None,
 ) -> SessionView:
     """Replace live event ``seq`` (a mistyped card) and replay everything after it.
 

@@ -21,6 +21,7 @@ BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 TABLES = (
     "session_deck",
     "deck_profile",
+    "request_key",
     "form_key",
     "event",
     "seat",
@@ -125,3 +126,70 @@ def start_session(client: FlaskClient, names: list[str], **options: str) -> Tabl
 @pytest.fixture
 def table(client: FlaskClient) -> Table:
     return start_session(client, ["Ann", "Bo", "Cy"])
+
+
+# --- The JSON API ---------------------------------------------------------------
+
+API = "/api/v1"
+
+
+class ApiSession:
+    """A session created through the API, with its edit key."""
+
+    def __init__(self, client: FlaskClient, created: dict[str, Any]) -> None:
+        self.client = client
+        self.created = created
+        self.id: str = created["id"]
+        self.key: str = created["edit_key"]
+
+    @property
+    def url(self) -> str:
+        return f"{API}/sessions/{self.id}"
+
+    def read(self) -> dict[str, Any]:
+        response = self.client.get(self.url)
+        assert response.status_code == 200
+        return response.get_json()
+
+    @property
+    def version(self) -> int:
+        return int(self.read()["version"])
+
+    def post(self, path: str, body: Any, key: str | None = "own") -> Any:
+        headers = {}
+        if key == "own":
+            headers["Authorization"] = f"Bearer {self.key}"
+        elif key is not None:
+            headers["Authorization"] = key
+        return self.client.post(self.url + path, json=body, headers=headers)
+
+    def act(self, action: dict[str, Any], version: int | None = None, **extra: Any) -> Any:
+        body = {"version": self.version if version is None else version, "action": action}
+        return self.post("/events", body | extra)
+
+    def ok(self, action: dict[str, Any]) -> dict[str, Any]:
+        response = self.act(action)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()
+
+
+def api_session(client: FlaskClient, seats: list[str] | None = None, **options: Any) -> ApiSession:
+    body: dict[str, Any] = {"game": "yardkle", "seats": seats or ["Ann", "Bo"]}
+    if options:
+        body["options"] = options
+    response = client.post(f"{API}/sessions", json=body)
+    assert response.status_code == 201, response.get_json()
+    return ApiSession(client, response.get_json())
+
+
+def assert_error(response: Any, status: int, field: str | None) -> str:
+    """The response is a JSON error with this status and field; returns its sentence."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    assert set(body) >= {"error", "field"}
+    assert body["field"] == field, body
+    assert isinstance(body["error"], str)
+    assert len(body["error"]) > 10
+    assert "Traceback" not in body["error"]
+    return str(body["error"])

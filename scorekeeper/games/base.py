@@ -7,6 +7,7 @@ deals) arrives as input. A state is rebuilt by replaying actions from
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -84,6 +85,10 @@ def required_field(data: Mapping[str, object], key: str, what: str) -> object:
     return data[key]
 
 
+# The longest text option when a game sets none (a team's name fits a seat's).
+TEXT_OPTION_MAX_LENGTH = 40
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """A per-session setting a game offers, with its default.
@@ -107,15 +112,7 @@ class OptionSpec:
         """The option's value from JSON or form input, or IllegalAction naming it."""
         field = f"options.{self.name}"
         if self.kind == "text":
-            if not isinstance(raw, str):
-                raise IllegalAction(f"{self.label} must be text.", field)
-            text = " ".join(raw.split())
-            if self.maximum is not None and len(text) > self.maximum:
-                raise IllegalAction(
-                    f"{self.label} is {len(text)} characters long; at most {self.maximum} fit.",
-                    field,
-                )
-            return text
+            return parse_name(raw, self.label, field, self.maximum or TEXT_OPTION_MAX_LENGTH)
         if self.kind == "multi":
             return self._parse_multi(raw, field)
         if self.kind == "choice":
@@ -146,13 +143,52 @@ class OptionSpec:
         return ",".join(value for value in values if value in chosen)
 
 
+def text_problem(text: str, allowed: frozenset[str] = frozenset()) -> str | None:
+    """What makes ``text`` unfit to store and show, as a phrase, or None.
+
+    Control characters (but those in ``allowed``) and unpaired surrogates, which
+    JSON can write but UTF-8, and so the database, cannot hold.
+    """
+    for character in text:
+        category = unicodedata.category(character)
+        if category == "Cs":
+            return f"an unpaired surrogate (U+{ord(character):04X}), which is not text"
+        if category == "Cc" and character not in allowed:
+            return f"a control character (U+{ord(character):04X})"
+    return None
+
+
+def parse_name(raw: object, label: str, field: str, maximum: int) -> str:
+    """A one-line name as typed, with its white space squeezed ("" when blank).
+
+    The length counts the text as sent, as a form's maxlength and the API
+    document do.
+    """
+    if not isinstance(raw, str):
+        raise IllegalAction(f"{label} must be text.", field)
+    problem = text_problem(raw)
+    if problem is not None:
+        raise IllegalAction(f"{label} contains {problem}; remove it.", field)
+    if len(raw) > maximum:
+        raise IllegalAction(f"{label} is {len(raw)} characters long; at most {maximum} fit.", field)
+    return " ".join(raw.split())
+
+
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is written in the digits 0 to 9 only.
+
+    ``str.isdigit`` also accepts "¹", "①" or "٣", which ``int`` then refuses.
+    """
+    return text.isascii() and text.isdigit()
+
+
 def parse_whole_number(raw: object, label: str, field: str) -> int:
     """A whole number from JSON (int) or a form (digit string)."""
     if isinstance(raw, bool):
         raise IllegalAction(f"{label} must be a whole number.", field)
     if isinstance(raw, int):
         return raw
-    if isinstance(raw, str) and raw.strip().lstrip("-").isdigit() and len(raw.strip()) <= 9:
+    if isinstance(raw, str) and is_digits(raw.strip().removeprefix("-")) and len(raw.strip()) <= 9:
         return int(raw.strip())
     raise IllegalAction(f"{label} must be a whole number.", field)
 

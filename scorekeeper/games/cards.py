@@ -19,6 +19,7 @@ from scorekeeper.games.base import (
     IllegalAction,
     and_list,
     capitalised,
+    is_digits,
     or_list,
     parse_whole_number,
 )
@@ -139,7 +140,10 @@ class Deck:
                 f"(its colours: {', '.join(self.colours)}).",
                 field,
             )
-        number = int(number_text) if number_text.isdigit() else self.aliases.get(number_text)
+        if is_digits(number_text):
+            number: int | None = _card_number(number_text)
+        else:
+            number = self.aliases.get(number_text)
         if number is None:
             words = "".join(
                 f" ({self._words_for(value)} for the {value})"
@@ -157,6 +161,11 @@ class Deck:
                 reason = f"{colour} runs from {numbers[0]} to {numbers[-1]} in {self.title}"
             raise IllegalAction(f"“{typed}”: {reason}.", field)
         return Card(colour, number)
+
+
+def _card_number(digits: str) -> int:
+    # No card has a long number: one too long to convert is simply not in the deck.
+    return int(digits) if len(digits) <= 9 else -1
 
 
 def _deck(
@@ -260,7 +269,7 @@ def parse_playing_card(text: object, field: str) -> PlayingCard:
         return PlayingCard(rank, suit)
     if suit is not None and rank_text:
         reason = f"{rank_text} is not a rank (A, 2 to 10, J, Q, K)"
-    elif rank is not None and not suit_text.isdigit():
+    elif rank is not None and not is_digits(suit_text):
         reason = f"{suit_text} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)"
     else:
         reason = "not a card"

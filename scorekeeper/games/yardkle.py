@@ -23,6 +23,7 @@ from scorekeeper.games.base import (
     and_list,
     capitalised,
     int_option,
+    is_digits,
     parse_whole_number,
     rank_by_score,
     required_field,
@@ -167,7 +168,7 @@ def _parse_die(raw: object) -> int | None:
         return raw
     if isinstance(raw, str):
         text = raw.strip()
-        if len(text) == 1 and text.isascii() and text.isdigit():
+        if len(text) == 1 and is_digits(text):
             return int(text)
     return None
 

@@ -17,11 +17,13 @@ CONTENT_SECURITY_POLICY = (
 
 
 def register(app: Flask) -> None:
-    from scorekeeper.web import api, decks, errors, export, judge, play, sessions
+    from scorekeeper.web import access, api, decks, errors, export, inputs, judge, play, sessions
 
     csrf.init_app(app)
     csrf.exempt(api.bp)
     errors.init_app(app)
+    inputs.init_app(app)
+    app.before_request(access.upgrade_old_cookie)
     for blueprint in (sessions.bp, play.bp, export.bp, judge.bp, decks.bp, api.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals["GAMES"] = GAMES

@@ -3,38 +3,84 @@
 No accounts. The session id is the view link. The right to record lives in
 this device's signed cookie (set for the creator and for whoever opens the
 "score with me" link) or, for the API, in ``Authorization: Bearer <edit key>``.
+A deck profile's link shows its sizes; the right to change them lives in the
+cookie too (the phone that made it, the scorers of its sessions, whoever
+opens its "edit this deck" link).
 """
 
 from __future__ import annotations
 
-from flask import abort, request, session
+from collections.abc import Callable
+from functools import wraps
+from typing import ParamSpec
+
+from flask import abort, make_response, request, session
+from werkzeug.wrappers import Response
 
 from scorekeeper import decks, store
 
-# The cookie must stay under the 4 KB browsers keep: about 40 bytes a session.
-REMEMBERED_SESSIONS = 40
+# The cookie must stay under the 4 KB browsers keep. Sessions this device may
+# record in are kept first: opening watch links never pushes one out.
+REMEMBERED_SCORING = 60
+REMEMBERED_WATCHING = 20
 REMEMBERED_DECKS = 10
 EDIT = "edit"
 VIEW = "view"
+# Cookie entries: a list of [session id, role], newest first. (A dict lost its
+# order: the cookie's JSON sorts keys.)
+SESSIONS_COOKIE = "seen"
+DECKS_COOKIE = "deck_rights"
+
+
+# What cookies written before held: {id: role} (sorted by id) and the deck
+# profiles the device had opened, which did not all carry the right to change.
+OLD_SESSIONS_COOKIE = "sessions"
+OLD_DECKS_COOKIE = "decks"
+
+
+def upgrade_old_cookie() -> None:
+    """Carry an old cookie's sessions over (their order is lost) and keep of its decks
+    only those this device scores a session of."""
+    if OLD_SESSIONS_COOKIE not in session and OLD_DECKS_COOKIE not in session:
+        return
+    old_sessions = session.pop(OLD_SESSIONS_COOKIE, {})
+    old_decks = session.pop(OLD_DECKS_COOKIE, [])
+    if isinstance(old_sessions, dict):
+        session[SESSIONS_COOKIE] = [
+            [str(key), role] for key, role in old_sessions.items() if role in (EDIT, VIEW)
+        ]
+    scoring = [key for key, role in remembered().items() if role == EDIT]
+    if isinstance(old_decks, list):
+        rights = decks.of_sessions(scoring)
+        session[DECKS_COOKIE] = [str(item) for item in old_decks if item in rights]
 
 
 def remembered() -> dict[str, str]:
     """This device's sessions, newest first: id → "edit" or "view"."""
-    value = session.get("sessions", {})
-    return value if isinstance(value, dict) else {}
+    value = session.get(SESSIONS_COOKIE, [])
+    if not isinstance(value, list):
+        return {}
+    return {
+        entry[0]: entry[1]
+        for entry in value
+        if isinstance(entry, list) and len(entry) == 2 and entry[1] in (EDIT, VIEW)
+    }
 
 
 def remember(session_id: str, role: str) -> None:
     known = remembered()
     if known.get(session_id) == EDIT:
         role = EDIT
-    updated = {session_id: role, **{k: v for k, v in known.items() if k != session_id}}
-    session["sessions"] = dict(list(updated.items())[:REMEMBERED_SESSIONS])
+    newest_first = [(session_id, role), *((k, v) for k, v in known.items() if k != session_id)]
+    scoring = [entry for entry in newest_first if entry[1] == EDIT][:REMEMBERED_SCORING]
+    watching = [entry for entry in newest_first if entry[1] == VIEW][:REMEMBERED_WATCHING]
+    kept = set(scoring) | set(watching)
+    session[SESSIONS_COOKIE] = [list(entry) for entry in newest_first if entry in kept]
     session.permanent = True
 
 
 def remember_scorer(session_id: str) -> None:
-    """This device may record in the session, and keeps its deck profile for later sessions."""
+    """This device may record in the session, and change its deck profile."""
     remember(session_id, EDIT)
     profile = decks.of_session(session_id)
     if profile is not None:
@@ -42,19 +88,38 @@ def remember_scorer(session_id: str) -> None:
 
 
 def remembered_decks() -> list[str]:
-    """The deck profiles this device has made or opened, newest first."""
-    value = session.get("decks", [])
+    """The deck profiles this device may change, newest first."""
+    value = session.get(DECKS_COOKIE, [])
     return [str(item) for item in value] if isinstance(value, list) else []
 
 
 def remember_deck(profile_id: str) -> None:
     known = [item for item in remembered_decks() if item != profile_id]
-    session["decks"] = [profile_id, *known][:REMEMBERED_DECKS]
+    session[DECKS_COOKIE] = [profile_id, *known][:REMEMBERED_DECKS]
     session.permanent = True
 
 
 def device_may_edit(session_id: str) -> bool:
     return remembered().get(session_id) == EDIT
+
+
+def device_may_edit_deck(profile_id: str) -> bool:
+    return profile_id in remembered_decks()
+
+
+Params = ParamSpec("Params")
+
+
+def no_store(view: Callable[Params, object]) -> Callable[Params, Response]:
+    """A page or redirect that carries a key: no browser or proxy may keep a copy."""
+
+    @wraps(view)
+    def answer(*args: Params.args, **kwargs: Params.kwargs) -> Response:
+        response = make_response(view(*args, **kwargs))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    return answer
 
 
 def bearer_key() -> str | None:
@@ -69,6 +134,15 @@ def require_device_edit(session_id: str) -> None:
             403,
             "This device can watch this session but not record in it. "
             "Ask the scorer for the “score with me” link.",
+        )
+
+
+def require_device_deck_edit(profile_id: str) -> None:
+    if not device_may_edit_deck(profile_id):
+        abort(
+            403,
+            "This device can see this deck's sizes but not change them. Open the deck's "
+            "“edit this deck” link, or score a session that plays with it.",
         )
 
 

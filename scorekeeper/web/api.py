@@ -7,12 +7,14 @@ session need its edit key as ``Authorization: Bearer <key>``.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 
-from scorekeeper import store
+from scorekeeper import decks, store
 from scorekeeper.export import session_csv, session_json
 from scorekeeper.games import cards, yardkle, yellow_dwarf
 from scorekeeper.games.base import IllegalAction, parse_whole_number
@@ -78,7 +80,13 @@ def session_state(view: store.SessionView) -> dict[str, Any]:
         "can_redo": view.can_redo,
         "state": plain(view.state),
         **(
-            {"deck_profile": {"id": view.deck.id, "name": view.deck.name}}
+            {
+                "deck_profile": {
+                    "id": view.deck.id,
+                    "name": view.deck.name,
+                    "sizes": dict(view.deck.sizes),
+                }
+            }
             if view.deck is not None
             else {}
         ),
@@ -90,8 +98,12 @@ def session_state(view: store.SessionView) -> dict[str, Any]:
 
 
 def created(session_id: str, key: str) -> tuple[Response, int]:
-    body = session_state(store.load(session_id))
+    view = store.load(session_id)
+    body = session_state(view)
     body["edit_key"] = key
+    if view.deck is not None:
+        # The session's edit key carries the right to change its deck profile.
+        body["deck_profile"]["edit_key"] = view.deck.edit_key
     body["links"]["join"] = url_for("sessions.join", session_id=session_id, key=key, _external=True)
     return jsonify(body), 201
 
@@ -99,6 +111,7 @@ def created(session_id: str, key: str) -> tuple[Response, int]:
 @bp.post("/sessions")
 def create_session() -> tuple[Response, int]:
     body = json_body()
+    only_fields(body, "game", "seats", "options", "deck_profile", "deck_key", "new_deck_name")
     seats = body.get("seats")
     if not isinstance(seats, list):
         raise IllegalAction("“seats” must be a list of names in table order.", "seats")
@@ -111,6 +124,8 @@ def create_session() -> tuple[Response, int]:
             if not isinstance(body[name], str):
                 raise IllegalAction(f"“{name}” must be a string.", name)
             deck[name] = body[name]
+    if "deck_profile" in deck:
+        decks.check_key(deck["deck_profile"], body.get("deck_key"))
     return created(*store.create(body.get("game"), seats, options, None, **deck))
 
 
@@ -124,46 +139,62 @@ def read_session(session_id: str) -> Response:
     return jsonify(session_state(load_or_404(session_id)))
 
 
+Write = Callable[[dict[str, Any], int, store.OneTimeKey | None], store.SessionView]
+
+
 def checked_write(
-    session_id: str, write: Callable[[dict[str, Any], int, str | None], store.SessionView]
-) -> store.SessionView:
-    """An edit-key-checked write with the body's version and optional request key."""
+    session_id: str, status: int, fields: tuple[str, ...], write: Write
+) -> tuple[Response, int]:
+    """An edit-key-checked write with the body's version and optional request key.
+
+    A retry under the same ``request_key`` records nothing and gets the first
+    answer again; another request under a used key is refused.
+    """
     load_or_404(session_id)
     access.require_bearer_edit(session_id)
     body = json_body()
+    only_fields(body, "version", "request_key", *fields)
     version = parse_whole_number(body.get("version"), "“version”", "version")
-    form_key = body.get("request_key")
-    if form_key is not None and (not isinstance(form_key, str) or len(form_key) > 64):
-        raise IllegalAction(
-            "“request_key” must be a string of at most 64 characters.", "request_key"
+    once = None
+    if "request_key" in body:
+        key = body["request_key"]
+        if not isinstance(key, str) or not 1 <= len(key) <= 64:
+            raise IllegalAction(
+                "“request_key” must be a string of 1 to 64 characters.", "request_key"
+            )
+        sent = json.dumps([request.endpoint, body], sort_keys=True, ensure_ascii=True)
+        once = store.OneTimeKey(
+            key, "request_key", hashlib.sha256(sent.encode()).hexdigest(), session_state
         )
     try:
-        return write(body, version, form_key)
-    except store.AlreadyRecorded:
-        return store.load(session_id)
+        return jsonify(session_state(write(body, version, once))), status
+    except store.AlreadyRecorded as repeated:
+        if repeated.answer is None:
+            return jsonify(session_state(store.load(session_id))), status
+        return jsonify(repeated.answer), status
 
 
 @bp.post("/sessions/<session_id>/events")
 def append_event(session_id: str) -> tuple[Response, int]:
-    def write(body: dict[str, Any], version: int, key: str | None) -> store.SessionView:
+    def write(
+        body: dict[str, Any], version: int, once: store.OneTimeKey | None
+    ) -> store.SessionView:
         action = body.get("action")
         if not isinstance(action, dict):
             raise IllegalAction("“action” must be an object with a “type”.", "action")
-        return store.append(session_id, action, version, key)
+        return store.append(session_id, action, version, once)
 
-    return jsonify(session_state(checked_write(session_id, write))), 201
+    return checked_write(session_id, 201, ("action",), write)
 
 
 @bp.post("/sessions/<session_id>/undo")
-def undo(session_id: str) -> Response:
-    view = checked_write(session_id, lambda _body, v, k: store.undo(session_id, v, k))
-    return jsonify(session_state(view))
+def undo(session_id: str) -> tuple[Response, int]:
+    return checked_write(session_id, 200, (), lambda _b, v, k: store.undo(session_id, v, k))
 
 
 @bp.post("/sessions/<session_id>/redo")
-def redo(session_id: str) -> Response:
-    view = checked_write(session_id, lambda _body, v, k: store.redo(session_id, v, k))
-    return jsonify(session_state(view))
+def redo(session_id: str) -> tuple[Response, int]:
+    return checked_write(session_id, 200, (), lambda _b, v, k: store.redo(session_id, v, k))
 
 
 @bp.get("/sessions/<session_id>/export")

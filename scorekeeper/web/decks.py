@@ -1,7 +1,8 @@
 """Deck profiles: the sizes printed on one physical Yadokarick deck, on their own page.
 
-Whoever has a profile's link may edit it (like the deck on the table, it is
-shared by everyone playing with it); the link is shown only to scorers.
+Whoever has a profile's link sees its sizes; only a device holding the right
+to change it (see ``access``) may edit them, and only such a device is shown
+the "edit this deck" link that hands the right on.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from scorekeeper.games.cards import YADOKARICK
 from scorekeeper.web import access
 from scorekeeper.web.forms import KeyedForm
 
+NOT_FOUND = "No deck profile has this link. Check the address, or make a new one."
+
 bp = Blueprint("decks", __name__)
 
 
@@ -22,7 +25,7 @@ def load_or_404(profile_id: str) -> decks.Profile:
     try:
         return decks.load(profile_id)
     except decks.ProfileNotFound:
-        abort(404, "No deck profile has this link. Check the address, or make a new one.")
+        abort(404, NOT_FOUND)
 
 
 def colour_rows() -> list[tuple[str, list[str]]]:
@@ -58,9 +61,12 @@ def deck_list() -> Response | tuple[str, int]:
 
 
 @bp.route("/decks/<profile_id>", methods=["GET", "POST"])
+@access.no_store
 def deck_page(profile_id: str) -> Response | tuple[str, int]:
     profile = load_or_404(profile_id)
-    access.remember_deck(profile_id)
+    may_edit = access.device_may_edit_deck(profile_id)
+    if request.method == "POST":
+        access.require_device_deck_edit(profile_id)
     form = KeyedForm()
     error: IllegalAction | None = None
     if form.validate_on_submit():
@@ -75,9 +81,16 @@ def deck_page(profile_id: str) -> Response | tuple[str, int]:
             return redirect(url_for("decks.deck_page", profile_id=profile_id, saved=1), 303)
     elif request.method == "POST":
         error = IllegalAction("This form expired: reload the page and try again.")
+    join_url = None
+    if may_edit:
+        join_url = url_for(
+            "decks.join", profile_id=profile_id, key=profile.edit_key, _external=True
+        )
     page = render_template(
         "decks/deck.html",
         profile=profile,
+        may_edit=may_edit,
+        join_url=join_url,
         rows=colour_rows(),
         form=form,
         error=error,
@@ -85,3 +98,14 @@ def deck_page(profile_id: str) -> Response | tuple[str, int]:
         saved=request.args.get("saved") == "1",
     )
     return page, 422 if error else 200
+
+
+@bp.get("/decks/<profile_id>/join/<key>")
+@access.no_store
+def join(profile_id: str, key: str) -> Response:
+    """The "edit this deck" link: this device may change the profile from now on."""
+    load_or_404(profile_id)
+    if not decks.key_matches(profile_id, key):
+        abort(403, "This “edit this deck” link is not valid: ask for a new one.")
+    access.remember_deck(profile_id)
+    return redirect(url_for("decks.deck_page", profile_id=profile_id), 303)

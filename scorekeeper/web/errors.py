@@ -45,7 +45,12 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Response, int]:
         status = error.code or 500
-        return error_response(status, error.description or TITLES.get(status, "Error"))
+        response, status = error_response(status, error.description or TITLES.get(status, "Error"))
+        # The error's own headers, such as a 405's Allow; the body is ours.
+        for name, value in error.get_headers():
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response, status
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> tuple[Response, int]:

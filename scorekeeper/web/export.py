@@ -11,6 +11,7 @@ from scorekeeper.export import session_csv, session_json
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.web import access
 from scorekeeper.web.forms import ImportForm
+from scorekeeper.web.inputs import check_text, json_strings
 from scorekeeper.web.sessions import load_or_404
 
 bp = Blueprint("export", __name__)
@@ -43,11 +44,13 @@ def parse_upload(form: ImportForm) -> object:
     if not raw.strip():
         raise IllegalAction("Choose an exported .json file, or paste its text.", "file")
     try:
-        return json.loads(raw)
+        data = json.loads(raw)
     except RecursionError:
         raise IllegalAction("The file nests too deeply to be a session export.", "file") from None
     except ValueError as error:  # not UTF-8, not JSON, or a number too long to read
         raise IllegalAction(f"The file is not valid JSON ({error}).", "file") from None
+    check_text(json_strings(data))
+    return data
 
 
 @bp.route("/import", methods=["GET", "POST"])

@@ -8,6 +8,7 @@ field to mark.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
@@ -24,7 +25,7 @@ from wtforms import (
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper import decks
-from scorekeeper.games.base import Game
+from scorekeeper.games.base import Game, IllegalAction, is_digits
 from scorekeeper.models import NAME_MAX_LENGTH
 
 
@@ -80,6 +81,24 @@ class NewSessionForm(KeyedForm):
 
 
 NEW_DECK = "new"
+
+
+def check_seat_fields(posted: Iterable[str], game: Game) -> None:
+    """Refuse a seat input the form never has, before the form reads any of them.
+
+    The form makes one input per seat the game can have; reading thousands
+    more would cost the worker seconds.
+    """
+    for name in posted:
+        index = name.removeprefix("seats-")
+        if index != name and not (
+            is_digits(index) and len(index) <= 3 and int(index) < game.max_players
+        ):
+            raise IllegalAction(
+                f"{game.title} seats at most {game.max_players} players: the form has no "
+                f"seat input “{name[:20]}”.",
+                "seats",
+            )
 
 
 def new_session_form(

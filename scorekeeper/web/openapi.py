@@ -32,9 +32,19 @@ need its edit key as `Authorization: Bearer <edit_key>`. The key is returned onc
 session changed since (another phone at the table recorded something), the write is refused
 with 409 and the current state of the session in `state`: show it, then try again.
 
-**Retries.** A write may carry an optional `request_key` (any string of up to 64 characters,
-unique per intended write). Sending the same write again with the same `request_key` records it
-once: the retry answers with the session's current state instead of recording it twice.
+**Retries.** A write may carry an optional `request_key`: a fresh random string (a UUID, say)
+of up to 64 characters for each new write. Keys are scoped to this session. Sending the identical
+request again with the same key records nothing new and answers exactly what the first answer
+said; the same key with a different request is refused with 422 (`field`: `request_key`), and
+nothing is recorded. Never reuse a key for another write.
+
+**Deck profiles.** A Yadokarick session plays with a deck profile (the sizes printed on a
+physical deck). Anyone may read a session's `deck_profile` (its id, name and sizes); changing
+it takes a key. Creating or importing a session answers with the profile's `edit_key` once;
+send it as `deck_key` to start a later session with the same deck.
+
+**Text.** Names and other text must not contain control characters or unpaired surrogates
+(422 naming the field). Unknown properties of a request body are refused with 422.
 """
 
 
@@ -220,6 +230,11 @@ _SCORE_EXAMPLE: Schema = {
 
 _DIE: Schema = {"type": "integer", "minimum": 1, "maximum": 6}
 _NAME: Schema = {"type": "string", "minLength": 1, "maxLength": 40}
+_DECK_SIZES: Schema = {
+    "type": "object",
+    "description": "Card (“green 25”) → its printed size; only the cards whose size is known.",
+    "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 99},
+}
 _VERSION: Schema = {
     "type": "integer",
     "minimum": 0,
@@ -227,10 +242,12 @@ _VERSION: Schema = {
 }
 _REQUEST_KEY: Schema = {
     "type": "string",
+    "minLength": 1,
     "maxLength": 64,
     "description": (
-        "Optional, unique per intended write: a retry with the same key records nothing new "
-        "and answers with the current state."
+        "Optional: a fresh random string for each new write, scoped to this session. The "
+        "identical request sent again with the same key records nothing new and gets the first "
+        "answer again; the same key with a different request is refused with 422."
     ),
 }
 
@@ -328,8 +345,24 @@ def _schemas() -> Schema:
                 "can_redo": {"type": "boolean"},
                 "deck_profile": {
                     "type": "object",
-                    "description": "Yadokarick only: the deck profile the session plays with.",
-                    "properties": {"id": {"type": "string"}, "name": _NAME},
+                    "description": (
+                        "Yadokarick only: the deck profile the session plays with. Its id "
+                        "shows its page (read only); changing it takes its key."
+                    ),
+                    "required": ["id", "name", "sizes"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "id": {"type": "string"},
+                        "name": _NAME,
+                        "sizes": _DECK_SIZES,
+                        "edit_key": {
+                            "type": "string",
+                            "description": (
+                                "Only in the answer that creates or imports the session: "
+                                "send it as `deck_key` to play a later session with this deck."
+                            ),
+                        },
+                    },
                 },
                 "state": {
                     "type": "object",
@@ -401,6 +434,7 @@ def _schemas() -> Schema:
         "NewSession": {
             "type": "object",
             "required": ["game", "seats"],
+            "additionalProperties": False,
             "properties": {
                 "game": {"type": "string", "enum": GAME_SLUGS},
                 "seats": {
@@ -409,8 +443,9 @@ def _schemas() -> Schema:
                     "maxItems": 8,
                     "items": _NAME,
                     "description": (
-                        "Player names in table order, each unique (ignoring case); runs of "
-                        "spaces are squeezed to one."
+                        "Player names in table order, each unique (ignoring case), at most 40 "
+                        "characters as sent, no control characters; runs of spaces are then "
+                        "squeezed to one."
                     ),
                 },
                 "options": {
@@ -428,7 +463,15 @@ def _schemas() -> Schema:
                     "type": "string",
                     "description": (
                         "Yadokarick only: the id of the deck profile (the sizes printed on "
-                        "your physical deck) to play with."
+                        "your physical deck) to play with; needs `deck_key`."
+                    ),
+                },
+                "deck_key": {
+                    "type": "string",
+                    "description": (
+                        "With `deck_profile`: the profile's key (`deck_profile.edit_key` of "
+                        "the answer that created a session with it). Playing with a deck "
+                        "teaches it sizes, so it takes the key."
                     ),
                 },
                 "new_deck_name": {
@@ -499,6 +542,7 @@ def _schemas() -> Schema:
         "EventRequest": {
             "type": "object",
             "required": ["version", "action"],
+            "additionalProperties": False,
             "properties": {
                 "version": _VERSION,
                 "action": {
@@ -516,6 +560,7 @@ def _schemas() -> Schema:
         "VersionRequest": {
             "type": "object",
             "required": ["version"],
+            "additionalProperties": False,
             "properties": {"version": _VERSION, "request_key": _REQUEST_KEY},
         },
         "SessionExport": {
@@ -547,15 +592,7 @@ def _schemas() -> Schema:
                     "required": ["name", "sizes"],
                     "properties": {
                         "name": _NAME,
-                        "sizes": {
-                            "type": "object",
-                            "description": "Card (“green 25”) → its printed size.",
-                            "additionalProperties": {
-                                "type": "integer",
-                                "minimum": 1,
-                                "maximum": 99,
-                            },
-                        },
+                        "sizes": _DECK_SIZES,
                     },
                 },
                 "format": {"const": "tabletop-scorekeeper/session"},
@@ -744,8 +781,8 @@ def _paths() -> Schema:
     session_param = [{"$ref": "#/components/parameters/SessionId"}]
     write_note = (
         "Needs the edit key as a Bearer token and the version the client last saw. "
-        "A retry with the same `request_key` records nothing new and answers with the "
-        "current state."
+        "The identical request sent again with the same `request_key` records nothing new and "
+        "answers what the first answer said; the same key with another request is refused."
     )
     return {
         "/sessions": {
@@ -828,7 +865,7 @@ def _paths() -> Schema:
                 {
                     "version": 0,
                     "action": {"type": "roll", "dice": [1, 1, 1, 5, 2, 3]},
-                    "request_key": "4f1c2e9a-roll-1",
+                    "request_key": "7d0f3c52-9b1e-4a8e-bd2f-0c6e21a4f9d1",
                 },
             ),
             201,
@@ -847,7 +884,7 @@ def _paths() -> Schema:
             _body(
                 "The version the client saw.",
                 "VersionRequest",
-                {"version": 1, "request_key": "4f1c2e9a-undo-1"},
+                {"version": 1, "request_key": "e3a91b07-5c44-4f0b-9d7a-2b8f6c1e0a35"},
             ),
             200,
             "The state after the undo.",
@@ -863,7 +900,7 @@ def _paths() -> Schema:
             _body(
                 "The version the client saw.",
                 "VersionRequest",
-                {"version": 2, "request_key": "4f1c2e9a-redo-1"},
+                {"version": 2, "request_key": "0b6d7e21-8f3a-4c95-a1e4-7d2c9f5b3e60"},
             ),
             200,
             "The state after the redo.",

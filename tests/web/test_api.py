@@ -6,74 +6,10 @@ import re
 from typing import Any
 
 import pytest
+from conftest import API, api_session, assert_error
 from flask import Flask
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
-
-API = "/api/v1"
-
-
-class ApiSession:
-    """A session created through the API, with its edit key."""
-
-    def __init__(self, client: FlaskClient, created: dict[str, Any]) -> None:
-        self.client = client
-        self.created = created
-        self.id: str = created["id"]
-        self.key: str = created["edit_key"]
-
-    @property
-    def url(self) -> str:
-        return f"{API}/sessions/{self.id}"
-
-    def read(self) -> dict[str, Any]:
-        response = self.client.get(self.url)
-        assert response.status_code == 200
-        return response.get_json()
-
-    @property
-    def version(self) -> int:
-        return int(self.read()["version"])
-
-    def post(self, path: str, body: Any, key: str | None = "own") -> Any:
-        headers = {}
-        if key == "own":
-            headers["Authorization"] = f"Bearer {self.key}"
-        elif key is not None:
-            headers["Authorization"] = key
-        return self.client.post(self.url + path, json=body, headers=headers)
-
-    def act(self, action: dict[str, Any], version: int | None = None, **extra: Any) -> Any:
-        body = {"version": self.version if version is None else version, "action": action}
-        return self.post("/events", body | extra)
-
-    def ok(self, action: dict[str, Any]) -> dict[str, Any]:
-        response = self.act(action)
-        assert response.status_code == 201, response.get_json()
-        return response.get_json()
-
-
-def create(client: FlaskClient, seats: list[str] | None = None, **options: Any) -> ApiSession:
-    body: dict[str, Any] = {"game": "yardkle", "seats": seats or ["Ann", "Bo"]}
-    if options:
-        body["options"] = options
-    response = client.post(f"{API}/sessions", json=body)
-    assert response.status_code == 201, response.get_json()
-    return ApiSession(client, response.get_json())
-
-
-def assert_error(response: Any, status: int, field: str | None) -> str:
-    """The response is a JSON error with this status and field; returns its sentence."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == "application/json"
-    body = response.get_json()
-    assert set(body) >= {"error", "field"}
-    assert body["field"] == field, body
-    assert isinstance(body["error"], str)
-    assert len(body["error"]) > 10
-    assert "Traceback" not in body["error"]
-    return str(body["error"])
-
 
 ROLL = {"type": "roll", "dice": [1, 1, 1, 5, 2, 3]}
 
@@ -111,13 +47,13 @@ def test_create_session_answers_201_with_id_edit_key_version_zero_seats_and_link
 
 
 def test_two_sessions_get_different_ids_and_keys(client: FlaskClient) -> None:
-    first, second = create(client), create(client)
+    first, second = api_session(client), api_session(client)
     assert first.id != second.id
     assert first.key != second.key
 
 
 def test_create_session_with_options(client: FlaskClient) -> None:
-    session = create(client, ["Ann"], entry_threshold=0, winning_score=2000)
+    session = api_session(client, ["Ann"], entry_threshold=0, winning_score=2000)
     assert session.created["options"] == {"entry_threshold": 0, "winning_score": 2000}
     assert session.created["state"]["entered"] == [True]
 
@@ -125,7 +61,7 @@ def test_create_session_with_options(client: FlaskClient) -> None:
 def test_reading_a_session_needs_no_key_and_never_shows_the_edit_key(
     app: Flask, client: FlaskClient
 ) -> None:
-    session = create(client)
+    session = api_session(client)
     stranger = app.test_client()
     response = stranger.get(session.url)
     assert response.status_code == 200
@@ -141,7 +77,7 @@ def test_reading_a_session_needs_no_key_and_never_shows_the_edit_key(
 def test_append_an_event_with_the_bearer_key_and_the_current_version(
     client: FlaskClient,
 ) -> None:
-    session = create(client)
+    session = api_session(client)
     response = session.post("/events", {"version": 0, "action": ROLL})
     assert response.status_code == 201
     body = response.get_json()
@@ -155,7 +91,7 @@ def test_append_an_event_with_the_bearer_key_and_the_current_version(
 
 
 def test_a_short_game_step_by_step_roll_keep_bank_and_total(client: FlaskClient) -> None:
-    session = create(client, ["Ann", "Bo"])
+    session = api_session(client, ["Ann", "Bo"])
     rolled = session.ok(ROLL)
     assert rolled["version"] == 1
 
@@ -197,7 +133,7 @@ def test_a_short_game_step_by_step_roll_keep_bank_and_total(client: FlaskClient)
 
 
 def test_a_game_played_to_the_end_names_the_winner(client: FlaskClient) -> None:
-    session = create(client, ["Ann", "Bo"], winning_score=500)
+    session = api_session(client, ["Ann", "Bo"], winning_score=500)
     session.ok({"type": "total", "points": 800})
     end = session.ok({"type": "total", "points": 500})
     assert end["finished"] is True
@@ -210,7 +146,7 @@ def test_a_game_played_to_the_end_names_the_winner(client: FlaskClient) -> None:
 
 
 def test_undo_and_redo_move_the_version_and_the_state(client: FlaskClient) -> None:
-    session = create(client)
+    session = api_session(client)
     session.ok({"type": "total", "points": 500})
     session.ok({"type": "total", "points": 700})
     assert session.read()["state"]["scores"] == [500, 700]
@@ -241,7 +177,7 @@ def test_undo_and_redo_move_the_version_and_the_state(client: FlaskClient) -> No
 
 
 def test_a_new_action_after_an_undo_ends_the_redo_trail(client: FlaskClient) -> None:
-    session = create(client)
+    session = api_session(client)
     session.ok({"type": "total", "points": 500})
     session.post("/undo", {"version": 1})
     after = session.ok({"type": "total", "points": 600})
@@ -251,7 +187,7 @@ def test_a_new_action_after_an_undo_ends_the_redo_trail(client: FlaskClient) -> 
 
 
 def test_the_join_link_from_the_api_lets_a_browser_record(app: Flask, client: FlaskClient) -> None:
-    session = create(client)
+    session = api_session(client)
     phone = app.test_client()
     joined = phone.get(session.created["links"]["join"].removeprefix("http://localhost"))
     assert joined.status_code == 303
@@ -267,7 +203,7 @@ def test_the_join_link_from_the_api_lets_a_browser_record(app: Flask, client: Fl
 
 
 def test_a_write_without_a_bearer_key_is_401_and_records_nothing(client: FlaskClient) -> None:
-    session = create(client)
+    session = api_session(client)
     for path, body in (
         ("/events", {"version": 0, "action": ROLL}),
         ("/undo", {"version": 0}),
@@ -280,8 +216,8 @@ def test_a_write_without_a_bearer_key_is_401_and_records_nothing(client: FlaskCl
 
 
 def test_a_wrong_key_is_403_and_records_nothing(client: FlaskClient) -> None:
-    session = create(client)
-    other = create(client)
+    session = api_session(client)
+    other = api_session(client)
     for key in ("Bearer not-the-key", f"Bearer {other.key}", f"Bearer {session.key}x"):
         response = session.post("/events", {"version": 0, "action": ROLL}, key=key)
         assert "edit key" in assert_error(response, 403, None)
@@ -291,7 +227,7 @@ def test_a_wrong_key_is_403_and_records_nothing(client: FlaskClient) -> None:
 
 
 def test_a_stale_version_is_409_with_the_current_state(client: FlaskClient) -> None:
-    session = create(client)
+    session = api_session(client)
     session.ok({"type": "total", "points": 500})
     response = session.act({"type": "total", "points": 600}, version=0)
     sentence = assert_error(response, 409, "version")
@@ -339,7 +275,7 @@ def test_an_illegal_action_is_422_with_its_field_and_records_nothing(
     field: str | None,
     phrase: str,
 ) -> None:
-    session = create(client)
+    session = api_session(client)
     for step in setup:
         session.ok(step)
     before = session.read()
@@ -351,7 +287,7 @@ def test_an_illegal_action_is_422_with_its_field_and_records_nothing(
 
 
 def test_an_action_that_is_not_an_object_is_422_field_action(client: FlaskClient) -> None:
-    session = create(client)
+    session = api_session(client)
     assert_error(session.post("/events", {"version": 0}), 422, "action")
     assert_error(session.post("/events", {"version": 0, "action": "roll"}), 422, "action")
     assert session.version == 0
@@ -361,7 +297,7 @@ def test_an_action_that_is_not_an_object_is_422_field_action(client: FlaskClient
 def test_a_missing_or_malformed_version_is_422_field_version(
     client: FlaskClient, body: dict[str, Any]
 ) -> None:
-    session = create(client)
+    session = api_session(client)
     assert "version" in assert_error(session.post("/events", body), 422, "version")
     assert_error(
         session.post("/undo", {k: v for k, v in body.items() if k != "action"}), 422, "version"
@@ -371,13 +307,13 @@ def test_a_missing_or_malformed_version_is_422_field_version(
 
 @pytest.mark.parametrize("version", [0.0, True, None, [0]])
 def test_a_version_that_is_not_a_whole_number_is_422(client: FlaskClient, version: Any) -> None:
-    session = create(client)
+    session = api_session(client)
     assert_error(session.post("/events", {"version": version, "action": ROLL}), 422, "version")
     assert session.version == 0
 
 
 def test_a_body_that_is_not_json_is_400(client: FlaskClient) -> None:
-    session = create(client)
+    session = api_session(client)
     auth = {"Authorization": f"Bearer {session.key}"}
     for data, content_type in (
         ("version=0", "application/x-www-form-urlencoded"),
@@ -454,14 +390,14 @@ def test_bad_seats_or_options_are_422_with_the_field(
 
 
 def test_nothing_to_undo_or_redo_is_422(client: FlaskClient) -> None:
-    session = create(client)
+    session = api_session(client)
     assert "Nothing to undo" in assert_error(session.post("/undo", {"version": 0}), 422, None)
     assert "Nothing to redo" in assert_error(session.post("/redo", {"version": 0}), 422, None)
     assert session.version == 0
 
 
 def test_a_repeated_request_key_records_once(client: FlaskClient) -> None:
-    session = create(client)
+    session = api_session(client)
     body = {"version": 0, "action": {"type": "total", "points": 500}, "request_key": "tap-1"}
     first = session.post("/events", body)
     second = session.post("/events", body)
@@ -479,7 +415,7 @@ def test_a_repeated_request_key_records_once(client: FlaskClient) -> None:
 
 
 def test_a_request_key_that_is_not_a_string_is_422(client: FlaskClient) -> None:
-    session = create(client)
+    session = api_session(client)
     body = {"version": 0, "action": ROLL, "request_key": 5}
     assert_error(session.post("/events", body), 422, "request_key")
     assert session.version == 0

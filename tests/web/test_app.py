@@ -9,8 +9,9 @@ from conftest import make_app
 from flask import Flask
 
 from scorekeeper import create_app, instance_secret_key
-from scorekeeper.db import database, is_sqlite
+from scorekeeper.db import database, is_sqlite, open_database
 from scorekeeper.migrations import MIGRATIONS, SchemaMigration, migrate
+from scorekeeper.models import DeckProfile, Event, GameSession, RequestKey
 
 
 def test_secret_key_is_generated_once_into_the_instance_folder(tmp_path: Path) -> None:
@@ -64,24 +65,62 @@ def test_schema_is_created_on_first_start_and_migrations_run_once(app: Flask) ->
             "game_session",
             "seat",
             "event",
-            "form_key",
+            "request_key",
             "schema_migration",
             "deck_profile",
             "session_deck",
         }
 
 
-def test_a_database_made_by_migration_1_gains_the_deck_profile_tables(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path}/old.sqlite3"
-    make_app(url)
+def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) -> None:
+    """Form keys become request keys scoped to their session; each deck profile gets a key."""
+    database.initialize(open_database(database_url))
     with database.connection_context():
-        database.execute_sql("DROP TABLE session_deck")
-        database.execute_sql("DROP TABLE deck_profile")
-        SchemaMigration.delete().where(SchemaMigration.number > 1).execute()
-    make_app(url)
+        database.create_tables([SchemaMigration])
+        for number, migration in enumerate(MIGRATIONS[:2], start=1):
+            migration()
+            SchemaMigration.create(number=number, applied_at=0)
+        p = database.param
+        for sql, params in [
+            (
+                "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
+                f"created_at, updated_at) VALUES ({p}, 'yardkle', '{{}}', {p}, 1, {p}, {p}, {p})",
+                ("s" * 22, "k" * 32, False, "2026-01-01", "2026-01-01"),
+            ),
+            (
+                f"INSERT INTO event (session_id, seq, action, undone, redoable, created_at) "
+                f'VALUES ({p}, 1, \'{{"type": "bank"}}\', {p}, {p}, {p})',
+                ("s" * 22, False, False, "2026-01-01"),
+            ),
+            (
+                f"INSERT INTO form_key (key, session_id, created_at) VALUES ({p}, {p}, {p})",
+                ("tap-1", "s" * 22, "2026-01-01"),
+            ),
+            (
+                f"INSERT INTO form_key (key, session_id, created_at) VALUES ({p}, NULL, {p})",
+                ("new-1", "2026-01-01"),
+            ),
+        ] + [
+            (
+                f"INSERT INTO deck_profile (id, name, sizes, created_at, updated_at) "
+                f"VALUES ({p}, 'Box', '{{\"green 5\": 2}}', {p}, {p})",
+                (profile_id, "2026-01-01", "2026-01-01"),
+            )
+            for profile_id in ("a" * 22, "b" * 22)
+        ]:
+            database.execute_sql(sql, params)
+    make_app(database_url)
     with database.connection_context():
-        assert {"deck_profile", "session_deck"} <= set(database.get_tables())
-        assert migrate() == []
+        assert [row.number for row in SchemaMigration.select()] == [1, 2, 3]
+        assert "form_key" not in database.get_tables()
+        keys = {(row.scope, row.key, row.session_id) for row in RequestKey.select()}
+        assert keys == {("s" * 22, "tap-1", "s" * 22), ("", "new-1", None)}
+        profiles = {row.id: row for row in DeckProfile.select()}
+        assert {row.sizes["green 5"] for row in profiles.values()} == {2}
+        edit_keys = [row.edit_key for row in profiles.values()]
+        assert all(len(key) == 32 for key in edit_keys) and len(set(edit_keys)) == 2
+        assert Event.get().action == {"type": "bank"}
+        assert GameSession.get().version == 1
 
 
 def test_init_db_command_reports_an_up_to_date_database(app: Flask) -> None:

@@ -1,0 +1,84 @@
+"""Checks every request passes before a view runs, the same on SQLite and PostgreSQL.
+
+- An id in the path (a session's, a deck profile's) must have the shape the
+  app gives ids, or the answer is 404 before any query is made.
+- Text sent in a query string, a form or a JSON body must be text: no control
+  characters (but tab and line breaks, which pasted files carry) and no
+  unpaired surrogates (JSON can write them, UTF-8 cannot store them). The
+  answer names the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from flask import Flask, abort, request
+
+from scorekeeper import keys
+from scorekeeper.games.base import IllegalAction, text_problem
+from scorekeeper.web import decks, sessions
+from scorekeeper.web.errors import error_response
+
+# What a path argument holding an id names when nothing has that id.
+ID_ARGUMENTS = {"session_id": sessions.NOT_FOUND, "profile_id": decks.NOT_FOUND}
+LINE_BREAKS_AND_TABS = frozenset("\t\n\r")
+
+
+def json_strings(value: object) -> Iterator[tuple[str, str]]:
+    """(field, text) of every key and string in a JSON value; fields as "seats.0"."""
+    # A stack, not recursion: a body may nest as deep as the JSON parser allows.
+    stack: list[tuple[str, object]] = [("", value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str):
+            yield path or "body", item
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                field = f"{path}.{key}" if path else str(key)
+                yield field, str(key)
+                stack.append((field, child))
+        elif isinstance(item, list):
+            stack.extend(
+                (f"{path}.{index}" if path else str(index), child)
+                for index, child in enumerate(item)
+            )
+
+
+def check_text(sent: Iterable[tuple[str, str]]) -> None:
+    """IllegalAction naming the first field whose text is not text."""
+    for field, text in sent:
+        problem = text_problem(text, LINE_BREAKS_AND_TABS)
+        if problem is not None:
+            shown = field if text_problem(field, LINE_BREAKS_AND_TABS) is None else "a field's name"
+            raise IllegalAction(f"“{shown}” contains {problem}; remove it.", shown)
+
+
+def sent_text() -> Iterator[tuple[str, str]]:
+    """(field, text) of everything the request sends as text, the body's files aside."""
+    for name, value in request.args.items(multi=True):
+        yield name, name
+        yield name, value
+    if request.method != "GET":
+        for name, value in request.form.items(multi=True):
+            yield name, name
+            yield name, value
+        if request.is_json:
+            try:
+                body = request.get_json(silent=True)
+            except RecursionError:
+                return  # the view answers that it is no JSON object
+            yield from json_strings(body)
+
+
+def init_app(app: Flask) -> None:
+    @app.before_request
+    def check_request() -> object:
+        for name, not_found in ID_ARGUMENTS.items():
+            value = (request.view_args or {}).get(name)
+            if value is not None and not keys.is_id(value):
+                abort(404, not_found)
+        try:
+            check_text(sent_text())
+        except IllegalAction as refused:
+            return error_response(422, refused.message, refused.field)
+        return None
