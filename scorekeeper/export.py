@@ -73,14 +73,14 @@ def session_csv(view: SessionView) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for row in view.game.score_rows(view.state):
-        writer.writerow(
-            (row.round, row.seat + 1, _csv_safe(row.name), row.points, row.total, row.note)
-        )
+        cells = (row.round, row.seat + 1, row.name, row.points, row.total, row.note)
+        writer.writerow([_csv_safe(cell) if isinstance(cell, str) else cell for cell in cells])
     return out.getvalue()
 
 
 def _csv_safe(text: str) -> str:
-    # A name like "=cmd()" must stay text when the file is opened in a spreadsheet.
+    # Any text may start with a name ("=cmd()", or a note like "+1+1 revoked: …"): it must
+    # stay text when the file is opened in a spreadsheet. Numbers are written as numbers.
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 

@@ -15,7 +15,7 @@ from flask import Blueprint, abort, render_template, request, session
 
 from scorekeeper import decks
 from scorekeeper.games import cards
-from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.base import IllegalAction, is_digits, parse_whole_number
 from scorekeeper.web import access
 
 bp = Blueprint("judge", __name__, url_prefix="/judge")
@@ -45,7 +45,7 @@ def known_size(card: str) -> str | None:
 
 
 def remember_size(card: str, size: str) -> None:
-    if size.isdigit() and 0 < int(size) < 100:
+    if is_digits(size) and 0 < int(size) < 100:
         session[SIZES_COOKIE_KEY] = {**remembered_sizes(), card: size}
         session.permanent = True
 
@@ -146,6 +146,33 @@ class Trick:
         return (self.trump, list(self.plays), seat_names)
 
 
+def carried_card(deck: cards.Deck, text: str, what: str) -> cards.Card:
+    """A card read back from the page's hidden fields, or IllegalAction saying which one."""
+    try:
+        return deck.parse(text, "play")
+    except IllegalAction as refused:
+        raise IllegalAction(
+            f"{what} in this link is not a card, so the trick stops there. {refused.message}",
+            "play",
+        ) from None
+
+
+def carry_over(trick: Trick) -> None:
+    """Read the trick so far (plays, the card waiting for its size) back from the query string.
+
+    The page writes these fields itself, but a link edited by hand may carry
+    anything: the trick keeps the plays before the first that is not a card.
+    """
+    for number, play in enumerate(request.args.getlist("play")[: trick.players], start=1):
+        card, separator, size = play.partition(SIZE_SEPARATOR)
+        trick.plays.append(
+            f"{carried_card(trick.game.deck, card, f'Play {number}')}{separator}{size}"
+        )
+    pending = request.args.get("pending")
+    if pending:
+        trick.pending = str(carried_card(trick.game.deck, pending, "The card waiting for its size"))
+
+
 def read_trick(game: TrickGame) -> Trick:
     """The trick in the query string, after the tap that was just made."""
     args = request.args
@@ -160,10 +187,15 @@ def read_trick(game: TrickGame) -> Trick:
         game,
         players,
         trump,
-        plays=args.getlist("play")[:players],
+        plays=[],
         names=[name[:MAX_NAME] for name in args.getlist("name")][:players],
-        pending=args.get("pending") or None,
     )
+    try:
+        carry_over(trick)
+    except IllegalAction as refused:
+        # The tap was made on a trick this page could not read: it is not applied.
+        trick.error = refused.message
+        return trick
     if "drop" in args and trick.plays:
         trick.plays.pop()
         trick.pending = None

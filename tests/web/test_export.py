@@ -490,3 +490,26 @@ def test_a_strange_import_file_is_refused_with_a_sentence_never_500(
     assert page_alert(page)
     assert "Traceback" not in page
     assert session_count(app) == before
+
+
+def test_csv_neutralises_every_cell_that_starts_with_a_name_and_keeps_numbers(
+    client: FlaskClient,
+) -> None:
+    seats = ["Ann", "+1+1", "Cy", "Di"]
+    data = {f"seats-{i}": name for i, name in enumerate(seats)}
+    data |= {"option_team_a": "", "option_team_b": "", "form_key": secrets.token_urlsafe(8)}
+    created = client.post("/new/yokai-septet", data=data)
+    assert created.status_code == 303
+    table = Table(client, created.location.rsplit("/", 1)[1])
+    ok(table.act(type="trump", card="yellow 4"))
+    ok(table.act(type="first-lead", seat="0"))
+    for card in ("red 12", "blue 8", "red 6", "red 8", "red 11", "red 7"):
+        ok(table.act(type="play", card=card))  # "+1+1" shows no red, then plays red
+    ok(table.act(type="revoke", flag="0", decision="accept", penalty="2"))
+    rows = csv_rows(client.get(f"/s/{table.id}/export.csv").get_data(as_text=True))
+    assert rows[1:] == [
+        ["1", "1", "Ann", "2", "2", "revoke penalty +2 (+1+1 revoked)"],
+        ["1", "2", "'+1+1", "0", "0", "'+1+1 revoked: 2 to the other team"],
+        ["1", "3", "Cy", "2", "2", "revoke penalty +2 (+1+1 revoked)"],
+        ["1", "4", "Di", "0", "0", "'+1+1 revoked: 2 to the other team"],
+    ]

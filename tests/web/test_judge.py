@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from conftest import page_error
 from flask.testing import FlaskClient
 
 
@@ -175,6 +176,40 @@ def test_odd_judge_urls_get_a_sentence_never_a_500(client: FlaskClient, query: A
     assert "Traceback" not in page
     if response.status_code == 422:
         assert re.search(r'id="error">[^<]{10,}</div>', page)
+
+
+@pytest.mark.parametrize(
+    ("query", "kept", "error"),
+    [
+        (
+            {"players": "3", "play": ""},
+            [],
+            "Play 1 in this link is not a card, so the trick stops there. "
+            "Enter a card, like “green 36”.",
+        ),
+        (
+            {"players": "4", "play": ["green 5/2", "orange 3/1", "pink 7/4"], "add": "pink 9"},
+            ["green 5/2"],
+            "Play 2 in this link is not a card, so the trick stops there. "
+            "“orange 3”: Yadokarick has no orange cards (its colours: green, pink).",
+        ),
+        (
+            {"players": "4", "play": "green 5/2", "pending": "zzz", "size": "3"},
+            ["green 5/2"],
+            "The card waiting for its size in this link is not a card, so the trick stops "
+            "there. “zzz”: not a card; write it like “green 36” (colour, then number).",
+        ),
+    ],
+)
+def test_a_judge_link_carrying_something_not_a_card_keeps_the_cards_before_it(
+    client: FlaskClient, query: Any, kept: list[str], error: str
+) -> None:
+    response = client.get(f"/judge/yadokarick?{urlencode(query, doseq=True)}")
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert html.unescape(page_error(page)) == error
+    assert re.findall(r'name="play" value="([^"]*)"', page) == kept
+    assert 'name="pending"' not in page  # the tap that came with it is not applied
 
 
 def test_an_unknown_judge_is_404(client: FlaskClient) -> None:
