@@ -98,7 +98,7 @@ def read_revoke(form: MultiDict[str, str]) -> dict[str, object]:
     }
 
 
-def read_cryptruck(form: MultiDict[str, str], _view: store.SessionView) -> dict[str, object]:
+def read_cryptruck(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind in ("reveal", "dealer-card", "play"):
         return {"type": kind, "card": form.get("card", "")}
@@ -108,8 +108,8 @@ def read_cryptruck(form: MultiDict[str, str], _view: store.SessionView) -> dict[
         card = form.get("card", "")
         return {"type": "give", "card": card} if card else {"type": "give"}
     if kind == "won":
-        seats = parse_whole_number(form.get("seat_count", ""), "The number of seats", "cards")
-        return {"type": "won", "cards": [form.getlist(f"won-{seat}") for seat in range(seats)]}
+        seats = range(len(view.seats))
+        return {"type": "won", "cards": [form.getlist(f"won-{seat}") for seat in seats]}
     if kind == "revoke":
         return read_revoke(form)
     raise IllegalAction("Choose what happened: a card, a bid or the cards won.", "type")
@@ -118,21 +118,19 @@ def read_cryptruck(form: MultiDict[str, str], _view: store.SessionView) -> dict[
 def card_size(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
     """The card tapped and, when the session meets it for the first time, its size.
 
-    The size comes from the form (the size step), else from the deck profile;
-    when neither knows it, the page asks for it first.
+    The size comes from the form (the size step); the store adds the one the
+    deck profile knows. When neither knows it, the page asks for it first.
     """
     text = form.get("card", "")
     typed = next((size.strip() for size in form.getlist("size") if size.strip()), "")
     if typed:
         return {"card": text, "size": typed}
     card = YADOKARICK.parse(text, "card")
-    if card in view.state.sizes or card not in yadokarick.session_cards(view.state):
+    known = card in view.state.sizes or (view.deck is not None and view.deck.size_of(card))
+    if known or card not in yadokarick.session_cards(view.state):
         # Known already, or not in this game: the engine records it or says why not.
         return {"card": text}
-    remembered = view.deck.size_of(card) if view.deck is not None else None
-    if remembered is None:
-        raise AskFirst(size_for=str(card), size_type=form.get("type", ""))
-    return {"card": text, "size": remembered}
+    raise AskFirst(size_for=str(card), size_type=form.get("type", ""))
 
 
 def read_yadokarick(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
@@ -267,11 +265,31 @@ def redo(session_id: str) -> Response | tuple[str, int]:
 
 
 def correctable(view: store.SessionView, seq: int) -> store.LoggedEvent:
-    """The live card event ``seq`` (a trump card or a played card), or 404."""
-    for event in view.events:
-        if event.seq == seq and not event.undone and "card" in event.action:
-            return event
-    abort(404, f"Event {seq} is not a card that can be corrected.")
+    """The live event ``seq`` that names a card, or 404 saying why it cannot be corrected."""
+    event = next(
+        (
+            logged
+            for logged in view.events
+            if logged.seq == seq and not logged.undone and "card" in logged.action
+        ),
+        None,
+    )
+    if event is None:
+        abort(404, f"Event {seq} is not a card that can be corrected.")
+    if view.game.slug == "yellow-dwarf":
+        abort(
+            404,
+            "A Yellow Dwarf card cannot be swapped on its own: each card sets the rank due "
+            "next and may take a tray. Tap Undo until the mistyped card is gone, then lay it "
+            "and the cards after it again.",
+        )
+    return event
+
+
+def carries_size(view: store.SessionView, event: store.LoggedEvent) -> bool:
+    """Whether the event's card comes with its printed size: a Yadokarick card played or drawn
+    (a solo take or bonus names a card of the row, whose size is known already)."""
+    return view.game.slug in store.DECK_GAMES and event.action["type"] in ("play", "draw")
 
 
 def corrected_size(
@@ -299,17 +317,22 @@ def correction_form(session_id: str, seq: int) -> str:
     access.require_device_edit(session_id)
     event = correctable(view, seq)
     deck = session_deck(view)
-    assert deck is not None  # correctable: the session is a card game
-    # The card itself stays on offer: a Yadokarick correction may fix only its size.
-    own_card = deck.parse(event.action["card"], "card")
+    assert deck is not None  # correctable: the other card games pick from a coloured deck
+    played = TEMPLATE_RULES[view.game.slug].played_cards(view.state)
+    if event.action["type"] in ("take", "bonus"):
+        # A solo take or bonus names a card of the row: only cards drawn so far are offered.
+        unavailable = frozenset(deck.cards()) - played
+    else:
+        # The card itself stays on offer: a Yadokarick correction may fix only its size.
+        unavailable = played - {deck.parse(event.action["card"], "card")}
     return render_template(
         "sessions/correct.html",
         view=view,
         event=event,
         deck=deck,
         colours=picker_colours(view) if view.game.slug in DECKS else None,
-        played=TEMPLATE_RULES[view.game.slug].played_cards(view.state) - {own_card},
-        sized=view.game.slug in store.DECK_GAMES,
+        played=unavailable,
+        sized=carries_size(view, event),
         form_key=new_form_key(),
     )
 
@@ -320,11 +343,13 @@ def correct(session_id: str, seq: int) -> Response | tuple[str, int]:
     view = load_or_404(session_id)
     access.require_device_edit(session_id)
     event = correctable(view, seq)
-    replacement = {**event.action, "card": request.form.get("card", "")}
-    if view.game.slug in store.DECK_GAMES:
-        replacement = {**replacement, **corrected_size(event, replacement["card"], view)}
 
     def write(version: int, form_key: str | None) -> object:
+        # Built here, inside record: a card that is not one is refused with a sentence.
+        card = request.form.get("card", "")
+        replacement = {**event.action, "card": card}
+        if carries_size(view, event):
+            replacement |= corrected_size(event, card, view)
         return store.correct(session_id, seq, replacement, version, form_key)
 
     return record(view, write)

@@ -19,7 +19,9 @@ from scorekeeper.games import (
 )
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.web import access
-from scorekeeper.web.forms import new_form_key, new_session_form
+from scorekeeper.web.forms import check_seat_fields, new_form_key, new_session_form
+
+NOT_FOUND = "No session has this link. Check the address, or start a new session."
 
 bp = Blueprint("sessions", __name__)
 
@@ -52,13 +54,18 @@ def picker_colours(view: store.SessionView) -> tuple[str, ...] | None:
     return tuple(colour for colour in DECKS[view.game.slug].colours if colour in in_play)
 
 
-def card_event_seqs(view: store.SessionView) -> dict[tuple[str, str], int]:
-    """(action type, card) → the newest live event that recorded it, for "fix" links."""
-    return {
-        (str(event.action["type"]), str(event.action["card"])): event.seq
-        for event in view.events
-        if not event.undone and "card" in event.action
-    }
+def card_event_seqs(view: store.SessionView) -> dict[str, tuple[int, ...]]:
+    """Each card laid in a trick → the live events that laid it, newest first, for "fix" links.
+
+    A card can be laid twice in a round (Cryptruck's two white 3s): the templates
+    give the n-th newest copy on the table the n-th newest event.
+    """
+    laid: dict[str, list[int]] = {}
+    for event in reversed(view.events):
+        # Cryptruck's first lead is recorded as the dealer's revealed card.
+        if not event.undone and event.action["type"] in ("play", "dealer-card"):
+            laid.setdefault(str(event.action["card"]), []).append(event.seq)
+    return {card: tuple(seqs) for card, seqs in laid.items()}
 
 
 @bp.app_template_filter("mark_dice")
@@ -78,7 +85,7 @@ def load_or_404(session_id: str) -> store.SessionView:
     try:
         return store.load(session_id)
     except store.SessionNotFound:
-        abort(404, "No session has this link. Check the address, or start a new session.")
+        abort(404, NOT_FOUND)
 
 
 @bp.get("/")
@@ -97,6 +104,10 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
     game = GAMES.get(slug)
     if game is None:
         abort(404, f"There is no game called “{slug}” here.")
+    try:
+        check_seat_fields(request.form, game)
+    except IllegalAction as refused:
+        abort(422, refused.message)
     deck_choices = None
     if slug in store.DECK_GAMES:
         deck_choices = [(p.id, p.name) for p in decks.find(access.remembered_decks())]
@@ -193,6 +204,7 @@ def qr_svg(url: str) -> str:
 
 
 @bp.get("/s/<session_id>/share")
+@access.no_store
 def share(session_id: str) -> str:
     """The view link for everyone; the "score with me" link only for a scorer's device."""
     view = load_or_404(session_id)
@@ -213,6 +225,7 @@ def share(session_id: str) -> str:
 
 
 @bp.get("/s/<session_id>/join/<key>")
+@access.no_store
 def join(session_id: str, key: str) -> Response:
     load_or_404(session_id)
     if not store.edit_key_matches(session_id, key):

@@ -48,7 +48,6 @@ CRYPTRUCK_FIELDS = [
     ("bid", "want"),
     ("give", "card"),
     ("play", "card"),
-    ("won", "seat_count"),
     ("won", "won-0"),
     ("revoke", "flag"),
     ("revoke", "penalty"),

@@ -113,7 +113,6 @@ def test_the_cards_won_can_be_entered_instead_of_every_trick(client: FlaskClient
     act(
         table,
         type="won",
-        seat_count="3",
         **{
             "won-0": ["red 3", "white 3"],
             "won-1": ["red 4", "red 5", "yellow 3", "green 4"],
@@ -239,7 +238,7 @@ def test_one_player_can_be_credited_with_both_white_threes(client: FlaskClient) 
     act(table, type="reveal", card="green 2")
     page = table.page()
     assert len(re.findall(r'name="won-0" value="white 3"', page)) == 2
-    act(table, type="won", seat_count="3", **{"won-0": ["white 3", "white 3", "red 3"]})
+    act(table, type="won", **{"won-0": ["white 3", "white 3", "red 3"]})
     assert game(table)["rounds"][0]["scores"][0] == 6  # 3 blocks in 2 colours
 
 
@@ -274,3 +273,45 @@ def test_a_penalty_shows_in_its_round_and_the_total_alike(client: FlaskClient) -
         table.page(),
     )
     assert row and row.group(1) == row.group(2) == str(state["totals"][1])
+
+
+def fix_links(table: Table, card: str) -> list[int]:
+    """The events the session page's fix links of ``card`` name, newest trick first."""
+    found = re.findall(
+        rf'href="/s/{table.id}/events/(\d+)/correct" aria-label="correct {card}"', table.page()
+    )
+    return [int(seq) for seq in found]
+
+
+def test_each_white_three_of_a_round_links_to_its_own_event(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    act(table, type="reveal", card="green 2")  # 1
+    act(table, type="dealer-card", card="red 5")  # 2: Ann leads it
+    act(table, type="bid", want="0")  # 3
+    act(table, type="bid", want="0")  # 4
+    act(table, type="play", card="white 3")  # 5: Bo trumps trick 1
+    act(table, type="play", card="red 1")  # 6
+    act(table, type="play", card="yellow 6")  # 7: Bo leads trick 2
+    act(table, type="play", card="white 3")  # 8: Cy trumps it
+    act(table, type="play", card="yellow 1")  # 9
+    act(table, type="play", card="green 4")  # 10: Cy leads trick 3
+    assert fix_links(table, "white 3") == [8, 5]  # trick 2, then trick 1
+    assert fix_links(table, "red 5") == [2]  # the dealer's card, recorded as such
+    form = client.get(f"{table.url}/events/5/correct").text
+    assert "Event 5 recorded" in form
+    ok(table.post("/events/5/correct", {"card": "red 6"}))  # Bo followed red after all
+    tricks = game(table)["round"]["tricks"]
+    assert tricks[0]["cards"] == ["red 5", "red 6", "red 1"]
+    assert tricks[1]["cards"] == ["yellow 6", "white 3", "yellow 1"]
+    assert [trick["winner"] for trick in tricks] == [1, 2]
+
+
+def test_a_white_three_led_as_the_dealers_card_links_to_that_event(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    act(table, type="reveal", card="green 2")  # 1
+    act(table, type="dealer-card", card="white 3")  # 2: Ann leads it
+    act(table, type="bid", want="0")  # 3
+    act(table, type="bid", want="0")  # 4
+    for card in ("red 1", "red 2", "red 3", "white 3", "red 4"):  # 5 to 9
+        act(table, type="play", card=card)  # Ann takes trick 1; Bo trumps trick 2
+    assert fix_links(table, "white 3") == [8, 2]
