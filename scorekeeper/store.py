@@ -18,9 +18,11 @@ from scorekeeper import decks, keys
 from scorekeeper.db import is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import (
+    Expected,
     Game,
     IllegalAction,
     OptionValue,
+    or_list,
     parse_name,
     resolve_options,
 )
@@ -109,6 +111,11 @@ class SessionView:
     @property
     def finished(self) -> bool:
         return self.game.is_finished(self.state)
+
+    @property
+    def expected(self) -> Expected:
+        """What the engine accepts next, from this state."""
+        return self.game.expected(self.state)
 
 
 def edit_key_matches(session_id: str, key: object) -> bool:
@@ -397,6 +404,7 @@ def append(
             sent = decks.with_known_size(view.deck, view.state.sizes, sent)
         action = view.game.parse_action(sent)
         view.game.apply(view.state, action)
+        _check_expected(view, view.game.action_to_json(action))
         last = session.events.order_by(Event.seq.desc()).first()
         # A new action ends the redo trail: what was undone stays undone.
         Event.update(redoable=False).where(Event.session == session).execute()
@@ -405,6 +413,20 @@ def append(
         _learn_size(view, recorded)
 
     return _change(session_id, version, form_key, write)
+
+
+def _check_expected(view: SessionView, action: Mapping[str, Any]) -> None:
+    """Refuse an action whose type the engine does not list as expected now.
+
+    The engine has accepted it already, with its own reasons for a refusal; this
+    holds every engine to what it tells the pages and the API it expects.
+    """
+    expected = view.expected
+    if action["type"] not in expected.types:
+        listed = or_list(sorted(expected.types)) or "nothing: the game is over"
+        raise IllegalAction(
+            f"A {action['type']} is not expected now; the game expects {listed}.", "type"
+        )
 
 
 def _learn_size(view: SessionView, action: Mapping[str, Any]) -> None:

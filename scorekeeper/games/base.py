@@ -248,6 +248,57 @@ class ScoreRow:
     note: str
 
 
+@dataclass(frozen=True)
+class Accepts:
+    """One action type an engine accepts now, with its accepted values where they are few.
+
+    A field left None means "any value the rules allow" (a die, a number of
+    points); a tuple lists every value that can be accepted now: the ``cards``
+    that may be played, the ``ranks`` of a "without", the marker ``moves``, the
+    solo ``crabs``, the cards whose size the table must give (``sizes``), the
+    ``choices`` of a question (a bid's want, a revoke flag's number).
+    """
+
+    type: str
+    cards: tuple[str, ...] | None = None
+    ranks: tuple[str, ...] | None = None
+    moves: tuple[str, ...] | None = None
+    crabs: tuple[int, ...] | None = None
+    sizes: tuple[str, ...] | None = None
+    choices: tuple[OptionValue, ...] | None = None
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"type": self.type}
+        for name in ("cards", "ranks", "moves", "crabs", "sizes", "choices"):
+            values = getattr(self, name)
+            if values is not None:
+                data[name] = list(values)
+        return data
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What an engine accepts now: whose move it is (0-based, None when nobody's in
+    particular) and every action type it would accept. A finished game accepts nothing,
+    but the settling of a revoke flag still open after the last trick."""
+
+    seat: int | None
+    actions: tuple[Accepts, ...]
+
+    @property
+    def types(self) -> frozenset[str]:
+        return frozenset(action.type for action in self.actions)
+
+    def accepts(self, action_type: str) -> Accepts | None:
+        return next((action for action in self.actions if action.type == action_type), None)
+
+    def to_json(self) -> dict[str, object]:
+        return {"seat": self.seat, "actions": [action.to_json() for action in self.actions]}
+
+
+NOTHING_EXPECTED = Expected(None, ())
+
+
 class Game(Protocol):
     """The fixed facts and the rules of one game.
 
@@ -269,6 +320,8 @@ class Game(Protocol):
     def action_to_json(self, action: Any) -> dict[str, object]: ...
 
     def apply(self, state: Any, action: Any) -> Any: ...
+
+    def expected(self, state: Any) -> Expected: ...
 
     def ruling(self, state: Any) -> str: ...
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Literal
 from scorekeeper.games import follow, trickplay
 from scorekeeper.games.base import (
     MINUS,
+    Accepts,
+    Expected,
     Game,
     IllegalAction,
     OptionSpec,
@@ -258,6 +260,48 @@ def can_enter_won(state: State) -> bool:
 def open_flags(state: State) -> list[tuple[int, RevokeFlag]]:
     """The revoke flags still to settle, with their index in ``state.flags``."""
     return follow.open_flags(state.flags)
+
+
+def expected_actions(state: State) -> Expected:
+    """What the engine accepts now, and whose move it is.
+
+    The seat is the one the step waits for: the dealer revealing a card from
+    hand (or the table entering the round's cards won instead, the fast path),
+    the seat to say want or pass, the taker giving the dealer a card, the seat
+    to play. It is None while the table turns up the revealed card (an undealt
+    card, in nobody's hand) and once the game is over. The cards listed are
+    those still in play this round (``played_cards``): following the led
+    colour is watched with revoke flags, never enforced by refusing a card. A
+    give may also carry no card (the card given is not recorded).
+
+    Open revoke flags are the table's to settle at any point, after the game
+    too (a revoke in the last trick ends the game with the flag open): then
+    ``revoke`` is listed, its choices the open flags' indices, so a finished
+    game lists nothing only once every flag is settled.
+    """
+    step = next_step(state)
+    out = played_cards(state)
+    in_play = tuple(str(card) for card in deck_cards(state) if card not in out)
+    seat: int | None = None
+    actions: list[Accepts] = []
+    if step == "reveal":
+        actions.append(Accepts("reveal", cards=in_play))
+    elif step == "dealer-card":
+        seat = state.round.dealer
+        actions += [Accepts("dealer-card", cards=in_play), Accepts("won", cards=in_play)]
+    elif step == "bid":
+        seat = bidder(state)
+        actions.append(Accepts("bid", choices=(True, False)))
+    elif step == "give":
+        seat = state.round.taker
+        actions.append(Accepts("give", cards=in_play))
+    elif step == "play":
+        seat = turn_seat(state)
+        actions.append(Accepts("play", cards=in_play))
+    flags = open_flags(state)
+    if flags:
+        actions.append(Accepts("revoke", choices=tuple(index for index, _ in flags)))
+    return Expected(seat, tuple(actions))
 
 
 def score_blocks(cards: Sequence[Card]) -> tuple[int, str]:
@@ -885,6 +929,9 @@ class Cryptruck:
             "Unknown action: the type is reveal, dealer-card, bid, give, play, won or revoke.",
             "type",
         )
+
+    def expected(self, state: State) -> Expected:
+        return expected_actions(state)
 
     def ruling(self, state: State) -> str:
         return state.last_ruling

@@ -20,6 +20,9 @@ from typing import TYPE_CHECKING, Literal
 from scorekeeper.games import yadokarick_solo as solo
 from scorekeeper.games.base import (
     MINUS,
+    NOTHING_EXPECTED,
+    Accepts,
+    Expected,
     Game,
     IllegalAction,
     OptionSpec,
@@ -57,9 +60,11 @@ COLOURS: tuple[str, ...] = ("green", "pink")
 _ORDINALS = ("first", "second", "third")
 
 Mode = Literal["standard", "npc"]
-Expected = Literal["play", "marker", "over"]
+Step = Literal["play", "marker", "over"]
 Move = Literal["left", "right", "stay"]
 _MOVES: Mapping[str, Move] = MappingProxyType({"left": "left", "right": "right", "stay": "stay"})
+# How far each move takes the size marker along the row.
+_MARKER_STEPS: Mapping[Move, int] = MappingProxyType({"left": -1, "stay": 0, "right": 1})
 
 
 # --- Actions -------------------------------------------------------------------
@@ -236,7 +241,7 @@ def played_cards(state: State | solo.SoloState) -> frozenset[Card]:
     return played_this_round(state)
 
 
-def expected(state: State) -> Expected:
+def expected(state: State) -> Step:
     """What the table enters next: a card, a marker move, or nothing (game over)."""
     if state.finished:
         return "over"
@@ -254,6 +259,45 @@ def turn_seat(state: State) -> int | None:
         return state.movers[0]
     order = trick_order(state, state.lead)
     return order[len(state.current)]
+
+
+def marker_moves(state: State) -> tuple[Move, ...]:
+    """The moves the size marker can make now, as "left", "stay", "right": never off the row."""
+    assert state.size_row is not None and state.marker is not None
+    first, last = state.size_row
+    return tuple(
+        move for move, shift in _MARKER_STEPS.items() if first <= state.marker + shift <= last
+    )
+
+
+def expected_actions(state: State | solo.SoloState) -> Expected:
+    """What the engine accepts now, and whose move it is (the solo game: see its module).
+
+    The seat is ``turn_seat``'s: the one to play the next card or to move the
+    marker. In the NPC game that is seat 2 when the crab's card is due: the
+    table turns up the top of the draw deck for it, but the crab holds a seat
+    in the play order, a house and a name, so the card is still its move.
+    None once the game is over. A ``play`` may be any card of this game not
+    played this round; ``sizes`` lists those whose size the session does not
+    know yet, so the action must carry one. The marker's ``moves`` leave out
+    a step off either end of the size row.
+    """
+    if isinstance(state, solo.SoloState):
+        return solo.expected_actions(state)
+    step = expected(state)
+    if step == "over":
+        return NOTHING_EXPECTED
+    seat = turn_seat(state)
+    if step == "marker":
+        return Expected(seat, (Accepts("marker", moves=marker_moves(state)),))
+    played = played_this_round(state)
+    free = [card for card in usable_cards(state) if card not in played]
+    play = Accepts(
+        "play",
+        cards=tuple(str(card) for card in free),
+        sizes=tuple(str(card) for card in free if card not in state.sizes),
+    )
+    return Expected(seat, (play,))
 
 
 def trick_order(state: State, lead: int) -> tuple[int, ...]:
@@ -739,30 +783,20 @@ def _apply_marker(state: State, action: MarkerMove) -> State:
         )
     if not state.movers:
         raise IllegalAction(f"No one moves the size marker now: {_next_text(state)}", "type")
-    assert state.size_row is not None and state.marker is not None
-    first, last = state.size_row
+    assert state.marker is not None
     name = state.players[state.movers[0]]
-    marker = state.marker
-    if action.move == "left":
-        if marker <= first:
-            raise IllegalAction(
-                f"The size marker is on {marker}, the first size card: "
-                "it cannot move further left.",
-                "move",
-            )
-        marker -= 1
-        said = f"{name} moves the size marker left to {marker}."
-    elif action.move == "right":
-        if marker >= last:
-            raise IllegalAction(
-                f"The size marker is on {marker}, the last size card: "
-                "it cannot move further right.",
-                "move",
-            )
-        marker += 1
-        said = f"{name} moves the size marker right to {marker}."
-    else:
+    if action.move not in marker_moves(state):
+        end = "first" if action.move == "left" else "last"
+        raise IllegalAction(
+            f"The size marker is on {state.marker}, the {end} size card: "
+            f"it cannot move further {action.move}.",
+            "move",
+        )
+    marker = state.marker + _MARKER_STEPS[action.move]
+    if action.move == "stay":
         said = f"{name} leaves the size marker on {marker}."
+    else:
+        said = f"{name} moves the size marker {action.move} to {marker}."
     moved = replace(state, marker=marker, movers=state.movers[1:])
     if moved.movers or len(moved.tricks) < TRICKS_PER_ROUND:
         return replace(moved, last_ruling=f"{said} {_next_text(moved)}")
@@ -1062,6 +1096,9 @@ class Yadokarick:
         if isinstance(action, Play):
             return _apply_play(state, action)
         return _apply_marker(state, action)
+
+    def expected(self, state: State | solo.SoloState) -> Expected:
+        return expected_actions(state)
 
     def ruling(self, state: State | solo.SoloState) -> str:
         return state.last_ruling

@@ -11,7 +11,7 @@ Rule sheet: shared/rules/yadokarick.txt ("Solo Game Rules") and NOTES.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import permutations
 from types import MappingProxyType
@@ -19,6 +19,9 @@ from typing import Literal
 
 from scorekeeper.games.base import (
     MINUS,
+    NOTHING_EXPECTED,
+    Accepts,
+    Expected,
     IllegalAction,
     ScoreRow,
     action_type,
@@ -334,6 +337,57 @@ def expected(state: SoloState) -> str:
             f"any other move passes it up. {move}"
         )
     return move
+
+
+def crabs_for(state: SoloState, card: Card) -> tuple[int, ...]:
+    """The crabs (1 to 4) a take of ``card`` may go onto now.
+
+    No crab unless a take is due and ``card`` is in the row; then the crabs
+    whose colour rule and top card (under a roof, the card next to the body)
+    let it on, as ``refusal`` rules a take.
+    """
+    if state.step != "play" or card not in state.row:
+        return ()
+    return tuple(
+        crab
+        for crab, stack in enumerate(state.crabs, start=1)
+        if refusal(crab, stack, card) is None
+    )
+
+
+def _texts(cards: Iterable[Card]) -> tuple[str, ...]:
+    return tuple(str(card) for card in cards)
+
+
+def expected_actions(state: SoloState) -> Expected:
+    """What the engine accepts now: the player's move (seat 0) until the game is over.
+
+    Laying out or refilling the row, a ``draw`` of any card still in a deck,
+    each listed in ``sizes`` until the session knows its size. Then a ``take``
+    of a row card that fits some crab: ``cards`` are those row cards and
+    ``crabs`` every crab one of them fits (which crabs a given card fits:
+    ``crabs_for``); a ``bonus`` of a card of the run on offer; a ``give-up``
+    of a crab holding cards. Every card is drawn by the one player, so the
+    seat is never None before the end.
+    """
+    if state.finished:
+        return NOTHING_EXPECTED
+    if state.step != "play":
+        undrawn = [card for card in SOLO_DECK if card not in state.drawn]
+        unsized = [card for card in undrawn if card not in state.sizes]
+        return Expected(0, (Accepts("draw", cards=_texts(undrawn), sizes=_texts(unsized)),))
+    actions: list[Accepts] = []
+    fits = {card: crabs_for(state, card) for card in state.row}
+    takeable = [card for card, crabs in fits.items() if crabs]
+    if takeable:
+        crabs = sorted({crab for card in takeable for crab in fits[card]})
+        actions.append(Accepts("take", cards=_texts(takeable), crabs=tuple(crabs)))
+    if state.offer:
+        actions.append(Accepts("bonus", cards=_texts(state.offer)))
+    holding = tuple(crab for crab, stack in enumerate(state.crabs, start=1) if stack)
+    if holding:
+        actions.append(Accepts("give-up", crabs=holding))
+    return Expected(0, tuple(actions))
 
 
 def _where(state: SoloState, card: Card) -> str:

@@ -7,12 +7,15 @@ dice and the final round. Rule sheet: shared/rules/yardkle.txt and NOTES.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from itertools import product
 from typing import TYPE_CHECKING, Literal
 
 from scorekeeper.games.base import (
+    Accepts,
+    Expected,
     Game,
     IllegalAction,
     OptionSpec,
@@ -430,6 +433,54 @@ def next_step(state: State) -> Literal["roll", "keep", "over"]:
     return "roll" if state.turn.pending_roll is None else "keep"
 
 
+def _scoring_keeps(roll: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Every set-aside the rules allow from ``roll``: (its points, its dice), each once."""
+    for counts in product(*(range(count + 1) for count in _counts(roll))):
+        split = _best_full(counts) if any(counts) else None
+        if split is not None:
+            yield _points(split), _dice_of(counts)
+
+
+def _keep_bank_choices(state: State) -> tuple[bool, ...]:
+    """The ``bank`` values a set-aside from the waiting roll can carry now.
+
+    Setting aside and banking in one action is refused whole when the bank
+    would be (hot dice, under the entry threshold), so True is listed only when
+    some allowed set-aside leaves a turn that may stop.
+    """
+    turn, roll = state.turn, state.turn.pending_roll
+    assert roll is not None
+    can_stop = any(
+        bank_refusal(replace(state, turn=_turn_after_keep(turn, points, len(dice)))) is None
+        for points, dice in _scoring_keeps(roll)
+    )
+    return (False, True) if can_stop else (False,)
+
+
+def expected_actions(state: State) -> Expected:
+    """What the engine accepts now, and whose move it is.
+
+    The seat is always the player whose turn it is (the dice, the set-aside and
+    the stop are theirs), None once the game is over. With no roll waiting:
+    ``roll``, ``bank`` when the player may stop (``can_bank``) and ``total``
+    while nothing is rolled this turn; with a roll waiting: ``keep``, whose
+    ``choices`` are the values of its ``bank`` flag that some set-aside makes
+    acceptable. Dice and points are not listed: any roll of the dice left is
+    accepted, and any multiple of 50 the entry threshold allows as a total.
+    """
+    step = next_step(state)
+    if step == "over":
+        return Expected(None, ())
+    if step == "keep":
+        return Expected(state.current, (Accepts("keep", choices=_keep_bank_choices(state)),))
+    actions = [Accepts("roll")]
+    if can_bank(state):
+        actions.append(Accepts("bank"))
+    if can_enter_total(state):
+        actions.append(Accepts("total"))
+    return Expected(state.current, tuple(actions))
+
+
 def winning_seats(state: State) -> list[int]:
     """Every seat with the top score (ties share the win), whether finished or not."""
     top = max(state.scores)
@@ -525,6 +576,13 @@ def _apply_roll(state: State, action: Roll) -> State:
     return replace(state, turn=waiting, last_ruling=ruling)
 
 
+def _turn_after_keep(turn: Turn, points: int, kept: int) -> Turn:
+    """The turn once ``kept`` dice scoring ``points`` are set aside from the waiting roll."""
+    left = turn.dice_left - kept
+    hot = left == 0
+    return Turn(turn.total + points, ALL_DICE if hot else left, None, hot, turn.rolls)
+
+
 def _apply_keep(state: State, action: Keep) -> State:
     name, turn = state.current_player, state.turn
     if turn.pending_roll is None:
@@ -536,19 +594,18 @@ def _apply_keep(state: State, action: Keep) -> State:
     if refusal:
         raise IllegalAction(f"{name} cannot set aside {_dice_text(kept)}: {refusal}.", "keep")
     score = _dice_score(_best_full(_counts(kept)) or ())
-    total, left = turn.total + score.points, turn.dice_left - len(kept)
-    hot = left == 0
+    after = _turn_after_keep(turn, score.points, len(kept))
+    total, left = after.total, turn.dice_left - len(kept)
     head = (
         f"{name} set aside {_combo_list(score.combos, with_points=False)} for {_num(score.points)}"
     )
-    if hot:
+    if after.hot_dice:
         ruling = (
             f"{head}: turn total {_num(total)}. Hot dice! All six scored: "
             f"{name} must roll all six again before stopping."
         )
     else:
         ruling = f"{head}: turn total {_num(total)}, {_dice_count(left)} to roll."
-    after = Turn(total, ALL_DICE if hot else left, None, hot, turn.rolls)
     kept_state = replace(state, turn=after, last_ruling=ruling)
     return _apply_bank(kept_state, prefix=ruling) if action.bank else kept_state
 
@@ -701,6 +758,9 @@ class Yardkle:
         if isinstance(action, QuickTurn):
             return _apply_quick(state, action)
         raise IllegalAction("Unknown action: the type is roll, keep, bank or total.", "type")
+
+    def expected(self, state: State) -> Expected:
+        return expected_actions(state)
 
     def ruling(self, state: State) -> str:
         return state.last_ruling

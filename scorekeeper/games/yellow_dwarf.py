@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING, Literal
 
 from scorekeeper.games.base import (
     MINUS,
+    NOTHING_EXPECTED,
+    Accepts,
+    Expected,
     Game,
     IllegalAction,
     OptionSpec,
@@ -589,6 +592,66 @@ def summary_allowed(state: State) -> bool:
 def is_grand_opera(state: State) -> bool:
     """Whether the player who went out laid every card of the round (the reveal is due)."""
     return state.went_out is not None and all(laid.seat == state.went_out for laid in state.laid)
+
+
+def playable_cards(state: State) -> tuple[PlayingCard, ...]:
+    """The cards the seat whose turn it is may lay now, in deck order: any card not laid
+    this round of the rank due (of any rank on a free start); none when no card is due.
+
+    The engine does not know the hands, so these are the cards it would accept, not
+    the ones the player holds; when every card of the rank due is laid, only
+    "without" is left.
+    """
+    if expected(state) != "play":
+        return ()
+    assert state.turn is not None
+    if state.laid_counts[state.turn] >= dealt(state):
+        return ()
+    due = state.required
+    laid = played_this_round(state)
+    return tuple(card for card in DECK if card not in laid and (due is None or card.rank == due))
+
+
+def expected_actions(state: State) -> Expected:
+    """What the engine accepts now, and whose move it is.
+
+    While cards are laid, the seat is the one to lay a card or say without
+    (``turn_seat``), and the actions are: "play", its ``cards`` those of
+    ``playable_cards``; "without" when a rank is due, its ``ranks`` that one
+    rank (the rank may also be left out); and, before the round's first card,
+    "round", the whole round entered by the table at once. A taker card must
+    carry ``called`` (true or false: "who takes" called or not) and any other
+    card must not, so "play" lists ``choices`` (true, false) only when a taker
+    card is among its cards, and the question is asked of those cards alone.
+
+    Once a player has gone out the seat is None: the table enters the other hands
+    ("reveal"), which is nobody's move in particular. The ``cards`` of a reveal
+    are the taker cards not laid this round, those a hand may have kept; the
+    ``cards`` of a round summary are the five taker cards, those its "played" and
+    "kept" entries name. Once the game is over: seat None and no actions.
+    """
+    step = expected(state)
+    if step == "over":
+        return NOTHING_EXPECTED
+    if step == "reveal":
+        kept = tuple(str(card) for card in unplayed_taker_cards(state))
+        return Expected(None, (Accepts("reveal", cards=kept),))
+    actions = []
+    playable = playable_cards(state)
+    if playable:
+        asks_called = any(is_taker(card) for card in playable)
+        actions.append(
+            Accepts(
+                "play",
+                cards=tuple(str(card) for card in playable),
+                choices=(True, False) if asks_called else None,
+            )
+        )
+    if state.required is not None:
+        actions.append(Accepts("without", ranks=(rank_name(state.required),)))
+    if summary_allowed(state):
+        actions.append(Accepts("round", cards=tuple(str(card) for card in TAKER_CARDS)))
+    return Expected(turn_seat(state), tuple(actions))
 
 
 def active_seats(state: State) -> tuple[int, ...]:
@@ -1445,6 +1508,9 @@ class YellowDwarf:
         if isinstance(action, RoundSummary):
             return _check_conserved(_apply_summary(state, action))
         raise IllegalAction("Unknown action: the type is play, without, reveal or round.", "type")
+
+    def expected(self, state: State) -> Expected:
+        return expected_actions(state)
 
     def ruling(self, state: State) -> str:
         return state.last_ruling

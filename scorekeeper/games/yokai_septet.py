@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Literal
 
 from scorekeeper.games import follow, trickplay
 from scorekeeper.games.base import (
+    Accepts,
+    Expected,
     Game,
     IllegalAction,
     OptionSpec,
@@ -249,6 +251,46 @@ def can_record_result(state: State) -> bool:
 def can_pass(state: State) -> bool:
     """Whether the pass may be recorded: once a round, before any card."""
     return can_record_result(state) and not state.round.passed
+
+
+def expected_actions(state: State) -> Expected:
+    """What the engine accepts now, and whose move it is.
+
+    The seat is the one to play the next card (the fast paths before the
+    round's first card, the pass and the result, come at the same point). It is
+    None when the entry is the table's: the trump card turned up from the deck,
+    round 1's first lead (whoever holds the green 1, or the blue 13), and once
+    the game is over. ``play`` lists every card not yet played this round, the
+    trump card excluded: the engine watches following suit with revoke flags,
+    it does not refuse a card for it. ``result`` lists the Boss Yokai it may
+    name (the trump card is out of play); ``first-lead`` the seats.
+
+    Open revoke flags are the table's to settle at any point, after the game
+    too (a revoke in the last trick must still be settled): then ``revoke`` is
+    listed, its choices the open flags' indices, so a finished game lists
+    nothing only once every flag is settled.
+    """
+    step = next_step(state)
+    seat: int | None = None
+    actions: list[Accepts] = []
+    if step == "trump":
+        actions.append(Accepts("trump", cards=tuple(str(card) for card in YOKAI_SEPTET.cards())))
+    elif step == "first-lead":
+        actions.append(Accepts("first-lead", choices=tuple(range(SEATS))))
+    elif step == "play":
+        seat = turn_seat(state)
+        out = played_cards(state)
+        in_play = tuple(str(card) for card in YOKAI_SEPTET.cards() if card not in out)
+        actions.append(Accepts("play", cards=in_play))
+        if can_pass(state):
+            actions.append(Accepts("pass"))
+        if can_record_result(state):
+            boss = tuple(str(card) for card in BOSS_YOKAI if card != state.round.trump_card)
+            actions.append(Accepts("result", cards=boss))
+    flags = open_flags(state)
+    if flags:
+        actions.append(Accepts("revoke", choices=tuple(index for index, _ in flags)))
+    return Expected(seat, tuple(actions))
 
 
 # --- Sentences -----------------------------------------------------------------
@@ -695,9 +737,9 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
     to = 1 - team_of(flag.seat)
     scores = list(state.scores)
     scores[to] += penalty
-    accepted = replace(
-        state, flags=flags, scores=(scores[0], scores[1]), finished=scores[to] >= TARGET
-    )
+    # A penalty can end the game; one settled after the game is over never reopens it.
+    finished = state.finished or scores[to] >= TARGET
+    accepted = replace(state, flags=flags, scores=(scores[0], scores[1]), finished=finished)
     given = f"{plural(penalty, 'penalty point')} to {state.team_names[to]}"
     ruling = f"{settled.accepted_text(given)} {_score_text(accepted)} {_next_text(accepted)}"
     return replace(accepted, last_ruling=ruling)
@@ -837,6 +879,9 @@ class YokaiSeptet:
             "Unknown action: the type is trump, first-lead, pass, play, result or revoke.",
             "type",
         )
+
+    def expected(self, state: State) -> Expected:
+        return expected_actions(state)
 
     def ruling(self, state: State) -> str:
         return state.last_ruling

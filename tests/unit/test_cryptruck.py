@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
-from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
 from scorekeeper.games.cards import CRYPTRUCK, Card
 from scorekeeper.games.cryptruck import (
+    COLOURS,
     GAME,
+    ROUNDS,
     Action,
     Bid,
     DealerCard,
@@ -27,6 +29,7 @@ from scorekeeper.games.cryptruck import (
     can_enter_won,
     dealer_of,
     deck_cards,
+    expected_actions,
     next_step,
     open_flags,
     played_cards,
@@ -691,7 +694,8 @@ def test_a_single_top_total_wins_alone() -> None:
     assert state.last_ruling.endswith("Game over: Bo wins with 15 points.")
 
 
-def test_a_revoke_in_the_last_round_can_be_settled_after_the_game() -> None:
+def game_over_with_an_open_revoke() -> State:
+    """Three players; in round 3 Ann revokes in trick 2, and the flag is still open at the end."""
     state = fast_round(fast_round(new_game(), [], [], []), [], [], [])
     assert state.round.dealer == 2
     state = act(state, Reveal(c("green 2")), DealerCard(c("red 5")), Bid(False), Bid(False))
@@ -705,6 +709,11 @@ def test_a_revoke_in_the_last_round_can_be_settled_after_the_game() -> None:
         ("green 5", "yellow 6", "green 4"),  # Bo leads; Bo
     ):
         state = plays(state, *trick)
+    return state
+
+
+def test_a_revoke_in_the_last_round_can_be_settled_after_the_game() -> None:
+    state = game_over_with_an_open_revoke()
     assert state.finished and len(state.rounds) == 3
     assert state.rounds[2].scores == (5, 5, 6)
     assert state.totals == (15, 15, 16)
@@ -815,22 +824,47 @@ def legal(hand: Sequence[Card], led: str | None) -> list[Card]:
     return following or list(hand)
 
 
-def play_random_round(state: State, rng: random.Random) -> State:
-    """Deal 6 each and 2 undealt, reveal one, bid, give, and play legal cards to the round's end."""
+# Called with each state a random game reaches and the action about to be applied to it.
+Visit = Callable[[State, Action], None]
+
+
+def ignore(state: State, action: Action) -> None:
+    """A visit that checks nothing: the random games that only test the rules."""
+
+
+def deal(state: State, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+    """A shuffled deal of the game's deck: 6 cards a seat, and the 2 undealt cards."""
     seats = len(state.players)
-    number = state.round.number
     deck = [*deck_cards(state), WHITE_THREE]
     assert len(deck) == 6 * seats + 2
     rng.shuffle(deck)
     hands = [deck[seat * 6 : (seat + 1) * 6] for seat in range(seats)]
-    undealt = deck[6 * seats :]
-    state = act(state, Reveal(undealt[0]))
+    return hands, deck[6 * seats :]
+
+
+def play_random_round(
+    state: State, rng: random.Random, visit: Visit = ignore, stray: float = 0.0
+) -> State:
+    """Deal 6 each and 2 undealt, reveal one, bid, give, and play legal cards to the round's end.
+
+    With chance ``stray`` a seat plays any card in hand instead of following (a revoke, maybe).
+    """
+
+    def apply(state: State, action: Action) -> State:
+        visit(state, action)
+        return act(state, action)
+
+    seats = len(state.players)
+    number = state.round.number
+    hands, undealt = deal(state, rng)
+    dealt = Counter(card for hand in hands for card in hand)
+    state = apply(state, Reveal(undealt[0]))
     dealer = state.round.dealer
     dealer_card = rng.choice(hands[dealer])
     hands[dealer].remove(dealer_card)
-    state = act(state, DealerCard(dealer_card))
+    state = apply(state, DealerCard(dealer_card))
     while next_step(state) == "bid":
-        state = act(state, Bid(rng.random() < 0.3))
+        state = apply(state, Bid(rng.random() < 0.3))
     if next_step(state) == "give":
         taker = state.round.taker
         assert taker is not None and taker != dealer
@@ -839,16 +873,16 @@ def play_random_round(state: State, rng: random.Random) -> State:
         given = rng.choice(hands[taker])
         hands[taker].remove(given)
         hands[dealer].append(given)
-        state = act(state, Give(given if rng.random() < 0.5 else None))
+        state = apply(state, Give(given if rng.random() < 0.5 else None))
     assert state.round.current == (dealer_card,)
     last = state
     while len(state.rounds) < number:
         seat = turn_seat(state)
         assert seat is not None
         led = state.round.current[0].colour if state.round.current else None
-        card = rng.choice(legal(hands[seat], led))
+        card = rng.choice(hands[seat] if rng.random() < stray else legal(hands[seat], led))
         hands[seat].remove(card)
-        last, state = state, act(state, Play(card))
+        last, state = state, apply(state, Play(card))
     # The round ended with the last play of its 6th trick.
     rnd = last.round
     assert len(rnd.tricks) == 5 and len(rnd.current) == seats - 1
@@ -857,7 +891,7 @@ def play_random_round(state: State, rng: random.Random) -> State:
     counts = Counter(played)
     assert all(times <= CRYPTRUCK.copies_of(card) for card, times in counts.items())
     assert undealt[0] not in played or undealt[0] == WHITE_THREE
-    assert counts == Counter(deck[: 6 * seats]), "every dealt card is played once"
+    assert counts == dealt, "every dealt card is played once"
     record = state.rounds[-1]
     assert Counter(card for seat_won in record.won for card in seat_won) == counts
     assert sum(len(seat_won) for seat_won in record.won) == 6 * seats
@@ -889,3 +923,230 @@ def test_a_seeded_game_of_random_legal_plays(players: tuple[str, ...], seed: int
     rows = GAME.score_rows(state)
     assert len(rows) == 3 * seats
     assert [row.total for row in rows[-seats:]] == list(state.totals)
+
+
+# --- What comes next -----------------------------------------------------------------------------
+
+# The cards of a 3-player game as the actions write them, in the order ``expected`` lists them.
+THREE_DECK = (
+    *(f"{colour} {number}" for colour in ("red", "yellow", "green") for number in range(1, 7)),
+    "white 3",
+)
+
+
+def deck_but(*out: str) -> tuple[str, ...]:
+    return tuple(card for card in THREE_DECK if card not in out)
+
+
+def test_a_new_game_waits_for_the_table_to_turn_up_the_revealed_card() -> None:
+    state = new_game()
+    assert expected_actions(state) == Expected(None, (Accepts("reveal", cards=THREE_DECK),))
+    assert GAME.expected(state) == expected_actions(state)
+    assert len(THREE_DECK) == 19
+
+
+def test_after_the_revealed_card_the_dealer_reveals_one_or_the_table_enters_the_cards_won() -> None:
+    state = act(new_game(first_dealer=3), Reveal(c("green 2")))
+    in_play = deck_but("green 2")
+    assert expected_actions(state) == Expected(
+        2, (Accepts("dealer-card", cards=in_play), Accepts("won", cards=in_play))
+    )
+    # One white 3 revealed leaves the other in play.
+    white = act(new_game(), Reveal(WHITE_THREE))
+    assert expected_actions(white).accepts("dealer-card") == Accepts(
+        "dealer-card", cards=THREE_DECK
+    )
+
+
+def test_the_bids_are_asked_from_the_dealers_left_as_want_or_pass() -> None:
+    state = act(new_game(FOUR, first_dealer=3), Reveal(c("green 2")), DealerCard(c("red 5")))
+    assert expected_actions(state).to_json() == {
+        "seat": 3,
+        "actions": [{"type": "bid", "choices": [True, False]}],
+    }
+    seen = []
+    while next_step(state) == "bid":
+        expected = expected_actions(state)
+        assert expected.actions == (Accepts("bid", choices=(True, False)),)
+        seen.append(expected.seat)
+        state = act(state, Bid(seen[-1] == 0))
+    assert seen == [3, 0, 1]
+    assert expected_actions(state).seat == 0  # Ann, the last to want it, gives a card
+
+
+def test_the_taker_gives_any_card_but_the_revealed_and_the_dealers() -> None:
+    state = act(new_game(), Reveal(c("green 2")), DealerCard(c("red 5")), Bid(True), Bid(False))
+    assert expected_actions(state) == Expected(
+        1, (Accepts("give", cards=deck_but("green 2", "red 5")),)
+    )
+
+
+def test_play_lists_every_card_still_in_play_and_the_trick_winner_leads_next() -> None:
+    state = nobody_wants()
+    assert expected_actions(state) == Expected(
+        1, (Accepts("play", cards=deck_but("green 2", "red 5")),)
+    )
+    # Following is watched with revoke flags, not refused: Cy may play yellow to a red lead.
+    state = plays(state, "red 1")
+    assert expected_actions(state) == Expected(
+        2, (Accepts("play", cards=deck_but("green 2", "red 5", "red 1")),)
+    )
+    state = plays(state, "red 3")  # Ann takes trick 1
+    assert expected_actions(state) == Expected(
+        0, (Accepts("play", cards=deck_but("green 2", "red 5", "red 1", "red 3")),)
+    )
+
+
+def test_the_white_3_leaves_the_list_once_both_are_out() -> None:
+    state = plays(nobody_wants(), "white 3")
+    listed = expected_actions(state).accepts("play")
+    assert listed is not None and "white 3" in (listed.cards or ())
+    state = plays(state, "white 3")
+    listed = expected_actions(state).accepts("play")
+    assert listed == Accepts("play", cards=deck_but("green 2", "red 5", "white 3"))
+
+
+def test_an_open_revoke_flag_is_offered_by_its_index_until_settled() -> None:
+    state = revoke_state()
+    out = ("green 2", "red 5", "yellow 3", "red 3", "red 6", "red 1", "red 4")
+    play = Accepts("play", cards=deck_but(*out))
+    assert expected_actions(state) == Expected(0, (play, Accepts("revoke", choices=(0,))))
+    assert expected_actions(act(state, ResolveRevoke(0, True, 2))) == Expected(0, (play,))
+
+
+def test_at_round_end_the_next_dealer_waits_for_the_revealed_card() -> None:
+    state = nobody_wants()
+    state = plays(state, *ROUND[0][1:])
+    for trick in ROUND[1:]:
+        state = plays(state, *trick)
+    assert state.round.number == 2
+    assert expected_actions(state) == Expected(None, (Accepts("reveal", cards=THREE_DECK),))
+    assert expected_actions(act(state, Reveal(c("red 2")))).seat == 1  # Bo deals round 2
+
+
+def test_at_game_end_nothing_is_expected() -> None:
+    state = new_game()
+    for _ in range(ROUNDS):
+        state = fast_round(state, [], [], ["red 3"])
+    assert GAME.is_finished(state)
+    assert expected_actions(state) == NOTHING_EXPECTED
+    assert expected_actions(state).to_json() == {"seat": None, "actions": []}
+
+
+def test_a_revoke_left_open_at_game_end_is_still_expected_until_settled() -> None:
+    state = game_over_with_an_open_revoke()
+    assert GAME.is_finished(state)
+    assert expected_actions(state) == Expected(None, (Accepts("revoke", choices=(0,)),))
+    assert expected_actions(act(state, ResolveRevoke(0, False))) == NOTHING_EXPECTED
+
+
+# Every card the actions can name, in this game's colours or not.
+ANY_CARD = (*(Card(colour, number) for colour in COLOURS for number in range(1, 7)), WHITE_THREE)
+
+
+def random_actions(state: State, rng: random.Random) -> list[Action]:
+    """One action of every type, with random values: most are refused, some accepted."""
+    seats = len(state.players)
+    return [
+        Reveal(rng.choice(ANY_CARD)),
+        DealerCard(rng.choice(ANY_CARD)),
+        Bid(rng.random() < 0.5),
+        Give(rng.choice((None, *ANY_CARD))),
+        Play(rng.choice(ANY_CARD)),
+        WonCards(tuple(tuple(rng.sample(ANY_CARD, rng.randint(0, 2))) for _ in range(seats))),
+        ResolveRevoke(rng.randint(0, len(state.flags)), rng.random() < 0.5),
+    ]
+
+
+def is_accepted(state: State, action: Action) -> bool:
+    try:
+        GAME.apply(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def listed_values(action: Action) -> tuple[str, set[object]]:
+    """The ``Accepts`` field that lists an action's values, and the values it carries."""
+    if isinstance(action, Bid):
+        return "choices", {action.want}
+    if isinstance(action, ResolveRevoke):
+        return "choices", {action.flag}
+    if isinstance(action, WonCards):
+        return "cards", {str(card) for seat in action.cards for card in seat}
+    if isinstance(action, Give) and action.card is None:
+        return "cards", set()
+    return "cards", {str(action.card)}
+
+
+def listed_actions(state: State, accepts: Accepts) -> list[dict[str, object]]:
+    """An action as JSON for every value ``accepts`` lists (a won card goes to the first seat)."""
+    others: list[list[str]] = [[] for _ in state.players[1:]]
+    if accepts.type == "won":
+        return [{"type": "won", "cards": [[card], *others]} for card in accepts.cards or ()]
+    if accepts.type == "bid":
+        return [{"type": "bid", "want": want} for want in accepts.choices or ()]
+    if accepts.type == "revoke":
+        return [{"type": "revoke", "flag": flag, "accept": False} for flag in accepts.choices or ()]
+    return [{"type": accepts.type, "card": card} for card in accepts.cards or ()]
+
+
+def check_expected(state: State, tried: Sequence[Action], rng: random.Random) -> Expected:
+    """``expected`` against ``apply``: what it accepts is listed, and what is listed it accepts."""
+    expected = GAME.expected(state)
+    finished = GAME.is_finished(state)
+    assert (not expected.actions) == (finished and not open_flags(state))
+    if finished:
+        assert expected.seat is None and expected.types <= {"revoke"}
+    for action in (*tried, *random_actions(state, rng)):
+        if not is_accepted(state, action):
+            continue
+        kind = str(GAME.action_to_json(action)["type"])
+        accepts = expected.accepts(kind)
+        assert accepts is not None, f"{action} is accepted but {kind} is not expected"
+        field, values = listed_values(action)
+        assert values <= set(getattr(accepts, field) or ()), (action, accepts)
+    for accepts in expected.actions:
+        examples = listed_actions(state, accepts)
+        assert examples, accepts
+        for data in examples:
+            GAME.apply(state, GAME.parse_action(data))  # refused: IllegalAction fails the test
+    return expected
+
+
+@pytest.mark.parametrize("players", [THREE, FOUR, FIVE])
+def test_expected_lists_exactly_what_apply_accepts_in_random_games(
+    players: tuple[str, ...],
+) -> None:
+    rng = random.Random(len(players))
+    listed: Counter[str] = Counter()
+
+    def visit(state: State, action: Action) -> None:
+        listed.update(check_expected(state, [action], rng).types)
+
+    def apply(state: State, action: Action) -> State:
+        visit(state, action)
+        return act(state, action)
+
+    seats = len(players)
+    for _ in range(6):
+        state = new_game(players, first_dealer=rng.randint(1, seats))
+        for _ in range(ROUNDS):
+            if rng.random() < 0.25:
+                hands, undealt = deal(state, rng)
+                state = apply(state, Reveal(undealt[0]))
+                won: list[list[Card]] = [[] for _ in players]
+                for card in (card for hand in hands for card in hand):
+                    won[rng.randrange(seats)].append(card)
+                state = apply(state, WonCards(tuple(tuple(seat) for seat in won)))
+            else:
+                state = play_random_round(state, rng, visit, stray=0.2)
+            for index, _ in open_flags(state):
+                if rng.random() < 0.5:
+                    state = apply(state, ResolveRevoke(index, True, rng.randint(0, 10)))
+        assert GAME.is_finished(state)
+        for index, _ in open_flags(state):
+            state = apply(state, ResolveRevoke(index, False))
+        assert check_expected(state, [], rng) == NOTHING_EXPECTED
+    every_type = {"reveal", "dealer-card", "won", "bid", "give", "play", "revoke"}
+    assert set(listed) == every_type, listed

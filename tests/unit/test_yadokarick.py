@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
 from scorekeeper.games import yadokarick_solo as solo
-from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
 from scorekeeper.games.cards import YADOKARICK, Card
 from scorekeeper.games.yadokarick import (
     GAME,
@@ -22,6 +22,7 @@ from scorekeeper.games.yadokarick import (
     State,
     dealer_of,
     expected,
+    expected_actions,
     is_roof,
     mode,
     npc_score,
@@ -1046,7 +1047,13 @@ def check_round_invariants(state: State) -> None:
                 assert house.cards[-len(roofs) :] == tuple(roofs)
 
 
-def random_game(players: Sequence[str], seed: int, **options: object) -> tuple[State, list[Action]]:
+def random_game(
+    players: Sequence[str],
+    seed: int,
+    check: Callable[[State, Action], None] | None = None,
+    **options: object,
+) -> tuple[State, list[Action]]:
+    """A whole game of random legal entries; ``check`` sees each state and the entry made there."""
     rng = random.Random(seed)
     printed = {card: rng.randint(1, 5) for card in YADOKARICK.cards()}
     state = new_game(players, **options)
@@ -1060,6 +1067,8 @@ def random_game(players: Sequence[str], seed: int, **options: object) -> tuple[S
             action = Play(card, None if known and rng.random() < 0.7 else printed[card])
         else:
             action = MarkerMove(rng.choice(legal_moves(state)))
+        if check is not None:
+            check(state, action)
         state = GAME.apply(state, action)
         actions.append(action)
         check_round_invariants(state)
@@ -1115,3 +1124,223 @@ def test_advanced_random_game_uses_only_its_range() -> None:
     state, actions = random_game(("Ann", "Bo", "Cy", "Di"), 3, advanced="on", rounds=1)
     assert all(action.card.number <= 20 for action in actions if isinstance(action, Play))
     assert len(state.records) == 1
+
+
+# --- What comes next ---------------------------------------------------------------------------
+
+
+def card_texts(colours: Sequence[str] = ("green", "pink"), highest: int = 36) -> tuple[str, ...]:
+    """Cards as the JSON actions write them, colour by colour, low to high."""
+    return tuple(f"{colour} {number}" for colour in colours for number in range(1, highest + 1))
+
+
+def without(texts: Sequence[str], *left_out: str) -> tuple[str, ...]:
+    return tuple(text for text in texts if text not in left_out)
+
+
+def any_card(seat: int, texts: Sequence[str], unsized: Sequence[str]) -> Expected:
+    return Expected(seat, (Accepts("play", cards=tuple(texts), sizes=tuple(unsized)),))
+
+
+def test_a_new_game_expects_the_lead_to_play_any_card_with_its_size() -> None:
+    every = card_texts()
+    state = new_game()  # Ann deals, Bo leads
+    assert expected_actions(state) == any_card(1, every, every)
+    assert GAME.expected(state) == expected_actions(state)
+    state = plays(state, ("green 25", 3))
+    assert expected_actions(state) == any_card(
+        2, without(every, "green 25"), without(every, "green 25")
+    )
+    assert expected_actions(new_game(first_dealer=4)).seat == 0
+
+
+def test_the_cards_offered_are_those_of_the_game() -> None:
+    three = new_game(("Ann", "Bo", "Cy"), colour="pink")
+    assert expected_actions(three) == any_card(1, card_texts(("pink",)), card_texts(("pink",)))
+    advanced = expected_actions(new_game(FOUR, advanced="on"))
+    assert advanced == any_card(1, card_texts(highest=20), card_texts(highest=20))
+
+
+def test_after_a_trick_the_lowest_card_is_expected_to_move_the_marker() -> None:
+    state = plays(scripted_game(), *ROUND[0])
+    assert expected_actions(state) == Expected(
+        0, (Accepts("marker", moves=("left", "stay", "right")),)
+    )
+    assert expected_actions(state).to_json() == {
+        "seat": 0,
+        "actions": [{"type": "marker", "moves": ["left", "stay", "right"]}],
+    }
+    # The marker moved, Ann leads trick 2: the first trick's cards are out, their sizes known.
+    state = moves(state, "left")
+    first_trick = ("pink 1", "green 36", "green 2", "green 3")
+    assert expected_actions(state) == any_card(
+        0, without(card_texts(), *first_trick), without(card_texts(), *first_trick)
+    )
+
+
+def test_tied_lowest_cards_are_expected_to_move_the_marker_in_play_order() -> None:
+    state = plays(
+        new_game(first_dealer=4), ("green 5", 1), ("pink 5", 1), ("green 22", 2), ("pink 12", 3)
+    )
+    assert expected_actions(state).seat == 0
+    state = moves(state, "right")
+    assert expected_actions(state).seat == 1
+    assert expected_actions(state).types == frozenset({"marker"})
+    assert expected_actions(moves(state, "right")).seat == 1  # Bo, the last mover, leads
+
+
+@pytest.mark.parametrize(
+    ("options", "listed"),
+    [
+        ({"marker_start": 1}, ("stay", "right")),
+        ({"size_first": 5, "size_last": 9, "marker_start": 9}, ("left", "stay")),
+    ],
+)
+def test_the_marker_moves_offered_stop_at_the_ends_of_the_row(
+    options: dict[str, object], listed: tuple[str, ...]
+) -> None:
+    state = plays(
+        new_game(first_dealer=4, **options),
+        ("green 25", 3),
+        ("pink 8", 2),
+        ("green 17", 1),
+        ("pink 29", 4),
+    )
+    assert expected_actions(state) == Expected(1, (Accepts("marker", moves=listed),))  # Bo: pink 8
+
+
+def test_a_new_round_offers_every_card_again_and_asks_only_unknown_sizes() -> None:
+    state = scripted(scripted_game(rounds=2))
+    met = {str(card) for entries in ROUND for card, _ in entries}
+    assert len(met) == 40
+    every = card_texts()
+    assert expected_actions(state) == any_card(
+        1, every, tuple(text for text in every if text not in met)
+    )
+
+
+def test_the_end_of_the_game_expects_nothing() -> None:
+    state = scripted(scripted_game())
+    assert GAME.is_finished(state)
+    assert expected_actions(state) == NOTHING_EXPECTED
+    assert GAME.expected(state).to_json() == {"seat": None, "actions": []}
+
+
+def test_the_npc_crabs_card_is_expected_from_its_seat() -> None:
+    state = new_game(TWO, npc_position=1, colour="pink")
+    pinks = card_texts(("pink",))
+    assert expected_actions(state) == any_card(NPC_SEAT, pinks, pinks)
+    state = plays(state, ("pink 30", 2))
+    assert expected_actions(state) == any_card(
+        0, without(pinks, "pink 30"), without(pinks, "pink 30")
+    )
+    assert "marker" not in expected_actions(plays(state, ("pink 4", 1), ("pink 5", 1))).types
+
+
+def test_the_npc_game_expects_nothing_once_scored() -> None:
+    state = npc_game(
+        (("green 28", 2), ("green 17", 1), ("green 18", 1)),
+        (("green 19", 1), ("green 20", 1), ("green 27", 1)),
+    )
+    assert GAME.is_finished(state)
+    assert expected_actions(state) == NOTHING_EXPECTED
+
+
+# Every type the Yadokarick game object parses, the solo game's included, with a value each.
+EVERY_TYPE: tuple[tuple[str, Action | solo.SoloAction], ...] = (
+    ("play", Play(Card("green", 1), 1)),
+    ("marker", MarkerMove("stay")),
+    ("draw", solo.Draw(Card("green", 1), 1)),
+    ("take", solo.Take(Card("green", 1), 1)),
+    ("bonus", solo.Bonus(Card("green", 1))),
+    ("give-up", solo.GiveUp(1)),
+)
+
+
+def accepts(state: State, action: Action | solo.SoloAction) -> bool:
+    try:
+        GAME.apply(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def is_listed(listed: Expected, action: Action) -> bool:
+    """Whether ``action`` is among the values ``listed`` offers (sizeless only when known)."""
+    if isinstance(action, MarkerMove):
+        marker = listed.accepts("marker")
+        return marker is not None and marker.moves is not None and action.move in marker.moves
+    play = listed.accepts("play")
+    if play is None or play.cards is None or play.sizes is None:
+        return False
+    text = str(action.card)
+    return text in play.cards and (action.size is not None or text not in play.sizes)
+
+
+def check_expected(state: State, tried: Action, wild: Action) -> None:
+    """``expected_actions`` against what ``apply`` does from ``state``."""
+    listed = expected_actions(state)
+    assert listed == GAME.expected(state)
+    assert (listed.actions == ()) == GAME.is_finished(state)
+    assert listed.seat == turn_seat(state)
+    assert accepts(state, tried) and is_listed(listed, tried)
+    assert accepts(state, wild) == is_listed(listed, wild), (wild, listed)
+    for kind, sample in EVERY_TYPE:
+        if kind not in listed.types:
+            with pytest.raises(IllegalAction):
+                GAME.apply(state, sample)
+    play = listed.accepts("play")
+    if play is not None:
+        assert play.cards is not None and play.sizes is not None
+        assert set(play.sizes) <= set(play.cards)
+        free = [card for card in usable_cards(state) if card not in played_this_round(state)]
+        assert play.cards == tuple(str(card) for card in free)
+        # Each listed card, as JSON writes it, with a size where one is asked and without
+        # one where the session knows it; an asked size cannot be left out.
+        for text in play.cards:
+            sized = {"type": "play", "card": text, "size": state.sizes.get(c(text), 3)}
+            assert accepts(state, GAME.parse_action(sized))
+            assert accepts(state, GAME.parse_action({"type": "play", "card": text})) == (
+                text not in play.sizes
+            )
+    marker = listed.accepts("marker")
+    if marker is not None:
+        assert marker.moves is not None
+        assert set(marker.moves) == set(legal_moves(state))
+        for move in marker.moves:
+            assert accepts(state, GAME.parse_action({"type": "marker", "move": move}))
+
+
+def wild_action(state: State, rng: random.Random) -> Action:
+    """Any entry, legal or not: a card of the whole deck, with or without a size, or a move."""
+    if rng.random() < 0.3:
+        return MarkerMove(rng.choice(("left", "right", "stay")))
+    card = rng.choice(YADOKARICK.cards())
+    return Play(card, rng.choice((None, state.sizes.get(card, 2))))
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [
+        (("Ann", "Bo", "Cy"), 21, {"rounds": 2}),
+        (FOUR, 22, {"rounds": 1, "marker_start": 2, "size_last": 4, "size_first": 1}),
+        (FOUR, 23, {"rounds": 1, "advanced": "on"}),
+        (FIVE, 24, {"rounds": 1, "first_dealer": 3}),
+        ((*SIX, "Gus"), 25, {"rounds": 1}),
+        (TWO, 26, {"npc_position": 1}),
+        (TWO, 27, {"npc_position": 3, "colour": "pink"}),
+    ],
+)
+def test_random_games_expect_exactly_what_the_engine_accepts(
+    players: Sequence[str], seed: int, options: dict[str, object]
+) -> None:
+    rng = random.Random(seed * 7)
+    visited: list[State] = []
+
+    def check(state: State, action: Action) -> None:
+        visited.append(state)
+        check_expected(state, action, wild_action(state, rng))
+
+    state, _ = random_game(players, seed, check, **options)
+    assert expected_actions(state) == NOTHING_EXPECTED
+    assert all(expected_actions(before).actions for before in visited)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise, permutations
 
 import pytest
 
-from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
 from scorekeeper.games.cards import YADOKARICK, Card
+from scorekeeper.games.yadokarick import GAME, Action, MarkerMove, Play
 from scorekeeper.games.yadokarick_solo import (
     COLOUR_RULES,
     SOLO_DECK,
@@ -23,9 +24,11 @@ from scorekeeper.games.yadokarick_solo import (
     apply,
     bonus_choices,
     crab_rules,
+    crabs_for,
     deck_left,
     describe,
     expected,
+    expected_actions,
     parse_action,
     score,
     score_note,
@@ -681,7 +684,10 @@ def random_action(state: SoloState, rng: random.Random, sizes: Mapping[Card, int
     return rng.choice(give_ups)
 
 
-def play_random_game(seed: int) -> tuple[SoloState, list[SoloAction], dict[Card, int]]:
+def play_random_game(
+    seed: int, check: Callable[[SoloState, SoloAction], None] | None = None
+) -> tuple[SoloState, list[SoloAction], dict[Card, int]]:
+    """A whole game of random legal moves; ``check`` sees each state and the move made there."""
     rng = random.Random(seed)
     sizes = {card: rng.randint(1, 5) for card in SOLO_DECK}
     state = start("Ann")
@@ -692,6 +698,8 @@ def play_random_game(seed: int) -> tuple[SoloState, list[SoloAction], dict[Card,
         if state.step == "play" and rng.random() < 0.1:
             check_takes_match_reference(state)
         action = random_action(state, rng, sizes)
+        if check is not None:
+            check(state, action)
         state = apply(state, action)
         actions.append(action)
         check_invariants(state, sizes)
@@ -734,3 +742,224 @@ def test_random_games_reach_houses_bonuses_and_give_ups() -> None:
     assert kinds == {"house", "bonus", "give-up"}
     # Some game went on after the decks ran out, placing row cards until no crab could finish.
     assert played_out
+
+
+# --- What comes next ---------------------------------------------------------------------------
+
+
+def texts(cards: Sequence[Card]) -> tuple[str, ...]:
+    return tuple(str(card) for card in cards)
+
+
+def test_the_opening_row_expects_a_draw_of_any_card_with_its_size() -> None:
+    every = texts(SOLO_DECK)
+    assert len(every) == 70 and "green 30" not in every
+    state = start("Ann")
+    assert expected_actions(state) == Expected(0, (Accepts("draw", cards=every, sizes=every),))
+    assert GAME.expected(state) == expected_actions(state)
+    state = act(state, D("pink 18"))
+    rest = tuple(text for text in every if text != "pink 18")
+    assert expected_actions(state) == Expected(0, (Accepts("draw", cards=rest, sizes=rest),))
+
+
+def test_the_sheet_example_offers_each_row_card_only_onto_the_crabs_it_fits() -> None:
+    state = sheet_example()
+    fits = {str(card): crabs_for(state, card) for card in state.row}
+    assert fits == {
+        "green 25": (1, 3),  # above green 21 under crab 1's roof, or the empty crab 3
+        "green 22": (1, 3),
+        "pink 27": (3, 4),  # higher than green 17 on crab 2
+        "pink 16": (2, 3, 4),
+        "green 19": (3,),  # not above 21 under the roof; green on green 17 on crab 2
+    }
+    assert expected_actions(state) == Expected(
+        0,
+        (
+            Accepts("take", cards=texts(state.row), crabs=(1, 2, 3, 4)),
+            Accepts("give-up", crabs=(1, 2, 4)),
+        ),
+    )
+    assert crabs_for(state, c("green 1")) == ()  # not in the row
+
+
+def test_a_row_card_that_fits_no_crab_is_not_offered() -> None:
+    state = act(sheet_example(), T("green 25", 3), D("pink 2", 1))
+    assert crabs_for(state, c("green 19")) == ()
+    assert expected_actions(state).to_json() == {
+        "seat": 0,
+        "actions": [
+            {
+                "type": "take",
+                "cards": ["green 22", "pink 27", "pink 16", "pink 2"],
+                "crabs": [1, 2, 3, 4],
+            },
+            {"type": "give-up", "crabs": [1, 2, 3, 4]},
+        ],
+    }
+    assert {text: crabs_for(state, c(text)) for text in ("green 22", "pink 27", "pink 2")} == {
+        "green 22": (1,),
+        "pink 27": (4,),
+        "pink 2": (2, 3, 4),
+    }
+
+
+def test_a_take_waits_for_the_refill_draw() -> None:
+    state = apply(sheet_example(), T("pink 16", 2))
+    assert state.step == "refill"
+    assert crabs_for(state, c("green 25")) == ()
+    assert expected_actions(state).types == frozenset({"draw"})
+
+
+def test_a_bonus_on_offer_is_expected_with_the_cards_of_its_run() -> None:
+    state = bonus_state()
+    listed = expected_actions(state)
+    assert listed.types == frozenset({"take", "bonus", "give-up"})
+    assert listed.accepts("bonus") == Accepts("bonus", cards=("pink 17", "pink 18", "pink 19"))
+    assert listed.accepts("give-up") == Accepts("give-up", crabs=(1,))
+    assert "bonus" not in expected_actions(apply(state, T("pink 19", 2))).types
+
+
+def test_a_game_over_expects_nothing() -> None:
+    state, _, _ = play_random_game(0)
+    assert expected_actions(state) == NOTHING_EXPECTED
+    assert GAME.expected(state).to_json() == {"seat": None, "actions": []}
+
+
+def solo_accepts(state: SoloState, action: SoloAction | Action) -> bool:
+    try:
+        GAME.apply(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def solo_listed(listed: Expected, action: SoloAction) -> bool:
+    """Whether ``action`` is among the values ``listed`` offers (sizeless draws only when known)."""
+    if isinstance(action, Draw):
+        draw = listed.accepts("draw")
+        return (
+            draw is not None
+            and draw.cards is not None
+            and draw.sizes is not None
+            and str(action.card) in draw.cards
+            and (action.size is not None or str(action.card) not in draw.sizes)
+        )
+    if isinstance(action, Take):
+        take = listed.accepts("take")
+        return (
+            take is not None
+            and take.cards is not None
+            and take.crabs is not None
+            and str(action.card) in take.cards
+            and action.crab in take.crabs
+        )
+    if isinstance(action, Bonus):
+        bonus = listed.accepts("bonus")
+        return bonus is not None and bonus.cards is not None and str(action.card) in bonus.cards
+    give_up = listed.accepts("give-up")
+    return give_up is not None and give_up.crabs is not None and action.crab in give_up.crabs
+
+
+def wild_solo_action(state: SoloState, rng: random.Random) -> SoloAction:
+    """Any move, legal or not: a card of the row or of the whole deck, any crab."""
+    card = rng.choice([*state.row, *state.row, *YADOKARICK.cards()])
+    crab = rng.randint(1, 4)
+    kind = rng.choice(("draw", "take", "take", "bonus", "give-up"))
+    if kind == "draw":
+        return Draw(card, rng.choice((None, state.sizes.get(card, 2))))
+    if kind == "take":
+        return Take(card, crab)
+    if kind == "bonus":
+        return Bonus(card)
+    return GiveUp(crab)
+
+
+# One move of each type the Yadokarick game object parses, trick games' included.
+SOLO_SAMPLES: tuple[tuple[str, SoloAction | Action], ...] = (
+    ("draw", Draw(c("green 1"), 1)),
+    ("take", Take(c("green 1"), 1)),
+    ("bonus", Bonus(c("green 1"))),
+    ("give-up", GiveUp(1)),
+    ("play", Play(c("green 1"), 1)),
+    ("marker", MarkerMove("stay")),
+)
+
+
+def check_solo_expected(state: SoloState, tried: SoloAction, wild: SoloAction) -> None:
+    """``expected_actions`` against what ``apply`` does from ``state``."""
+    listed = expected_actions(state)
+    assert listed == GAME.expected(state)
+    assert (listed.actions == ()) == state.finished
+    assert listed.seat == (None if state.finished else 0)
+    assert solo_accepts(state, tried) and solo_listed(listed, tried)
+    # Accepted means listed; the converse is checked value by value below (a take's cards
+    # and crabs are listed apart, so not every pair of them is accepted).
+    assert not solo_accepts(state, wild) or solo_listed(listed, wild), wild
+    for kind, sample in SOLO_SAMPLES:
+        if kind not in listed.types:
+            with pytest.raises(IllegalAction):
+                GAME.apply(state, sample)
+    draw = listed.accepts("draw")
+    if draw is not None:
+        assert draw.cards is not None and draw.sizes is not None
+        assert draw.cards == texts([card for card in SOLO_DECK if card not in state.drawn])
+        assert set(draw.sizes) <= set(draw.cards)
+        # Each listed card, as JSON writes it, with a size where one is asked and without
+        # one where the session knows it; an asked size cannot be left out.
+        for text in draw.cards:
+            sized = {"type": "draw", "card": text, "size": state.sizes.get(c(text), 2)}
+            assert solo_accepts(state, GAME.parse_action(sized))
+            plain = GAME.parse_action({"type": "draw", "card": text})
+            assert solo_accepts(state, plain) == (text not in draw.sizes)
+    take = listed.accepts("take")
+    takeable = [card for card in state.row if crabs_for(state, card)]
+    assert (take is not None) == bool(takeable)
+    if take is not None:
+        assert take.cards == texts(takeable)
+        assert take.crabs == tuple(
+            sorted({crab for card in takeable for crab in crabs_for(state, card)})
+        )
+    for card in state.row:
+        fits = crabs_for(state, card)
+        assert fits == tuple(
+            crab
+            for crab in range(1, 5)
+            if state.step == "play" and reference_fits(crab, state.crabs[crab - 1], card)
+        )
+        for crab in range(1, 5):
+            move = {"type": "take", "card": str(card), "crab": crab}
+            assert solo_accepts(state, GAME.parse_action(move)) == (crab in fits)
+    bonus = listed.accepts("bonus")
+    assert (bonus is not None) == bool(state.offer)
+    if bonus is not None:
+        assert bonus.cards == texts(state.offer)
+        for text in bonus.cards:
+            assert solo_accepts(state, GAME.parse_action({"type": "bonus", "card": text}))
+    give_up = listed.accepts("give-up")
+    if give_up is not None:
+        assert give_up.crabs
+        for crab in range(1, 5):
+            move = GAME.parse_action({"type": "give-up", "crab": crab})
+            assert solo_accepts(state, move) == (crab in give_up.crabs)
+
+
+def test_random_games_expect_exactly_what_the_engine_accepts() -> None:
+    rng = random.Random(7)
+    seen: set[str] = set()
+    stuck_rows = played_out = 0
+    # Seeds 5, 37 and 38 play on after the decks run out.
+    for seed in (5, 12, 37, 38):
+
+        def check(state: SoloState, action: SoloAction) -> None:
+            nonlocal stuck_rows, played_out
+            check_solo_expected(state, action, wild_solo_action(state, rng))
+            listed = expected_actions(state)
+            seen.update(listed.types)
+            stuck_rows += state.step == "play" and "take" not in listed.types
+            played_out += state.step == "play" and not any(deck_left(state).values())
+
+        state, _, _ = play_random_game(seed, check)
+        assert expected_actions(state) == NOTHING_EXPECTED
+    assert seen == {"draw", "take", "bonus", "give-up"}
+    # The games met rows no crab could take from, and endgames with both decks empty.
+    assert stuck_rows and played_out

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import combinations
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
 from scorekeeper.games.yardkle import (
     GAME,
     Bank,
@@ -22,6 +23,7 @@ from scorekeeper.games.yardkle import (
     best_keep,
     can_bank,
     can_enter_total,
+    expected_actions,
     next_step,
     score_keep,
     score_roll,
@@ -741,3 +743,184 @@ def random_play(seed: int, players: int) -> None:
 @pytest.mark.parametrize("seed", range(40))
 def test_seeded_random_play_keeps_the_invariants_and_finishes(seed: int) -> None:
     random_play(seed, players=1 + seed % 8)
+
+
+# --- What comes next -------------------------------------------------------------------
+
+ROLL, BANK, TOTAL = Accepts("roll"), Accepts("bank"), Accepts("total")
+
+
+def keep_accepts(*bank: bool) -> Accepts:
+    return Accepts("keep", choices=bank)
+
+
+def test_a_new_game_expects_the_first_players_roll_or_turn_total() -> None:
+    expected = GAME.expected(new_game())
+    assert expected == Expected(0, (ROLL, TOTAL))
+    assert expected_actions(new_game()) == expected
+    assert expected.to_json() == {"seat": 0, "actions": [{"type": "roll"}, {"type": "total"}]}
+
+
+def test_a_waiting_roll_expects_only_a_set_aside() -> None:
+    state = play(new_game(threshold=0), Roll((1, 5, 2, 3, 4, 6)))
+    assert GAME.expected(state) == Expected(0, (keep_accepts(False, True),))
+    assert GAME.expected(state).to_json()["actions"] == [{"type": "keep", "choices": [False, True]}]
+
+
+def test_set_aside_and_bank_is_not_offered_below_the_entry_threshold() -> None:
+    # The best set-aside, 1 1 5 5, makes 300: under 500, so the turn cannot stop.
+    state = play(new_game(), Roll((1, 1, 5, 5, 2, 3)))
+    assert GAME.expected(state) == Expected(0, (keep_accepts(False),))
+
+
+def test_set_aside_and_bank_is_not_offered_when_only_hot_dice_reach_the_threshold() -> None:
+    # 1-2-3-4-5-6 makes 1500 only with all six set aside (hot dice: roll again);
+    # the 1 and the 5 alone make 150, under the 500 to get on the scorecard.
+    state = play(new_game(), Roll((1, 2, 3, 4, 5, 6)))
+    assert GAME.expected(state) == Expected(0, (keep_accepts(False),))
+    # Three pairs score only with every die set aside: even with no threshold, no stop.
+    state = play(new_game(threshold=0), Roll((2, 2, 4, 4, 6, 6)))
+    assert GAME.expected(state) == Expected(0, (keep_accepts(False),))
+
+
+def test_set_aside_and_bank_is_offered_when_part_of_the_roll_reaches_the_threshold() -> None:
+    # Three 5s (500) leave three dice to roll: the turn may stop there.
+    state = play(new_game(), Roll((5, 5, 5, 2, 3, 4)))
+    assert GAME.expected(state) == Expected(0, (keep_accepts(False, True),))
+
+
+def test_after_a_set_aside_the_player_rolls_on_or_banks_but_enters_no_total() -> None:
+    enough = play(new_game(), Roll((5, 5, 5, 2, 3, 4)), Keep((5, 5, 5)))
+    assert GAME.expected(enough) == Expected(0, (ROLL, BANK))
+    short = play(new_game(), Roll((1, 1, 5, 5, 2, 3)), Keep((1, 1, 5, 5)))
+    assert GAME.expected(short) == Expected(0, (ROLL,))
+
+
+def test_hot_dice_expect_only_a_roll() -> None:
+    state = play(new_game(threshold=0), Roll((1, 5, 2, 3, 4, 6)), Keep((1, 5)), Roll((1, 1, 1, 5)))
+    state = play(state, Keep((1, 1, 1, 5)))
+    assert state.turn.hot_dice
+    assert GAME.expected(state) == Expected(0, (ROLL,))
+
+
+def test_after_a_turn_the_next_seat_is_expected() -> None:
+    after_yardkle = play(new_game(), Roll((2, 3, 4, 6, 4, 2)))
+    assert GAME.expected(after_yardkle) == Expected(1, (ROLL, TOTAL))
+    after_bank = play(new_game(), Roll((5, 5, 5, 2, 3, 4)), Keep((5, 5, 5), bank=True))
+    assert GAME.expected(after_bank) == Expected(1, (ROLL, TOTAL))
+    # Once on the scorecard, Ann may stop below the threshold on her next turn.
+    back = play(after_bank, QuickTurn(0), QuickTurn(0), Roll((5, 2, 3, 4, 6, 6)), Keep((5,)))
+    assert GAME.expected(back) == Expected(0, (ROLL, BANK))
+
+
+def test_the_final_round_expects_the_last_players_then_nothing() -> None:
+    state = play(new_game(("Ann", "Bo", "Cy")), QuickTurn(600), QuickTurn(10000))
+    assert GAME.expected(state) == Expected(2, (ROLL, TOTAL))
+    state = play(state, QuickTurn(0))
+    assert GAME.expected(state) == Expected(0, (ROLL, TOTAL))
+    state = play(state, QuickTurn(0))
+    assert state.finished
+    assert GAME.expected(state) == NOTHING_EXPECTED
+    assert GAME.expected(state).to_json() == {"seat": None, "actions": []}
+
+
+def keeps_of(roll: Sequence[int]) -> set[tuple[int, ...]]:
+    """Every non-empty choice of dice from ``roll``, sorted, each once."""
+    return {
+        tuple(sorted(chosen))
+        for size in range(1, len(roll) + 1)
+        for chosen in combinations(roll, size)
+    }
+
+
+def accepted(state: State, action: Roll | Keep | Bank | QuickTurn) -> bool:
+    try:
+        GAME.apply(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def candidates(state: State) -> dict[tuple[str, object], list[Roll | Keep | Bank | QuickTurn]]:
+    """Actions of every type (and every bank flag of a set-aside) that could be accepted now."""
+    roll = state.turn.pending_roll or (1, 5)
+    return {
+        ("roll", None): [Roll((5,) * count) for count in range(1, 7)],
+        ("keep", False): [Keep(kept) for kept in keeps_of(roll)],
+        ("keep", True): [Keep(kept, bank=True) for kept in keeps_of(roll)],
+        ("bank", None): [Bank()],
+        ("total", None): [QuickTurn(0)],
+    }
+
+
+def check_expected(state: State) -> Expected:
+    """Each type (and bank flag) listed is accepted for some value; each one not listed never."""
+    expected = GAME.expected(state)
+    assert (expected.actions == ()) == state.finished
+    assert expected.seat == (None if state.finished else state.current)
+    for (kind, bank), actions in candidates(state).items():
+        listed = expected.accepts(kind)
+        offered = listed is not None and (bank is None or bank in (listed.choices or ()))
+        assert any(accepted(state, action) for action in actions) == offered, (kind, bank)
+    return expected
+
+
+def random_attempt(rng: random.Random, state: State) -> Roll | Keep | Bank | QuickTurn:
+    """Any action, often a wrong one: a bad dice count, a keep that cannot score, a bad total.
+
+    Half the set-asides are the app's suggestion, so turns go on past their first roll.
+    """
+    kind = rng.choice(["roll", "roll", "keep", "keep", "bank", "total"])
+    if kind == "roll":
+        count = state.turn.dice_left if rng.random() < 0.8 else rng.randint(1, 6)
+        return Roll(tuple(rng.randint(1, 6) for _ in range(count)))
+    if kind == "keep":
+        roll = state.turn.pending_roll or (1, 5, 5)
+        if rng.random() < 0.5:
+            kept = best_keep(roll)
+        else:
+            kept = tuple(die for die in roll if rng.random() < 0.6)
+        return Keep(kept, bank=rng.random() < 0.4)
+    if kind == "bank":
+        return Bank()
+    return QuickTurn(rng.choice([0, 0, 350, 355, 500, 650, 1000]))
+
+
+def random_expected_game(seed: int) -> set[str]:
+    """A seeded game of random attempts, ``expected`` checked at every state.
+
+    Every attempt ``apply`` accepts was listed, with its bank flag among the
+    choices; returns the kinds of action accepted ("keep and bank" apart).
+    """
+    rng = random.Random(seed)
+    players = tuple(f"P{i}" for i in range(1 + seed % 4))
+    state = new_game(players, threshold=rng.choice([0, 500]), winning=2000)
+    expected = check_expected(state)
+    accepted_kinds: set[str] = set()
+    for _ in range(5_000):
+        if state.finished:
+            break
+        action = random_attempt(rng, state)
+        try:
+            after = GAME.apply(state, action)
+        except IllegalAction:
+            continue
+        kind = str(GAME.action_to_json(action)["type"])
+        listed = expected.accepts(kind)
+        assert listed is not None, (action, expected)
+        if isinstance(action, Keep):
+            assert listed.choices is not None and action.bank in listed.choices
+            kind += " and bank" if action.bank else ""
+        accepted_kinds.add(kind)
+        state = after
+        expected = check_expected(state)
+    assert state.finished
+    assert expected == NOTHING_EXPECTED
+    return accepted_kinds
+
+
+def test_expected_lists_exactly_what_apply_accepts_in_seeded_random_games() -> None:
+    accepted_kinds: set[str] = set()
+    for seed in range(40):
+        accepted_kinds |= random_expected_game(seed)
+    assert accepted_kinds == {"roll", "keep", "keep and bank", "bank", "total"}

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import cast
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.games.base import IllegalAction, OptionValue
+from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction, OptionValue
 from scorekeeper.games.cards import STANDARD_52, PlayingCard, parse_playing_card
 from scorekeeper.games.yellow_dwarf import (
     GAME,
@@ -28,6 +29,7 @@ from scorekeeper.games.yellow_dwarf import (
     deal_size,
     dealt,
     expected,
+    expected_actions,
     hand_counts,
     is_grand_opera,
     is_taker,
@@ -1087,3 +1089,277 @@ def test_actions_round_trip_through_json_and_describe_themselves() -> None:
     assert GAME.action_to_json(Without(12)) == {"type": "without", "rank": "Q"}
     unknown = parse_refusal(type="pass")
     assert unknown.field == "type"
+
+
+# --- What comes next: the engine's Expected -------------------------------------------
+
+TAKER_NAMES = ("10D", "JC", "QS", "KH", "7D")
+EVERY_CARD = tuple(str(c) for c in STANDARD_52)
+
+
+def every_card_but(*laid: str) -> tuple[str, ...]:
+    return tuple(name for name in EVERY_CARD if name not in laid)
+
+
+def test_at_the_start_the_first_seat_lays_any_card_or_the_table_enters_the_round() -> None:
+    state = GAME.start(FOUR, {})
+    assert GAME.expected(state) == expected_actions(state)
+    assert expected_actions(state) == Expected(
+        0,
+        (
+            Accepts("play", cards=EVERY_CARD, choices=(True, False)),
+            Accepts("round", cards=TAKER_NAMES),
+        ),
+    )
+    assert EVERY_CARD[:3] == ("AS", "2S", "3S") and len(EVERY_CARD) == 52
+
+
+def test_a_rank_due_lists_its_cards_and_without_and_asks_called_only_with_a_taker() -> None:
+    state = play(GAME.start(FOUR, {}), "5H")
+    sixes = Expected(
+        0, (Accepts("play", cards=("6S", "6H", "6D", "6C")), Accepts("without", ranks=("6",)))
+    )
+    assert expected_actions(state) == sixes
+    state = act(state, type="without")
+    assert expected_actions(state) == replace(sixes, seat=1)
+    for _ in range(3):
+        state = act(state, type="without")
+    # Everyone was without a 6: Ann goes on at 7, and the 7D asks "who takes".
+    assert expected_actions(state) == Expected(
+        0,
+        (
+            Accepts("play", cards=("7S", "7H", "7D", "7C"), choices=(True, False)),
+            Accepts("without", ranks=("7",)),
+        ),
+    )
+
+
+def test_after_a_king_any_card_not_laid_is_listed_and_no_without_nor_summary() -> None:
+    laid = ("9C", "10C", "JD", "QD", "KC")
+    state = play(GAME.start(FOUR, {}), *laid)
+    assert expected_actions(state) == Expected(
+        0, (Accepts("play", cards=every_card_but(*laid), choices=(True, False)),)
+    )
+    # The last taker card laid: "called" is no longer asked.
+    takers_laid = ("8D", "9D", "10D", "JH", "QS", "KH", "5D", "6D", "7D", "8C", "9C", "10C")
+    state = play(GAME.start(THREE, {}), *takers_laid)
+    state = act(state, type="without")
+    state = play(state, "JC", "QC", "KC")
+    assert expected_actions(state) == Expected(
+        1, (Accepts("play", cards=every_card_but(*takers_laid, "JC", "QC", "KC")),)
+    )
+
+
+def test_when_every_card_of_the_rank_due_is_laid_only_without_is_listed() -> None:
+    state = GAME.start(THREE, {})
+    for five in ("5H", "5S", "5C", "5D"):
+        state = play(state, five)
+        while required_rank(state) is not None:
+            state = act(state, type="without")
+    state = play(state, "4H")
+    assert expected_actions(state) == Expected(0, (Accepts("without", ranks=("5",)),))
+    assert (
+        refusal(state, type="play", card="5S").message == "5S was already laid this round, by Ann."
+    )
+
+
+def test_going_out_leaves_the_reveal_to_the_table_then_the_next_seat_starts() -> None:
+    players = [f"P{seat}" for seat in range(8)]  # 6 cards each
+    state = play(GAME.start(players, {}), "8C", "9C", "10C", "JC", "QC", "KC")
+    assert expected_actions(state) == Expected(
+        None, (Accepts("reveal", cards=("10D", "QS", "KH", "7D")),)
+    )
+    state = act(state, type="reveal", kept=[{"player": 3, "card": "KH"}])
+    assert expected_actions(state) == Expected(
+        1,
+        (
+            Accepts("play", cards=EVERY_CARD, choices=(True, False)),
+            Accepts("round", cards=TAKER_NAMES),
+        ),
+    )
+
+
+def test_a_game_over_expects_nothing_and_refuses_every_type() -> None:
+    state = act(GAME.start(THREE, {"starting_chips": 15}), type="round", winner=0, left=[0, 1, 1])
+    assert GAME.is_finished(state)
+    assert expected_actions(state) == NOTHING_EXPECTED
+    for data in (
+        {"type": "play", "card": "5H"},
+        {"type": "without"},
+        {"type": "reveal"},
+        {"type": "round", "winner": 0, "left": [0, 1, 1]},
+    ):
+        assert refusal(state, **data).message == "The game is over."
+
+
+def is_accepted(state: State, data: Mapping[str, object]) -> bool:
+    try:
+        GAME.apply(state, GAME.parse_action(data))
+    except IllegalAction:
+        return False
+    return True
+
+
+def assert_listed(listed: Expected, data: Mapping[str, object]) -> None:
+    """An action ``apply`` accepted is listed: its type, and its card, rank or answer."""
+    offered = listed.accepts(str(data["type"]))
+    assert offered is not None, data
+    if offered.type == "play":
+        assert offered.cards is not None and data["card"] in offered.cards, data
+        if "called" in data:
+            assert offered.choices is not None and data["called"] in offered.choices, data
+    elif offered.type == "without":
+        assert offered.ranks is not None
+        assert data.get("rank") is None or data["rank"] in offered.ranks, data
+    else:
+        named = {
+            entry["card"]
+            for key in ("kept", "played")
+            for entry in cast("list[dict[str, object]]", data.get(key) or [])
+        }
+        assert offered.cards is not None and named <= set(offered.cards), data
+
+
+def reveal_keeping(state: State, taker: str | None) -> dict[str, object]:
+    """A reveal of the hands as the engine counts them, one hand keeping ``taker`` if given."""
+    left = list(hand_counts(state))
+    if taker is None:
+        return {"type": "reveal", "left": left, "kept": []}
+    holder = next(seat for seat in active_seats(state) if seat != state.went_out)
+    if state.options.payout == "points":
+        # Its other cards count 1 point each, the least they can be worth.
+        left[holder] += card_points(card(taker)) - 1
+    return {"type": "reveal", "left": left, "kept": [{"player": holder, "card": taker}]}
+
+
+def summary_naming(state: State, taker: str | None = None, laid: bool = False) -> dict[str, object]:
+    """A round summary the first seat in wins: ``taker``, if given, kept by the next seat
+    in, or laid (and called) by the winner when ``laid``."""
+    winner, holder, *_ = active_seats(state)
+    each = 10 if state.options.payout == "points" else 1
+    left = [0 if seat == winner or not active else each for seat, active in enumerate(state.active)]
+    data: dict[str, object] = {"type": "round", "winner": winner, "left": left}
+    if taker is not None and laid:
+        data["played"] = [{"player": winner, "card": taker, "called": True}]
+    elif taker is not None:
+        data["kept"] = [{"player": holder, "card": taker}]
+    return data
+
+
+def built_from_the_lists(state: State, listed: Expected) -> list[dict[str, object]]:
+    """One action per listed value, built from the lists alone: each listed card (a taker
+    card with each answer listed in ``choices``), each rank and none, each card a reveal
+    or a summary may name."""
+    built: list[dict[str, object]] = []
+    for offered in listed.actions:
+        names = offered.cards or ()
+        if offered.type == "play":
+            for name in names:
+                if is_taker(card(name)):
+                    assert offered.choices is not None
+                    built += [{"type": "play", "card": name, "called": a} for a in offered.choices]
+                else:
+                    built.append({"type": "play", "card": name})
+        elif offered.type == "without":
+            ranks = [*(offered.ranks or ()), None]
+            built += [{"type": "without", "rank": rank} for rank in ranks]
+        elif offered.type == "reveal":
+            built += [reveal_keeping(state, name) for name in (*names, None)]
+        else:
+            built += [summary_naming(state, name, laid) for name in names for laid in (False, True)]
+            built.append(summary_naming(state))
+    return built
+
+
+def stray_tries(state: State, rng: random.Random) -> list[dict[str, object]]:
+    """Actions of every type, legal or not in this state."""
+    laid = rng.choice(STANDARD_52)
+    stray_play: dict[str, object] = {"type": "play", "card": str(laid)}
+    if is_taker(laid):
+        stray_play["called"] = rng.random() < 0.5
+    tries: list[dict[str, object]] = [
+        stray_play,
+        {"type": "without"},
+        {"type": "without", "rank": rank_name(rng.randint(1, 13))},
+        {"type": "reveal", "left": list(hand_counts(state)), "kept": []},
+    ]
+    if not GAME.is_finished(state):
+        tries.append(random_summary(state, rng))
+    return tries
+
+
+def deal_round(state: State, rng: random.Random) -> list[list[PlayingCard]]:
+    """The hands of a new round: the seats still in get a deal, the others nothing."""
+    hands: list[list[PlayingCard]] = [[] for _ in state.players]
+    seats = active_seats(state)
+    for seat, hand in zip(seats, deal(rng, len(seats)), strict=True):
+        hands[seat] = hand
+    return hands
+
+
+def next_move(
+    state: State, hands: list[list[PlayingCard]], rng: random.Random
+) -> dict[str, object]:
+    """A legal move for the real hands: mostly card by card, now and then a round summary."""
+    if expected(state) == "reveal":
+        kept = [
+            {"player": seat, "card": str(c)}
+            for seat, hand in enumerate(hands)
+            for c in hand
+            if is_taker(c)
+        ]
+        data: dict[str, object] = {"type": "reveal", "kept": kept}
+        if state.options.payout == "points":
+            data["left"] = [sum(card_points(c) for c in hand) for hand in hands]
+        return data
+    if not state.laid and rng.random() < 0.15:
+        return random_summary(state, rng)
+    seat = turn_seat(state)
+    assert seat is not None
+    due = required_rank(state)
+    choices = [c for c in hands[seat] if due is None or c.rank == due]
+    # Now and then a player who could lay the rank says without all the same.
+    if due is not None and (not choices or rng.random() < 0.1):
+        return {"type": "without", "rank": rank_name(due) if rng.random() < 0.5 else None}
+    laid = rng.choice(choices)
+    hands[seat].remove(laid)
+    move: dict[str, object] = {"type": "play", "card": str(laid)}
+    if is_taker(laid):
+        move["called"] = rng.random() < 0.6
+    return move
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_expected_lists_exactly_what_apply_accepts_through_seeded_whole_games(seed: int) -> None:
+    rng = random.Random(seed)
+    seats = 3 + seed % 6
+    names = [f"P{seat}" for seat in range(seats)]
+    options: dict[str, OptionValue] = {
+        # Few chips, so that a game lasts two or three rounds.
+        "starting_chips": rng.choice([30, 45, 60]),
+        "payout": rng.choice(["cards", "points"]),
+        "game_end": "last-standing" if seed % 2 else "first-broke",
+    }
+    state = GAME.start(names, options)
+    hands = deal_round(state, rng)
+    steps = 0
+    while True:
+        listed = GAME.expected(state)
+        assert (not listed.actions) == GAME.is_finished(state)
+        assert listed.seat == turn_seat(state)
+        for data in built_from_the_lists(state, listed):
+            assert is_accepted(state, data), data
+        for data in stray_tries(state, rng):
+            if is_accepted(state, data):
+                assert_listed(listed, data)
+        if GAME.is_finished(state):
+            break
+        rounds = len(state.rounds)
+        move = next_move(state, hands, rng)
+        assert_listed(listed, move)
+        state = act(state, **move)
+        if len(state.rounds) > rounds and not GAME.is_finished(state):
+            hands = deal_round(state, rng)
+        steps += 1
+        assert steps < 5000
+    assert GAME.winners(state)

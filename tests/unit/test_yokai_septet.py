@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.games.base import IllegalAction, OptionSpec
+from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction, OptionSpec
 from scorekeeper.games.cards import YOKAI_SEPTET, Card
 from scorekeeper.games.yokai_septet import (
     GAME,
+    HOWS,
     TARGET,
     Action,
     FirstLead,
@@ -26,6 +27,7 @@ from scorekeeper.games.yokai_septet import (
     TrumpCard,
     can_pass,
     can_record_result,
+    expected_actions,
     next_step,
     open_flags,
     played_cards,
@@ -969,3 +971,318 @@ def test_a_seat_that_revokes_raises_exactly_one_flag(seed: int, revoker: int) ->
         assert (flag.seat, flag.colour, flag.failed_trick) == (revoker, *revoked)
         assert flag.trick > flag.failed_trick
         assert flag.status == "open"
+
+
+# --- What comes next -------------------------------------------------------------------------
+
+DECK = tuple(str(card) for card in YOKAI_SEPTET.cards())
+
+
+def in_play(*out: str) -> tuple[str, ...]:
+    """The deck's cards, as written, but those out of play (the trump card, cards played)."""
+    return tuple(card for card in DECK if card not in out)
+
+
+def play_turn(state: State, *out: str, pass_too: bool = False) -> tuple[Accepts, ...]:
+    """What a seat may do at a card: any card still in play (and, before the first card,
+    the pass and the result naming any Boss Yokai but the trump card)."""
+    trump = str(state.round.trump_card)
+    actions = [Accepts("play", cards=in_play(trump, *out))]
+    if pass_too:
+        actions.append(Accepts("pass"))
+    if not out:
+        actions.append(Accepts("result", cards=tuple(b for b in ALL_BOSS if b != trump)))
+    return tuple(actions)
+
+
+def test_a_new_game_expects_the_tables_trump_card_from_the_whole_deck() -> None:
+    expected = GAME.expected(new_game())
+    assert expected == Expected(None, (Accepts("trump", cards=DECK),))
+    assert len(DECK) == 49 and DECK[0] == "green 1" and DECK[-1] == "blue 13"
+    assert expected_actions(new_game()) == expected
+
+
+def test_round_one_expects_the_table_to_say_who_leads() -> None:
+    state = act(new_game(), TrumpCard(c("yellow 9")))
+    assert GAME.expected(state) == Expected(None, (Accepts("first-lead", choices=(0, 1, 2, 3)),))
+
+
+def test_the_first_lead_may_play_any_card_but_the_trump_card_pass_or_enter_the_result() -> None:
+    state = round_one("yellow 9", lead=2)
+    expected = GAME.expected(state)
+    assert expected == Expected(2, play_turn(state, pass_too=True))
+    assert expected.accepts("result") == Accepts("result", cards=ALL_BOSS)
+    assert expected.to_json()["actions"][1:] == [
+        {"type": "pass"},
+        {"type": "result", "cards": list(ALL_BOSS)},
+    ]
+
+
+def test_the_result_does_not_offer_the_trump_card_when_it_is_a_boss_yokai() -> None:
+    state = round_one("red 7", lead=0)
+    result_accepts = GAME.expected(state).accepts("result")
+    assert result_accepts == Accepts(
+        "result", cards=("green 7", "purple 7", "pink 7", "yellow 7", "black 7", "blue 7")
+    )
+
+
+def test_after_the_pass_the_pass_is_no_longer_expected() -> None:
+    state = act(round_one("yellow 9", lead=1), Pass())
+    assert GAME.expected(state) == Expected(1, play_turn(state))
+
+
+def test_each_card_played_leaves_the_list_and_the_next_seat_is_expected() -> None:
+    state = plays(round_one("yellow 9", lead=0), "blue 9")
+    assert GAME.expected(state) == Expected(
+        1, (Accepts("play", cards=in_play("yellow 9", "blue 9")),)
+    )
+    state = plays(state, "blue 10", "blue 11", "blue 12")  # Di takes trick 1
+    played = ("blue 9", "blue 10", "blue 11", "blue 12")
+    assert GAME.expected(state) == Expected(
+        3, (Accepts("play", cards=in_play("yellow 9", *played)),)
+    )
+
+
+def test_an_open_revoke_flag_is_the_tables_to_settle_beside_the_next_card() -> None:
+    state = revoke_round()
+    out = ("yellow 9", "black 11", "blue 8", "black 5", "black 6", "pink 9", "black 7", "pink 3")
+    assert GAME.expected(state) == Expected(
+        0,
+        (
+            Accepts("play", cards=in_play(*out, "pink 4")),
+            Accepts("revoke", choices=(0,)),
+        ),
+    )
+    settled = act(state, ResolveRevoke(0, False))
+    assert GAME.expected(settled).types == {"play"}
+
+
+def test_a_new_round_expects_its_trump_card_from_the_whole_deck_again() -> None:
+    state = round_one("yellow 9", lead=0)
+    state = plays(state, *FOUR_BOSS[0], *FOUR_BOSS[1], *FOUR_BOSS[2], *FOUR_BOSS[3])
+    assert state.rounds
+    assert GAME.expected(state) == Expected(None, (Accepts("trump", cards=DECK),))
+    state = act(state, TrumpCard(c("blue 9")))  # round 2: Bo leads, no first lead asked
+    assert GAME.expected(state) == Expected(1, play_turn(state, pass_too=True))
+
+
+def test_a_revoke_left_open_at_round_end_is_expected_beside_the_next_trump_card() -> None:
+    state = round_one("yellow 9", lead=0)
+    state = plays(state, *FOUR_BOSS[0])
+    state = plays(state, "purple 7", "purple 2", "purple 8", "green 4")  # Di: no purple
+    state = plays(state, "pink 9", "purple 3", "pink 7", "pink 4")  # Di plays purple: flag
+    state = plays(state, *FOUR_BOSS[3])
+    assert GAME.expected(state) == Expected(
+        None, (Accepts("trump", cards=DECK), Accepts("revoke", choices=(0,)))
+    )
+
+
+def test_a_finished_game_expects_nothing() -> None:
+    state = round_one("red 9")
+    state = act(state, result(1, "four-boss", "blue 7", "black 7", "pink 7", "yellow 7"))
+    state = act(state, TrumpCard(c("green 3")), result(1, "four-boss", *ALL_BOSS[:4]))
+    assert state.finished
+    assert GAME.expected(state) == NOTHING_EXPECTED
+    assert GAME.expected(state).to_json() == {"seat": None, "actions": []}
+
+
+def game_won_with_a_revoke_open() -> State:
+    """Round 2: Cy revokes blue in trick 2, then Ann & Cy take a 4th Boss Yokai and reach 9."""
+    state = act(
+        round_one("green 2"), result(0, "four-boss", "blue 7", "red 7", "pink 7", "black 7")
+    )
+    state = act(state, TrumpCard(c("red 9")))  # Bo leads round 2
+    state = plays(state, "blue 9", "pink 3", "blue 10", "blue 11")  # Cy: no blue; Ann takes it
+    state = plays(state, "green 7", "green 5", "blue 12", "green 2")  # Cy plays blue: flag
+    state = plays(state, "pink 7", "pink 4", "pink 9", "pink 5")
+    state = plays(state, "black 7", "black 5", "black 11", "black 6")
+    return plays(state, "yellow 7", "yellow 4", "yellow 10", "yellow 5")  # the 4th Boss Yokai
+
+
+def test_a_revoke_open_when_the_game_ends_is_still_expected_then_nothing() -> None:
+    state = game_won_with_a_revoke_open()
+    assert state.finished and state.scores == (9, 0)
+    assert GAME.expected(state) == Expected(None, (Accepts("revoke", choices=(0,)),))
+    assert GAME.expected(act(state, ResolveRevoke(0, False))) == NOTHING_EXPECTED
+
+
+def test_a_penalty_settled_after_the_game_is_over_does_not_reopen_it() -> None:
+    state = act(game_won_with_a_revoke_open(), ResolveRevoke(0, True, 2))
+    assert state.scores == (9, 2)
+    assert state.finished
+    assert next_step(state) == "over"
+    assert GAME.winners(state) == [0, 2]
+    assert state.last_ruling == (
+        "Revoke by Cy (blue, round 2, trick 2) accepted: 2 penalty points to Bo & Di. "
+        "Score: Ann & Cy 9, Bo & Di 2. Game over: Ann & Cy win with 9 points to 2."
+    )
+    assert refused(state, Play(c("red 12"))).message == "The game is over."
+    assert GAME.expected(state) == NOTHING_EXPECTED
+
+
+# The property: at every state of seeded random games, ``expected`` lists exactly what
+# ``apply`` accepts. Each type is tried with values built from the lists, each type not
+# listed with the values that could be accepted at some point.
+
+
+def accepted(state: State, action: Action) -> bool:
+    try:
+        GAME.apply(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def listed_values(expected: Expected, kind: str, field: str) -> list[object]:
+    """The values ``expected`` lists for ``kind`` in ``field`` (none: the type is not listed)."""
+    accepts = expected.accepts(kind)
+    return [] if accepts is None else list(getattr(accepts, field) or ())
+
+
+def check_expected(state: State) -> Expected:
+    expected = GAME.expected(state)
+    flags = [index for index, _ in open_flags(state)]
+    assert (expected.actions == ()) == (state.finished and not flags)
+    assert len(expected.types) == len(expected.actions), "one entry per type"
+    # Cards, seats and flags: exactly the values listed are accepted, in the listed order.
+    trumps = [card for card in DECK if accepted(state, TrumpCard(c(card)))]
+    assert trumps == listed_values(expected, "trump", "cards")
+    cards_played = [card for card in DECK if accepted(state, Play(c(card)))]
+    assert cards_played == listed_values(expected, "play", "cards")
+    seats = [seat for seat in range(4) if accepted(state, FirstLead(seat))]
+    assert seats == listed_values(expected, "first-lead", "choices")
+    dismissed = [i for i in range(len(state.flags) + 1) if accepted(state, ResolveRevoke(i, False))]
+    assert dismissed == listed_values(expected, "revoke", "choices") == flags
+    assert accepted(state, Pass()) == ("pass" in expected.types)
+    # Every Boss Yokai listed at once (at least 4 of them): a win by four Boss Yokai.
+    boss = listed_values(expected, "result", "cards") or [
+        card for card in ALL_BOSS if c(card) != state.round.trump_card
+    ]
+    fast = RoundResult(0, "four-boss", cards(*map(str, boss)))
+    assert accepted(state, fast) == ("result" in expected.types)
+    return expected
+
+
+def wild_attempt(rng: random.Random, state: State) -> Action:
+    """Any action with any value: most are refused, those accepted must have been listed."""
+    boss = cards(*rng.sample(ALL_BOSS, rng.randint(3, 7)))
+    how = rng.choice(HOWS)
+    penalty = rng.randint(0, 1)
+    actions: list[Action] = [
+        TrumpCard(rng.choice(YOKAI_SEPTET.cards())),
+        FirstLead(rng.randrange(4)),
+        Pass(),
+        Play(rng.choice(YOKAI_SEPTET.cards())),
+        RoundResult(rng.randrange(2), how, boss),
+        ResolveRevoke(rng.randrange(len(state.flags) + 1), rng.random() < 0.5, penalty),
+    ]
+    return rng.choice(actions)
+
+
+def table_attempt(
+    rng: random.Random, state: State, trump_card: Card, hands: list[list[Card]]
+) -> Action:
+    """A move a table makes: the dealt trump card, the lead, a pass or a fast result now and
+    then, a settled revoke, a card that follows the led colour (or, now and then, revokes)."""
+    rnd = state.round
+    flags = open_flags(state)
+    if flags and (state.finished or rng.random() < 0.1):
+        accept = rng.random() < 0.5
+        return ResolveRevoke(flags[0][0], accept, rng.randint(0, 1) if accept else 0)
+    if rnd.trump_card is None:
+        return TrumpCard(trump_card)
+    if rnd.leader is None:
+        holds = Card("blue", 13) if rnd.trump_card == Card("green", 1) else Card("green", 1)
+        return FirstLead(next(seat for seat, hand in enumerate(hands) if holds in hand))
+    if not rnd.tricks and not rnd.current and rng.random() < 0.2:
+        if rng.random() < 0.5:
+            return Pass()
+        boss = [card for card in ALL_BOSS if c(card) != rnd.trump_card]
+        return RoundResult(rng.randrange(2), "four-boss", cards(*rng.sample(boss, 4)))
+    seat = turn_seat(state)
+    assert seat is not None
+    led = rnd.current[0].colour if rnd.current else None
+    choices = list(hands[seat]) if rng.random() < 0.2 else legal(hands[seat], led)
+    return Play(rng.choice(choices))
+
+
+def swap_into(hands: list[list[Card]], card: Card, given: Card) -> None:
+    """``card`` leaves the hand holding it (if any), which takes ``given`` in its place."""
+    for hand in hands:
+        if card in hand:
+            hand.remove(card)
+            hand.append(given)
+
+
+def check_listed(expected: Expected, action: Action) -> str:
+    """The accepted ``action``'s type, checked against what ``expected`` listed: its type
+    and its card, seat, Boss Yokai or revoke flag."""
+    kind = str(GAME.action_to_json(action)["type"])
+    listed = expected.accepts(kind)
+    assert listed is not None, (action, expected)
+    if isinstance(action, TrumpCard | Play):
+        assert str(action.card) in (listed.cards or ())
+    if isinstance(action, FirstLead):
+        assert action.seat in (listed.choices or ())
+    if isinstance(action, RoundResult):
+        assert {str(card) for card in action.boss} <= set(listed.cards or ())
+    if isinstance(action, ResolveRevoke):
+        assert action.flag in (listed.choices or ())
+    return kind
+
+
+def random_expected_game(seed: int) -> set[str]:
+    """A seeded game of table moves and wild attempts, ``expected`` checked at every state;
+    returns the types of the actions accepted ("revoke after the game" apart)."""
+    rng = random.Random(seed)
+    state = new_game()
+    expected = check_expected(state)
+    trump_card, hands = deal(rng)
+    dealt_for = 1
+    accepted_kinds: set[str] = set()
+    for _ in range(3_000):
+        if state.finished and not open_flags(state):
+            break
+        if state.round.number != dealt_for:
+            trump_card, hands = deal(rng)
+            dealt_for = state.round.number
+        if rng.random() < 0.15:
+            action = wild_attempt(rng, state)
+        else:
+            action = table_attempt(rng, state, trump_card, hands)
+        try:
+            after = GAME.apply(state, action)
+        except IllegalAction:
+            continue
+        kind = check_listed(expected, action)
+        accepted_kinds.add(f"{kind} after the game" if state.finished else kind)
+        if isinstance(action, TrumpCard):  # the hand holding a wild trump card takes the dealt one
+            swap_into(hands, action.card, trump_card)
+            trump_card = action.card
+        if isinstance(action, Play):  # a wild card comes from the hand holding it, in exchange
+            seat = turn_seat(state)
+            assert seat is not None
+            if action.card in hands[seat]:
+                hands[seat].remove(action.card)
+            else:
+                swap_into(hands, action.card, hands[seat].pop(rng.randrange(len(hands[seat]))))
+        state = after
+        expected = check_expected(state)
+    assert state.finished
+    assert expected == NOTHING_EXPECTED
+    return accepted_kinds
+
+
+def test_expected_lists_exactly_what_apply_accepts_in_seeded_random_games() -> None:
+    accepted_kinds: set[str] = set()
+    for seed in range(8):
+        accepted_kinds |= random_expected_game(seed)
+    assert accepted_kinds == {
+        "trump",
+        "first-lead",
+        "pass",
+        "play",
+        "result",
+        "revoke",
+        "revoke after the game",
+    }
