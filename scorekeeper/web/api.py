@@ -28,13 +28,15 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 @bp.errorhandler(IllegalAction)
 def illegal(refused: IllegalAction) -> tuple[Response, int]:
-    return error_response(422, refused.message, refused.field)
+    # A refusal no single input is to blame for is about the whole move.
+    return error_response(422, refused.message, refused.field or "action")
 
 
 @bp.errorhandler(store.StaleVersion)
 def stale(error: store.StaleVersion) -> tuple[Response, int]:
+    """The current state, where a 2xx carries it, with the error beside it."""
     body = session_state(store.load(request.view_args["session_id"]))  # type: ignore[index]
-    return jsonify({"error": str(error), "field": "version", "state": body}), 409
+    return jsonify({**body, "error": str(error), "field": "version"}), 409
 
 
 def json_body() -> dict[str, Any]:
@@ -78,6 +80,7 @@ def session_state(view: store.SessionView) -> dict[str, Any]:
         "standings": [dataclasses.asdict(s) for s in game.standings(view.state)],
         "can_undo": view.can_undo,
         "can_redo": view.can_redo,
+        "expected": view.expected.to_json(),
         "state": plain(view.state),
         **(
             {

@@ -161,6 +161,7 @@ _SESSION_STATE_EXAMPLE: Schema = {
     ],
     "can_undo": False,
     "can_redo": False,
+    "expected": {"seat": 0, "actions": [{"type": "roll"}, {"type": "total"}]},
     "state": _YARDKLE_STATE_EXAMPLE,
     "links": {
         "view": f"{_BASE}/s/{_SESSION_ID}",
@@ -262,23 +263,102 @@ def _schemas() -> Schema:
                 "error": {"type": "string", "description": "A sentence a player can read."},
                 "field": {
                     "type": ["string", "null"],
-                    "description": 'The input that is wrong (e.g. "seats.2", "dice"), or null.',
+                    "description": (
+                        'The input that is wrong (e.g. "seats.2", "dice"); "action" for a '
+                        "refusal of the whole move; null for an error that is no refusal of "
+                        "an input (a missing key, an unknown session)."
+                    ),
                 },
             },
         },
         "StaleVersion": {
-            "description": "A write with an old version: the session's current state comes along.",
+            "description": (
+                "A write with an old version: the session's current state, at the same place "
+                "as in a 2xx answer, with the error beside it."
+            ),
             "allOf": [
-                _ref("Error"),
+                _ref("SessionState"),
                 {
                     "type": "object",
-                    "required": ["state"],
+                    "required": ["error", "field"],
                     "properties": {
+                        "error": {"type": "string", "description": "A sentence a player can read."},
                         "field": {"const": "version"},
-                        "state": _ref("SessionState"),
                     },
                 },
             ],
+        },
+        "Expected": {
+            "type": "object",
+            "description": (
+                "What the game accepts now, as its engine says: an action whose type is not "
+                "listed is refused."
+            ),
+            "required": ["seat", "actions"],
+            "additionalProperties": False,
+            "properties": {
+                "seat": {
+                    "type": ["integer", "null"],
+                    "minimum": 0,
+                    "description": (
+                        "The 0-based seat whose move it is; null when the entry is the table's "
+                        "(a trump card turned up) or the game is over."
+                    ),
+                },
+                "actions": {
+                    "type": "array",
+                    "items": _ref("ExpectedAction"),
+                    "description": (
+                        "Every action type accepted now; empty once the game is over (but for "
+                        "a revoke flag still open after the last trick)."
+                    ),
+                },
+            },
+        },
+        "ExpectedAction": {
+            "type": "object",
+            "description": (
+                "One action type accepted now. A list present names every value accepted now; "
+                "a list left out means any value the rules allow (dice, points)."
+            ),
+            "required": ["type"],
+            "additionalProperties": False,
+            "properties": {
+                "type": {"type": "string", "description": "The action's `type`."},
+                "cards": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "The cards that may be played or tapped now, as written.",
+                },
+                "ranks": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "The ranks accepted (Yellow Dwarf's “without”).",
+                },
+                "moves": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "The size marker's moves accepted (Yadokarick).",
+                },
+                "crabs": {
+                    "type": "array",
+                    "items": {"type": "integer"},
+                    "description": "The crabs a card may go onto (solo Yadokarick).",
+                },
+                "sizes": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": (
+                        "The cards among `cards` whose printed size the session does not know "
+                        "yet: playing one needs its `size` (Yadokarick)."
+                    ),
+                },
+                "choices": {
+                    "type": "array",
+                    "items": {"type": ["string", "integer", "boolean"]},
+                    "description": "The answers of a question (a bid, a revoke flag, “called?”).",
+                },
+            },
         },
         "Standing": {
             "type": "object",
@@ -310,6 +390,7 @@ def _schemas() -> Schema:
                 "standings",
                 "can_undo",
                 "can_redo",
+                "expected",
                 "state",
                 "links",
             ],
@@ -343,6 +424,7 @@ def _schemas() -> Schema:
                 "standings": {"type": "array", "items": _ref("Standing")},
                 "can_undo": {"type": "boolean"},
                 "can_redo": {"type": "boolean"},
+                "expected": _ref("Expected"),
                 "deck_profile": {
                     "type": "object",
                     "description": (
@@ -755,15 +837,16 @@ def _responses() -> Schema:
         ),
         "StaleVersion": {
             "description": (
-                "The session changed since the client's version: nothing was recorded; "
-                "`state` is the current state."
+                "The session changed since the client's version: nothing was recorded; the "
+                "answer is the current state, as a 2xx would carry it, with `error` and `field`."
             ),
             "content": _json(
                 _ref("StaleVersion"),
                 {
+                    **_SESSION_STATE_EXAMPLE,
+                    "version": 1,
                     "error": "The session changed (now at version 1): here is the new state.",
                     "field": "version",
-                    "state": {**_SESSION_STATE_EXAMPLE, "version": 1},
                 },
             ),
         },

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import segno
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import ImmutableMultiDict
@@ -66,6 +68,15 @@ def card_event_seqs(view: store.SessionView) -> dict[str, tuple[int, ...]]:
         if not event.undone and event.action["type"] in ("play", "dealer-card"):
             laid.setdefault(str(event.action["card"]), []).append(event.seq)
     return {card: tuple(seqs) for card, seqs in laid.items()}
+
+
+@bp.app_template_filter("not_offered")
+def not_offered(deck: cards.Deck, offered: Sequence[str] | None) -> frozenset[cards.Card]:
+    """The deck's cards the engine does not accept now, for the picker to grey out:
+    ``offered`` is an expected action's ``cards`` (None: every card is offered)."""
+    if offered is None:
+        return frozenset()
+    return frozenset(card for card in deck.cards() if str(card) not in offered)
 
 
 @bp.app_template_filter("mark_dice")
@@ -157,6 +168,7 @@ def render_session(
         "sessions/session.html",
         view=view,
         state=view.state,
+        expected=view.expected,
         rules=TEMPLATE_RULES[view.game.slug],
         deck=session_deck(view),
         colours=picker_colours(view) if view.game.slug in DECKS else None,

@@ -11,6 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
+from scorekeeper.games import GAMES
+from scorekeeper.games.base import Accepts, Expected
+
 ROLL = {"type": "roll", "dice": [1, 1, 1, 5, 2, 3]}
 
 
@@ -141,7 +144,7 @@ def test_a_game_played_to_the_end_names_the_winner(client: FlaskClient) -> None:
     assert end["ruling"].endswith("Game over: Ann wins with 800.")
     assert end["standings"][0] == {"seat": 0, "name": "Ann", "score": 800, "rank": 1}
     refused = session.act({"type": "total", "points": 50})
-    assert assert_error(refused, 422, None) == "The game is over."
+    assert assert_error(refused, 422, "action") == "The game is over."
     assert session.version == 2
 
 
@@ -183,7 +186,7 @@ def test_a_new_action_after_an_undo_ends_the_redo_trail(client: FlaskClient) -> 
     after = session.ok({"type": "total", "points": 600})
     assert after["can_redo"] is False
     assert after["state"]["scores"] == [600, 0]
-    assert_error(session.post("/redo", {"version": after["version"]}), 422, None)
+    assert_error(session.post("/redo", {"version": after["version"]}), 422, "action")
 
 
 def test_the_join_link_from_the_api_lets_a_browser_record(app: Flask, client: FlaskClient) -> None:
@@ -232,7 +235,9 @@ def test_a_stale_version_is_409_with_the_current_state(client: FlaskClient) -> N
     response = session.act({"type": "total", "points": 600}, version=0)
     sentence = assert_error(response, 409, "version")
     assert "changed" in sentence
-    state = response.get_json()["state"]
+    # The current state, at the same place as in a 2xx answer.
+    state = response.get_json()
+    assert set(state) == set(session.read()) | {"error", "field"}
     assert state["version"] == 1
     assert state["id"] == session.id
     assert state["state"]["scores"] == [500, 0]
@@ -253,10 +258,10 @@ def test_a_stale_version_is_409_with_the_current_state(client: FlaskClient) -> N
         (
             [{"type": "roll", "dice": [5, 2, 3, 4, 6, 6]}, {"type": "keep", "dice": [5]}],
             {"type": "bank"},
-            None,
+            "action",
             "needs 500 in one turn",
         ),
-        ([], {"type": "bank"}, None, "Nothing to bank yet"),
+        ([], {"type": "bank"}, "action", "Nothing to bank yet"),
         ([], {"type": "total", "points": 120}, "points", "multiple of 50"),
         ([], {"type": "total", "points": 250}, "points", "at least 500"),
         ([], {"type": "total", "points": -50}, "points", "negative"),
@@ -391,8 +396,8 @@ def test_bad_seats_or_options_are_422_with_the_field(
 
 def test_nothing_to_undo_or_redo_is_422(client: FlaskClient) -> None:
     session = api_session(client)
-    assert "Nothing to undo" in assert_error(session.post("/undo", {"version": 0}), 422, None)
-    assert "Nothing to redo" in assert_error(session.post("/redo", {"version": 0}), 422, None)
+    assert "Nothing to undo" in assert_error(session.post("/undo", {"version": 0}), 422, "action")
+    assert "Nothing to redo" in assert_error(session.post("/redo", {"version": 0}), 422, "action")
     assert session.version == 0
 
 
@@ -610,3 +615,40 @@ def test_every_documented_operation_lists_its_errors_and_shared_error_shape(
             if method == "post" and path.startswith("/sessions/{session_id}/"):
                 assert {"401", "403", "409", "422"} <= codes, path
                 assert operation["security"] == [{"editKey": []}]
+
+
+# --- What comes next -------------------------------------------------------------------
+
+
+def test_every_state_says_whose_move_it_is_and_what_is_accepted(client: FlaskClient) -> None:
+    session = api_session(client, ["Ann", "Bo"], entry_threshold=500)
+    assert session.read()["expected"] == {
+        "seat": 0,
+        "actions": [{"type": "roll"}, {"type": "total"}],
+    }
+    rolled = session.ok({"type": "roll", "dice": [1, 2, 3, 4, 6, 6]})
+    # 100 cannot reach the entry threshold: the set-aside cannot bank.
+    assert rolled["expected"] == {"seat": 0, "actions": [{"type": "keep", "choices": [False]}]}
+    stale = session.act({"type": "keep", "dice": [1]}, version=0)
+    assert stale.status_code == 409
+    assert stale.get_json()["expected"] == rolled["expected"]
+
+
+def test_an_action_whose_type_is_not_expected_is_refused_naming_the_type(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = api_session(client, ["Ann", "Bo"])
+    # The engines list every type they accept (their property tests prove it); the store
+    # still holds them to it: an engine that listed only rolls would refuse a total.
+    only_rolls = Expected(0, (Accepts("roll"),))
+    monkeypatch.setattr(type(GAMES["yardkle"]), "expected", lambda _game, _state: only_rolls)
+    response = session.act({"type": "total", "points": 500})
+    assert "the game expects roll" in assert_error(response, 422, "type")
+    assert session.version == 0
+
+
+def test_a_finished_game_expects_nothing(client: FlaskClient) -> None:
+    session = api_session(client, ["Ann"], winning_score=500)
+    finished = session.ok({"type": "total", "points": 500})
+    assert finished["finished"] is True
+    assert finished["expected"] == {"seat": None, "actions": []}
