@@ -21,8 +21,13 @@ Keep score of sessions of Yardkle, Yokai Septet, Cryptruck, Yadokarick and Yello
 rule on disputed tricks, settle Yellow Dwarf rounds and score Yardkle rolls, from any client.
 
 **Errors** are always JSON: `{"error": "<a sentence a player can read>", "field": "<name>" | null}`.
-`field` names the input that is wrong (`"seats.2"`, `"options.winning_score"`, `"dice"`), or is
-null when no single field is to blame.
+`field` names the input that is wrong (`"seats.2"`, `"options.winning_score"`, `"dice"`),
+`"action"` when the rules refuse the whole move, or null for an error about no input (a missing
+key, an unknown session).
+
+**What comes next.** Every answer carrying a session's state includes `expected`: the 0-based
+seat whose move it is and every action type the game accepts now, with the accepted values
+where they are few. An action whose type is not listed is refused.
 
 **Edit key.** Whoever has a session's id may read it. Writes to a session (events, undo, redo)
 need its edit key as `Authorization: Bearer <edit_key>`. The key is returned once, as
