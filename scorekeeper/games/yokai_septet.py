@@ -256,19 +256,20 @@ def can_pass(state: State) -> bool:
 def expected_actions(state: State) -> Expected:
     """What the engine accepts now, and whose move it is.
 
-    The seat is the one to play the next card (the fast paths before the
-    round's first card, the pass and the result, come at the same point). It is
-    None when the entry is the table's: the trump card turned up from the deck,
-    round 1's first lead (whoever holds the green 1, or the blue 13), and once
-    the game is over. ``play`` lists every card not yet played this round, the
-    trump card excluded: the engine watches following suit with revoke flags,
-    it does not refuse a card for it. ``result`` lists the Boss Yokai it may
-    name (the trump card is out of play); ``first-lead`` the seats.
+        The seat is the one to play the next card (the fast paths before the
+        round's first card, the pass and the result, come at the same point). It is
+        None when the entry is the table's: the trump card turned up from the deck,
+        round 1's first lead (whoever holds the green 1, or the blue 13), and once
+        the game is over. ``play`` lists every card not yet played this round, the
+        trump card excluded: the engine watches following suit with revoke flags,
+        it does not refuse a card for it. ``result`` lists the Boss Yokai it may
+        name (the trump card is out of play) and, as ``choices``, the ways the round can
+    have been won; ``first-lead`` the seats.
 
-    Open revoke flags are the table's to settle at any point, after the game
-    too (a revoke in the last trick must still be settled): then ``revoke`` is
-    listed, its choices the open flags' indices, so a finished game lists
-    nothing only once every flag is settled.
+        Open revoke flags are the table's to settle at any point, after the game
+        too (a revoke in the last trick must still be settled): then ``revoke`` is
+        listed, its choices the open flags' indices, so a finished game lists
+        nothing only once every flag is settled.
     """
     step = next_step(state)
     seat: int | None = None
@@ -285,8 +286,12 @@ def expected_actions(state: State) -> Expected:
         if can_pass(state):
             actions.append(Accepts("pass"))
         if can_record_result(state):
-            boss = tuple(str(card) for card in BOSS_YOKAI if card != state.round.trump_card)
-            actions.append(Accepts("result", cards=boss))
+            trump_card = state.round.trump_card
+            boss = tuple(str(card) for card in BOSS_YOKAI if card != trump_card)
+            # The last trick is reached only when a 7 is the trump card (six in play).
+            last_trick = trump_card is not None and trump_card.number == BOSS_NUMBER
+            hows = tuple(how for how in HOWS if how != "last-trick" or last_trick)
+            actions.append(Accepts("result", cards=boss, choices=hows))
     flags = open_flags(state)
     if flags:
         actions.append(Accepts("revoke", choices=tuple(index for index, _ in flags)))

@@ -991,7 +991,10 @@ def play_turn(state: State, *out: str, pass_too: bool = False) -> tuple[Accepts,
     if pass_too:
         actions.append(Accepts("pass"))
     if not out:
-        actions.append(Accepts("result", cards=tuple(b for b in ALL_BOSS if b != trump)))
+        # The last trick is reached only when a 7 is the trump card.
+        hows = HOWS if trump in ALL_BOSS else ("four-boss", "seven-tricks")
+        boss = tuple(b for b in ALL_BOSS if b != trump)
+        actions.append(Accepts("result", cards=boss, choices=hows))
     return tuple(actions)
 
 
@@ -1011,10 +1014,12 @@ def test_the_first_lead_may_play_any_card_but_the_trump_card_pass_or_enter_the_r
     state = round_one("yellow 9", lead=2)
     expected = GAME.expected(state)
     assert expected == Expected(2, play_turn(state, pass_too=True))
-    assert expected.accepts("result") == Accepts("result", cards=ALL_BOSS)
+    assert expected.accepts("result") == Accepts(
+        "result", cards=ALL_BOSS, choices=("four-boss", "seven-tricks")
+    )
     assert expected.to_json()["actions"][1:] == [
         {"type": "pass"},
-        {"type": "result", "cards": list(ALL_BOSS)},
+        {"type": "result", "cards": list(ALL_BOSS), "choices": ["four-boss", "seven-tricks"]},
     ]
 
 
@@ -1022,7 +1027,10 @@ def test_the_result_does_not_offer_the_trump_card_when_it_is_a_boss_yokai() -> N
     state = round_one("red 7", lead=0)
     result_accepts = GAME.expected(state).accepts("result")
     assert result_accepts == Accepts(
-        "result", cards=("green 7", "purple 7", "pink 7", "yellow 7", "black 7", "blue 7")
+        "result",
+        cards=("green 7", "purple 7", "pink 7", "yellow 7", "black 7", "blue 7"),
+        # Six Boss Yokai in play: the round may reach the last trick.
+        choices=("four-boss", "seven-tricks", "last-trick"),
     )
 
 
@@ -1160,6 +1168,13 @@ def check_expected(state: State) -> Expected:
     ]
     fast = RoundResult(0, "four-boss", cards(*map(str, boss)))
     assert accepted(state, fast) == ("result" in expected.types)
+    # The ways of winning listed are those accepted (the last trick takes 3 Boss Yokai).
+    hows = [
+        how
+        for how in HOWS
+        if any(accepted(state, RoundResult(0, how, cards(*map(str, boss[:n])))) for n in (3, 4))
+    ]
+    assert hows == listed_values(expected, "result", "choices")
     return expected
 
 

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
 import secrets
+from collections import defaultdict
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
 from conftest import Table, page_error
 from flask.testing import FlaskClient
+
+from scorekeeper.games import cryptruck
+from scorekeeper.games.base import Accepts, Expected
 
 THREE = ["Ann", "Bo", "Cy"]
 
@@ -315,3 +322,189 @@ def test_a_white_three_led_as_the_dealers_card_links_to_that_event(client: Flask
     for card in ("red 1", "red 2", "red 3", "white 3", "red 4"):  # 5 to 9
         act(table, type="play", card=card)  # Ann takes trick 1; Bo trumps trick 2
     assert fix_links(table, "white 3") == [8, 2]
+
+
+# --- The page offers what the engine expects ---------------------------------------------------
+
+
+@dataclass
+class Offer:
+    """What the page's forms of one action type let a scorer send."""
+
+    buttons: list[tuple[str, str]] = field(default_factory=list)  # enabled submits: name, value
+    greyed: list[str] = field(default_factory=list)  # values of the disabled submits
+    boxes: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))  # name: values
+    fixed: list[tuple[str, str]] = field(default_factory=list)  # hidden fields the form carries
+
+    def cards(self) -> list[str]:
+        return [value for name, value in self.buttons if name == "card"]
+
+
+# Hidden fields every form carries, whatever it records.
+FORM_PLUMBING = {"csrf_token", "version", "form_key", "type"}
+
+
+class ActionForms(HTMLParser):
+    """The page's forms that record an action, by the action type their hidden field names."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.offers: dict[str, Offer] = {}
+        self.form: list[tuple[str, dict[str, str]]] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "form":
+            self.form = []
+        elif self.form is not None and tag in ("input", "button"):
+            self.form.append((tag, {name: value or "" for name, value in attrs}))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag != "form" or self.form is None:
+            return
+        fields, self.form = self.form, None
+        kind = next((a["value"] for _, a in fields if a.get("name") == "type"), None)
+        if kind is None:
+            return  # undo, redo
+        offer = self.offers.setdefault(kind, Offer())
+        for tag, attrs in fields:
+            name, value = attrs.get("name", ""), attrs.get("value", "")
+            if tag == "button" and "disabled" in attrs:
+                offer.greyed.append(value)
+            elif tag == "button":
+                offer.buttons.append((name, value))
+            elif attrs.get("type") == "checkbox":
+                offer.boxes[name].append(value)
+            elif attrs.get("type") == "hidden" and name not in FORM_PLUMBING:
+                offer.fixed.append((name, value))
+
+
+def page_offers(table: Table) -> dict[str, Offer]:
+    parser = ActionForms()
+    parser.feed(table.page())
+    return parser.offers
+
+
+def block(card: str) -> bool:
+    """Whether a card scores as a block (a 3, 4 or 5): the only cards the cards-won form asks."""
+    return card.split()[1] in ("3", "4", "5")
+
+
+def check_page_offers_expected(table: Table) -> dict[str, Offer]:
+    """The page has a form for each action type ``expected`` lists and none other, offering
+    exactly the cards and answers listed: each card once in a picker, greyed when not listed."""
+    expected = {action["type"]: action for action in table.state()["expected"]["actions"]}
+    offers = page_offers(table)
+    assert set(offers) == set(expected)
+    for kind, action in expected.items():
+        offer = offers[kind]
+        if kind == "bid":
+            wants = ["1" if want else "0" for want in action["choices"]]
+            assert offer.buttons == [("want", want) for want in wants]
+        elif kind == "revoke":
+            assert [int(flag) for name, flag in offer.fixed if name == "flag"] == action["choices"]
+        elif kind == "won":
+            blocks = {card for card in action["cards"] if block(card)}
+            seats = len(game(table)["players"])
+            assert set(offer.boxes) == {f"won-{seat}" for seat in range(seats)}
+            assert all(set(values) == blocks for values in offer.boxes.values())
+            assert offer.buttons == [("", "")]  # Score the round
+        else:
+            assert sorted(offer.cards()) == sorted(action["cards"])
+            assert not set(offer.greyed) & set(action["cards"])
+    return offers
+
+
+def test_each_step_offers_exactly_the_cards_and_answers_the_engine_expects(
+    client: FlaskClient,
+) -> None:
+    table = start(client, THREE)
+    offers = check_page_offers_expected(table)
+    assert set(offers) == {"reveal"}
+    assert len(offers["reveal"].cards()) == 19 and not offers["reveal"].greyed  # 3 colours, white 3
+    act(table, type="reveal", card="green 2")
+    offers = check_page_offers_expected(table)
+    assert set(offers) == {"dealer-card", "won"}
+    assert offers["dealer-card"].greyed == ["green 2"]
+    assert offers["won"].boxes["won-2"] == [
+        *("red 3", "red 4", "red 5", "yellow 3", "yellow 4", "yellow 5"),
+        *("green 3", "green 4", "green 5", "white 3", "white 3"),
+    ]
+    act(table, type="dealer-card", card="red 5")
+    assert check_page_offers_expected(table)["bid"].buttons == [("want", "1"), ("want", "0")]
+    act(table, type="bid", want="1")  # Bo wants it
+    act(table, type="bid", want="0")
+    offers = check_page_offers_expected(table)
+    assert sorted(offers["give"].greyed) == ["green 2", "red 5"]
+    assert ("", "") in offers["give"].buttons  # the skip: a give that names no card
+    act(table, type="give", card="yellow 1")  # Bo leads red 5
+    act(table, type="play", card="yellow 6")  # Cy shows no red
+    act(table, type="play", card="red 1")  # Bo takes trick 1 with red 5
+    act(table, type="play", card="red 2")  # Bo leads red 2
+    act(table, type="play", card="red 3")  # Cy follows red: a revoke flag
+    offers = check_page_offers_expected(table)
+    assert set(offers) == {"play", "revoke"}
+    out = ["green 2", "red 1", "red 2", "red 3", "red 5", "yellow 6"]
+    assert sorted(offers["play"].greyed) == out
+    assert offers["revoke"].fixed == [("flag", "0")]
+
+
+def test_a_revealed_block_card_is_not_offered_among_the_cards_won(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    act(table, type="reveal", card="red 3")
+    boxes = check_page_offers_expected(table)["won"].boxes
+    assert "red 3" not in boxes["won-0"] and len(boxes["won-0"]) == 10
+
+
+def test_a_greyed_card_is_refused_for_the_reason_the_page_gives(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    act(table, type="reveal", card="green 2")
+    act(table, type="dealer-card", card="red 5")
+    act(table, type="bid", want="1")
+    act(table, type="bid", want="0")
+    page = table.page()
+    assert "Greyed cards are already turned up or played this round." in page
+    assert page_offers(table)["give"].greyed == ["red 5", "green 2"]
+    before = table.state()["version"]
+    refused = table.act(type="give", card="red 5")
+    assert refused.status_code == 422
+    assert html.unescape(page_error(refused.get_data(as_text=True))) == (
+        "red 5 is the dealer's card: it leads trick 1; give another card."
+    )
+    assert table.state()["version"] == before
+
+
+def test_a_round_start_greys_nothing_and_gives_no_reason(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    assert "Greyed cards" not in table.page()
+    act(table, type="reveal", card="white 3")  # the other white 3 is still in play
+    assert not page_offers(table)["dealer-card"].greyed
+    assert "Greyed cards" not in table.page()
+
+
+def test_the_page_offers_what_the_engine_says_and_nothing_more(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = start(client, THREE)
+    act(table, type="reveal", card="green 2")
+    act(table, type="dealer-card", card="red 5")
+    # An engine that would take only a pass from Bo, and then only two cards from Cy.
+    only_pass = Expected(1, (Accepts("bid", choices=(False,)),))
+    monkeypatch.setattr(cryptruck.GAME, "expected", lambda state: only_pass)
+    assert page_offers(table)["bid"].buttons == [("want", "0")]
+    act(table, type="bid", want="0")
+    act(table, type="bid", want="0")  # Ann leads red 5
+    two_cards = Expected(1, (Accepts("play", cards=("red 1", "white 3")),))
+    monkeypatch.setattr(cryptruck.GAME, "expected", lambda state: two_cards)
+    offers = page_offers(table)
+    assert set(offers) == {"play"}
+    assert offers["play"].cards() == ["red 1", "white 3"]
+    assert len(offers["play"].greyed) == 17
+
+
+def test_a_finished_game_offers_no_action(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    for _ in range(3):
+        act(table, type="reveal", card="green 2")
+        act(table, type="won", **{"won-0": ["red 3"]})
+    assert table.state()["expected"] == {"seat": None, "actions": []}
+    assert page_offers(table) == {}

@@ -155,3 +155,95 @@ def test_entry_threshold_option_zero_lets_a_player_stop_at_once(client: FlaskCli
     table.roll(5, 2, 3, 4, 6, 6)
     assert table.keep(5, bank=True).status_code == 303
     assert scores(table) == [50, 0]
+
+
+# --- The page offers what the engine expects -------------------------------------
+
+
+def offered_types(page: str) -> list[str]:
+    """The action type of each form the page shows, in order."""
+    return re.findall(r'<input type="hidden" name="type" value="([a-z-]+)">', page)
+
+
+def expected_types(table: Table) -> list[str]:
+    return [action["type"] for action in table.state()["expected"]["actions"]]
+
+
+def keep_buttons(page: str) -> list[str]:
+    """What each button of the set-aside form does next: "roll" on, or "bank"."""
+    return re.findall(r'<button type="submit" name="then" value="(\w+)"', page)
+
+
+def no_bank_reason(page: str) -> str:
+    match = re.search(r'<p class="help" id="no-bank">(.*?)</p>', page, re.S)
+    assert match, "the page gives no reason"
+    return " ".join(match.group(1).split())
+
+
+def test_the_page_shows_a_form_for_each_action_expected_and_no_other(table: Table) -> None:
+    # A new turn: roll or a whole-turn total, no bank with nothing to bank.
+    assert expected_types(table) == ["roll", "total"]
+    assert offered_types(table.page()) == ["roll", "total"]
+    # A set-aside under the entry threshold: Ann may only roll on.
+    table.roll(1, 5, 2, 3, 4, 6)
+    table.keep(1, 5)
+    assert expected_types(table) == ["roll"]
+    assert offered_types(table.page()) == ["roll"]
+    # 150 + 1000 reaches the threshold: now she may bank.
+    table.roll(1, 1, 1, 2)
+    table.keep(1, 1, 1)
+    assert table.state()["state"]["turn"]["total"] == 1150
+    assert expected_types(table) == ["roll", "bank"]
+    page = table.page()
+    assert offered_types(page) == ["roll", "bank"]
+    assert "Bank 1150" in page
+
+
+def test_hot_dice_offer_only_the_roll_of_all_six(table: Table) -> None:
+    table.roll(1, 2, 3, 4, 5, 6)
+    table.keep(1, 2, 3, 4, 5, 6)
+    assert expected_types(table) == ["roll"]
+    page = table.page()
+    assert offered_types(page) == ["roll"]
+    assert "Bank" not in page.split("Last ruling")[1].split("Undo")[0]
+    assert "Ann rolls 6 dice" in page
+
+
+def test_set_aside_and_bank_is_offered_when_the_engine_lists_it(table: Table) -> None:
+    table.roll(1, 1, 1, 5, 2, 3)
+    assert table.state()["expected"]["actions"] == [{"type": "keep", "choices": [False, True]}]
+    page = table.page()
+    assert offered_types(page) == ["keep"]
+    assert keep_buttons(page) == ["roll", "bank"]
+    assert 'id="no-bank"' not in page
+
+
+def test_set_aside_and_bank_is_not_offered_under_the_entry_threshold_and_says_why(
+    table: Table,
+) -> None:
+    table.roll(5, 2, 3, 4, 6, 6)
+    assert table.state()["expected"]["actions"] == [{"type": "keep", "choices": [False]}]
+    page = table.page()
+    assert keep_buttons(page) == ["roll"]
+    assert 'value="bank"' not in page
+    assert no_bank_reason(page) == (
+        "No “Set aside and bank” after this roll: Ann is not on the scorecard yet, and no "
+        "set-aside from it brings the turn to 500 without rolling again."
+    )
+
+
+def test_set_aside_and_bank_is_not_offered_when_every_set_aside_is_hot_dice(
+    client: FlaskClient,
+) -> None:
+    table = start_session(client, ["Ann", "Bo"], entry_threshold="0")
+    table.roll(2, 2, 4, 4, 6, 6)  # three pairs score only with all six dice
+    assert table.state()["expected"]["actions"] == [{"type": "keep", "choices": [False]}]
+    page = table.page()
+    assert keep_buttons(page) == ["roll"]
+    assert no_bank_reason(page) == (
+        "No “Set aside and bank” after this roll: every set-aside from it scores with all "
+        "the dice left (hot dice), so Ann must roll all six again before stopping."
+    )
+    # What the page offers is what the engine accepts.
+    assert table.keep(2, 2, 4, 4, 6, 6).status_code == 303
+    assert "Hot dice" in ruling(table)

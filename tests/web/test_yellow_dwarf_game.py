@@ -14,6 +14,8 @@ from conftest import Table, page_error
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.games import yellow_dwarf
+
 EIGHT = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 TAKERS = ("10D", "JC", "QS", "KH", "7D")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -119,6 +121,42 @@ def board_players(page: str) -> list[tuple[str, int, str]]:
         board,
     )
     return [(text(name).removeprefix("▶ "), int(chips), cards) for name, chips, cards in rows]
+
+
+def action_forms(page: str) -> dict[str, str]:
+    """The page's forms that record an action, by the action type each posts."""
+    forms = re.findall(r'<form method="post" action="[^"]*/action"[^>]*>(.*?)</form>', page, re.S)
+    typed = [(re.search(r'name="type" value="([\w-]+)"', form), form) for form in forms]
+    by_type = {kind.group(1): form for kind, form in typed if kind}
+    assert len(by_type) == len(forms), "each form posts one action type of its own"
+    return by_type
+
+
+def card_buttons(form: str) -> tuple[list[str], list[str]]:
+    """A picker's card buttons: (the cards a tap lays, the cards greyed out)."""
+    buttons = re.findall(r'<button[^>]*name="card" value="(\w+)"[^>]*>', form)
+    tags = re.findall(r'<button[^>]*name="card"[^>]*>', form)
+    enabled = [card for card, tag in zip(buttons, tags, strict=True) if " disabled" not in tag]
+    greyed = [card for card, tag in zip(buttons, tags, strict=True) if " disabled" in tag]
+    return enabled, greyed
+
+
+def assert_offers_what_the_engine_expects(table: Table) -> dict[str, dict[str, Any]]:
+    """The page has a form for each action type the engine lists and no other, and offers
+    exactly the listed cards, ranks and taker cards; returns the listed actions by type."""
+    listed = {action["type"]: action for action in table.state()["expected"]["actions"]}
+    forms = action_forms(table.page())
+    assert set(forms) == set(listed)
+    if "play" in listed:
+        assert card_buttons(forms["play"])[0] == listed["play"]["cards"]
+    if "without" in listed:
+        ranks = re.findall(r'name="rank" value="(\w+)"', forms["without"])
+        assert ranks == listed["without"]["ranks"]
+    for kind in ("round", "reveal"):
+        if kind in listed:
+            selects = re.findall(r'<select id="taker-(\w+)"', forms[kind])
+            assert selects == listed[kind]["cards"]
+    return listed
 
 
 # --- Setting up ---------------------------------------------------------------------------
@@ -255,6 +293,148 @@ def test_forgot_leaves_the_tray_and_the_card_pays_it_at_settlement(client: Flask
     )
     assert record["explanation"] == explanation
     assert f"Round 1 : {explanation}" in text(table.page())
+
+
+# --- The page offers what the engine expects ------------------------------------------------
+
+
+def test_a_free_start_offers_every_card_and_the_round_result_but_no_without(
+    client: FlaskClient,
+) -> None:
+    table = start(client, ["Ann", "Bo", "Cy", "Di"])
+    listed = assert_offers_what_the_engine_expects(table)
+    assert set(listed) == {"play", "round"}
+    assert listed["play"]["cards"] == DECK
+    assert listed["round"]["cards"] == list(TAKERS)
+    for card in ("JD", "QD", "KD"):
+        act(table, type="play", card=card)
+    # After the king Ann starts again: every card but the three laid, no round result now.
+    listed = assert_offers_what_the_engine_expects(table)
+    assert set(listed) == {"play"}
+    forms = action_forms(table.page())
+    assert card_buttons(forms["play"]) == (
+        [card for card in DECK if card not in ("JD", "QD", "KD")],
+        ["JD", "QD", "KD"],
+    )
+
+
+def test_a_rank_due_offers_its_cards_not_laid_and_without_that_rank(
+    client: FlaskClient,
+) -> None:
+    table = start(client, ["Ann", "Bo", "Cy", "Di"])
+    act(table, type="play", card="6D")
+    for _ in range(4):
+        act(table, type="without", rank="7")  # nobody has a 7: Ann goes on at 8
+    act(table, type="play", card="8D")
+    act(table, type="play", card="9D")
+    listed = assert_offers_what_the_engine_expects(table)
+    assert listed["play"] == {
+        "type": "play",
+        "cards": ["10S", "10H", "10D", "10C"],
+        "choices": [True, False],
+    }
+    assert listed["without"] == {"type": "without", "ranks": ["10"]}
+    page = table.page()
+    assert "Ann lays a 10: tap it" in text(page)
+    assert "Ann: “without 10”" in text(page)
+    for card in ("10D", "JD", "QD", "KD", "5C"):  # a run of diamonds; the 6D was laid before
+        if card == "10D":
+            lay_taker(table, card, called=True)
+        else:
+            act(table, type="play", card=card)
+    act(table, type="without", rank="6")
+    act(table, type="without", rank="6")  # Cy must lay a 6, and the 6D is laid
+    listed = assert_offers_what_the_engine_expects(table)
+    assert "choices" not in listed["play"]  # no taker card among the sixes
+    forms = action_forms(table.page())
+    assert card_buttons(forms["play"]) == (["6S", "6H", "6C"], ["6D"])
+
+
+def test_when_every_card_of_the_rank_due_is_laid_only_without_is_offered(
+    client: FlaskClient,
+) -> None:
+    table = start(client, ["Ann", "Bo", "Cy", "Di"])
+    act(table, type="play", card="KS")  # each king: Ann starts again with any card
+    lay_taker(table, "KH", called=True)
+    act(table, type="play", card="KD")
+    act(table, type="play", card="KC")
+    act(table, type="play", card="QD")  # a king is due, and all four are laid
+    listed = assert_offers_what_the_engine_expects(table)
+    assert listed == {"without": {"type": "without", "ranks": ["K"]}}
+    page = table.page()
+    assert 'name="card"' not in page  # no picker of cards that cannot be laid
+    shown = text(page)
+    assert "Ann cannot lay a K: all four are laid this round" in shown
+    assert "Ann: “without K”" in shown
+    act(table, type="without", rank="K")
+    assert game(table)["turn"] == 1
+
+
+def test_the_reveal_offers_only_the_hands_and_the_taker_cards_not_laid(
+    client: FlaskClient,
+) -> None:
+    table = start(client, EIGHT)
+    act(table, type="play", card="8C")
+    act(table, type="play", card="9C")
+    act(table, type="play", card="10C")
+    lay_taker(table, "JC", called=True)
+    act(table, type="play", card="QC")
+    act(table, type="play", card="KC")  # Ann's sixth card: she goes out
+    listed = assert_offers_what_the_engine_expects(table)
+    assert listed == {"reveal": {"type": "reveal", "cards": ["10D", "QS", "KH", "7D"]}}
+    assert 'name="card"' not in table.page()
+
+
+def test_the_called_question_offers_exactly_the_listed_answers(client: FlaskClient) -> None:
+    table = start(client, ["Ann", "Bo", "Cy", "Di"])
+    act(table, type="play", card="9H")
+    asked = table.act(type="play", card="10D")
+    step = client.get(asked.location).get_data(as_text=True)
+    listed = {action["type"]: action for action in table.state()["expected"]["actions"]}
+    assert listed["play"]["choices"] == [True, False]
+    form = action_forms(step)["play"]
+    answers = re.findall(r'<button[^>]*name="called" value="(\d)"[^>]*>(\w+)</button>', form)
+    assert answers == [("1", "Called"), ("0", "Forgot")]
+    assert card_buttons(step) == ([], [])  # the picker waits for the answer
+
+
+def test_an_old_called_question_for_a_card_laid_since_shows_the_picker(
+    client: FlaskClient,
+) -> None:
+    table = start(client, ["Ann", "Bo", "Cy", "Di"])
+    asked = table.act(type="play", card="10D")
+    lay_taker(table, "10D", called=False)  # answered on another phone
+    page = client.get(asked.location).get_data(as_text=True)
+    assert 'id="called-step"' not in page
+    assert card_buttons(page)[0] == ["JS", "JH", "JD", "JC"]
+    # Nor is a card that is not a taker card asked about, even one the engine accepts.
+    page = client.get(f"{table.url}?called_for=JS").get_data(as_text=True)
+    assert 'id="called-step"' not in page
+
+
+def test_tapping_a_taker_card_asks_called_without_trying_the_card_on_the_engine(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = start(client, ["Ann", "Bo", "Cy", "Di"])
+    version = table.state()["version"]
+    applied: list[object] = []
+    engine_apply = yellow_dwarf.YellowDwarf.apply
+
+    def counted(game: yellow_dwarf.YellowDwarf, state: Any, action: Any) -> Any:
+        applied.append(action)
+        return engine_apply(game, state, action)
+
+    monkeypatch.setattr(yellow_dwarf.YellowDwarf, "apply", counted)
+    asked = table.post("/action", {"type": "play", "card": "10d"}, version)
+    assert asked.location.endswith(f"/s/{table.id}?called_for=10D")
+    assert applied == []  # the question comes from what the engine expects, not a trial
+    assert table.state()["version"] == version  # nothing recorded yet
+    ok(table.post("/action", {"type": "play", "card": "8H"}, version))
+    assert game(table)["laid"] == [{"seat": 0, "card": "8H", "called": None}]
+    # A taker card the engine does not accept now is not asked about: the engine says why.
+    assert refused(table.act(type="play", card="JC")) == (
+        "Ann must lay a 9 or say “without 9”: JC is not a 9."
+    )
 
 
 # --- Turns: without, the rank due, a king -------------------------------------------------

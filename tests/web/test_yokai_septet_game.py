@@ -309,3 +309,127 @@ def test_a_revoke_in_the_last_round_can_be_settled_after_the_game_ends(
     assert response.status_code == 303
     assert game_state(table)["scores"] == [15, 0]
     assert "Revoke?" not in table.page()
+
+
+# --- The page offers what the engine expects -------------------------------------
+
+
+def expected(table: Table) -> dict[str, Any]:
+    return table.state()["expected"]
+
+
+def listed(table: Table, kind: str, field: str) -> list[Any]:
+    """The values ``expected`` lists for action ``kind`` in ``field``."""
+    action = next(a for a in expected(table)["actions"] if a["type"] == kind)
+    return list(action[field])
+
+
+def offered_types(page: str) -> set[str]:
+    """The action types of the forms the page shows."""
+    return set(re.findall(r'<input type="hidden" name="type" value="([a-z-]+)">', page))
+
+
+def picker_cards(page: str) -> tuple[list[str], list[str]]:
+    """The picker's cards that may be tapped, and those greyed out."""
+    enabled, greyed = [], []
+    for button in re.finditer(r'<button type="submit" name="card" value="([^"]+)"[^>]*>', page):
+        (greyed if " disabled" in button.group(0) else enabled).append(button.group(1))
+    return enabled, greyed
+
+
+def test_the_trump_picker_offers_every_card_expected(client: FlaskClient) -> None:
+    table = start(client)
+    assert expected(table)["seat"] is None
+    page = table.page()
+    assert offered_types(page) == {"trump"}
+    enabled, greyed = picker_cards(page)
+    assert enabled == listed(table, "trump", "cards")
+    assert len(enabled) == 49 and greyed == []
+
+
+def test_the_first_lead_question_offers_the_seats_expected(client: FlaskClient) -> None:
+    table = start(client)
+    table.act(type="trump", card="yellow 4")
+    page = table.page()
+    assert offered_types(page) == {"first-lead"}
+    seats = re.findall(
+        r'<button type="submit" name="seat" value="(\d+)" class="secondary">(\w+)<', page
+    )
+    assert seats == [("0", "Ann"), ("1", "Bo"), ("2", "Cy"), ("3", "Di")]
+    assert [int(seat) for seat, _ in seats] == listed(table, "first-lead", "choices")
+    assert picker_cards(page) == ([], [])
+
+
+def test_before_the_first_card_the_page_offers_play_pass_and_result(client: FlaskClient) -> None:
+    table = start(client)
+    table.act(type="trump", card="red 7")  # a Boss Yokai turned up: six are in play
+    table.act(type="first-lead", seat="1")
+    assert expected(table)["seat"] == 1
+    page = table.page()
+    assert offered_types(page) == {"play", "pass", "result"}
+    assert "Bo plays: tap the card" in page
+    enabled, greyed = picker_cards(page)
+    assert enabled == listed(table, "play", "cards")
+    assert greyed == ["red 7"]
+    boss = re.findall(r'<input type="checkbox" name="boss" value="([^"]+)"', page)
+    assert boss == listed(table, "result", "cards")
+    assert boss == ["green 7", "purple 7", "pink 7", "yellow 7", "black 7", "blue 7"]
+    # With the trump card a 7, a round can reach the last trick.
+    hows = re.findall(r'<input type="radio" name="how" value="([a-z-]+)"( disabled)?', page)
+    assert hows == [("four-boss", ""), ("seven-tricks", ""), ("last-trick", "")]
+    assert 'id="no-last-trick"' not in page
+
+
+def test_the_last_trick_is_disabled_with_its_reason_when_the_trump_card_is_no_7(
+    client: FlaskClient,
+) -> None:
+    table = start(client)
+    table.act(type="trump", card="yellow 4")
+    table.act(type="first-lead", seat="0")
+    page = table.page()
+    hows = re.findall(r'<input type="radio" name="how" value="([a-z-]+)"( disabled)?', page)
+    assert hows == [("four-boss", ""), ("seven-tricks", ""), ("last-trick", " disabled")]
+    reason = re.search(r'<p class="help" id="no-last-trick">(.*?)</p>', page, re.S)
+    assert reason is not None
+    assert reason.group(1) == (
+        "Not the last trick this round: the trump card is no 7, so all seven Boss Yokai are "
+        "in play and a team captures its 4th before trick 12."
+    )
+    boss = re.findall(r'<input type="checkbox" name="boss" value="([^"]+)"', page)
+    assert boss == listed(table, "result", "cards")
+    assert len(boss) == 7
+    # The engine refuses what the page disables.
+    refused = table.act(
+        type="result", team="0", how="last-trick", boss=["red 7", "blue 7", "pink 7"]
+    )
+    assert refused.status_code == 422
+    assert "cannot reach the last trick" in page_error(refused.get_data(as_text=True))
+
+
+def test_once_a_card_is_played_only_the_next_card_is_offered(client: FlaskClient) -> None:
+    table = start(client)
+    table.act(type="trump", card="yellow 4")
+    table.act(type="first-lead", seat="0")
+    play(table, "red 12", "red 7")
+    assert expected(table)["seat"] == 2
+    page = table.page()
+    assert offered_types(page) == {"play"}
+    assert "Cy plays: tap the card" in page
+    enabled, greyed = picker_cards(page)
+    assert enabled == listed(table, "play", "cards")
+    assert greyed == ["yellow 4", "red 7", "red 12"]
+
+
+def test_the_revoke_flags_offered_are_those_expected(client: FlaskClient) -> None:
+    table = start(client)
+    table.act(type="trump", card="yellow 4")
+    table.act(type="first-lead", seat="0")
+    play(table, "red 12", "blue 8", "red 6", "red 8", "red 11", "red 7")  # Bo revoked
+    page = table.page()
+    assert offered_types(page) == {"play", "revoke"}
+    flags = re.findall(r'<input type="hidden" name="flag" value="(\d+)">', page)
+    assert [int(flag) for flag in flags] == listed(table, "revoke", "choices") == [0]
+    table.act(type="revoke", flag="0", decision="dismiss")
+    page = table.page()
+    assert offered_types(page) == {"play"}
+    assert 'name="flag"' not in page
