@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from scorekeeper import store
-from scorekeeper.games import yadokarick, yellow_dwarf
+from scorekeeper.games import yellow_dwarf
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.games.cards import YADOKARICK, parse_playing_card
 from scorekeeper.web import access
@@ -118,19 +118,23 @@ def read_cryptruck(form: MultiDict[str, str], view: store.SessionView) -> dict[s
 def card_size(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
     """The card tapped and, when the session meets it for the first time, its size.
 
-    The size comes from the form (the size step); the store adds the one the
-    deck profile knows. When neither knows it, the page asks for it first.
+    The size comes from the form (the size step). The engine lists the cards
+    whose size the session does not know (the accepted action's ``sizes``) and
+    the store adds the one the deck profile knows: the page asks only when
+    neither knows it.
     """
     text = form.get("card", "")
     typed = next((size.strip() for size in form.getlist("size") if size.strip()), "")
     if typed:
         return {"card": text, "size": typed}
+    kind = form.get("type", "")
+    accepted = view.expected.accepts(kind)
     card = YADOKARICK.parse(text, "card")
-    known = card in view.state.sizes or (view.deck is not None and view.deck.size_of(card))
-    if known or card not in yadokarick.session_cards(view.state):
-        # Known already, or not in this game: the engine records it or says why not.
+    unknown = accepted is not None and str(card) in (accepted.sizes or ())
+    if not unknown or (view.deck is not None and view.deck.size_of(card)):
+        # Known already, or a move the engine refuses now: it records it or says why not.
         return {"card": text}
-    raise AskFirst(size_for=str(card), size_type=form.get("type", ""))
+    raise AskFirst(size_for=str(card), size_type=kind)
 
 
 def read_yadokarick(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
@@ -154,12 +158,14 @@ def read_yellow_dwarf(form: MultiDict[str, str], view: store.SessionView) -> dic
         text = form.get("card", "")
         if form.get("called") in ("1", "0"):
             return {"type": kind, "card": text, "called": form.get("called") == "1"}
-        try:
-            view.game.apply(view.state, view.game.parse_action({"type": kind, "card": text}))
-        except IllegalAction as refused:
-            # The rules ask "called?" only of a taker card that can be laid now.
-            if refused.field == "called":
-                raise AskFirst(called_for=str(parse_playing_card(text, "card"))) from None
+        play = view.expected.accepts("play")
+        if play is not None and play.choices is not None:
+            # "Called?" is asked only of a taker card the engine accepts now: any other
+            # card goes on as it is, for the engine to record or refuse with its reason.
+            card = parse_playing_card(text, "card")
+            accepted = play.cards is None or str(card) in play.cards  # None: any card
+            if card in yellow_dwarf.TAKER_CARDS and accepted:
+                raise AskFirst(called_for=str(card))
         return {"type": kind, "card": text}
     if kind == "without":
         return {"type": kind, "rank": form.get("rank", "")} if form.get("rank") else {"type": kind}

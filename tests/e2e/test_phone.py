@@ -285,7 +285,7 @@ def test_a_yadokarick_solo_move_on_a_phone(server: str) -> None:
             page.get_by_role("button", name=f"pink {number}", exact=True).click()
             page.get_by_role("button", name="size 2", exact=True).click()
         check_phone_layout(page, "yadokarick-solo-row")
-        page.get_by_label("pink 18").check()
+        page.get_by_role("button", name="pink 18·2", exact=True).click()
         page.get_by_role("button", name="Crab 4").click()
         assert "Crab 4 pink\nPink 18·2" in page.inner_text(".crabs")
         check_phone_layout(page, "yadokarick-solo-crab")

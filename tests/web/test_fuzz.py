@@ -300,19 +300,24 @@ def draw_edit(
 ) -> Any:
     """``document`` with one edit at one of ``places`` (the whole document may be one), or
     an unknown property added; ``values(right value)`` are the values a place may take."""
-    how = data.draw(st.sampled_from(["replace", "leave out", "add"]), label="edit")
     existing = json_places(document)
+    objects = [place for place in existing if isinstance(at(document, place), dict)]
+    inner = [place for place in places if place]
+    edits = ["replace", *(["leave out"] if inner else []), *(["add"] if objects else [])]
+    how = data.draw(st.sampled_from(edits), label="edit")
     if how == "add":
-        objects = [place for place in existing if isinstance(at(document, place), dict)]
         into = data.draw(st.sampled_from(objects), label="into")
         name = data.draw(texts, label="unknown name")
         return edited(document, (*into, name), data.draw(values(None), label="value"))
     if how == "leave out":
-        path = data.draw(st.sampled_from([place for place in places if place]), label="at")
-        return edited(document, path, LEFT_OUT)
+        return edited(document, data.draw(st.sampled_from(inner), label="at"), LEFT_OUT)
     path = data.draw(st.sampled_from(places), label="at")
     right = at(document, path) if path in existing else ""
     return edited(document, path, data.draw(values(right), label="value"))
+
+
+# Two edits at once reach what one cannot: a card to correct without its size, say.
+EDITS = st.integers(min_value=1, max_value=2)
 
 
 def form_values(right: Any) -> st.SearchStrategy[Any]:
@@ -355,6 +360,8 @@ def keyed(world: World, variant: str, **fields: Any) -> dict[str, Any]:
     return {"version": world.version(variant), "form_key": secrets.token_urlsafe(8), **fields}
 
 
+# Asked for in a step of their own: a card's size, whether "who takes" was called.
+ASKED_FIELDS = {"yadokarick": ("size",), "yellow-dwarf": ("called",)}
 NO_TAKER_FATES = {f"taker-{card}": "" for card in TAKER_CARDS}
 ACTION_FORMS: dict[str, dict[str, dict[str, Any]]] = {
     "yardkle": {
@@ -381,21 +388,21 @@ ACTION_FORMS: dict[str, dict[str, dict[str, Any]]] = {
         "revoke": {"flag": "0", "decision": "accept", "penalty": "1"},
     },
     "yadokarick-solo": {
-        "draw": {"card": "green 7", "size": ["3"]},
+        "draw": {"card": "green 7"},
         "take": {"card": "green 7", "crab": "1"},
         "bonus": {"card": "green 7"},
         "give-up": {"crab": "1"},
     },
     "yadokarick-npc": {
-        "play": {"card": "green 7", "size": ["3"]},
+        "play": {"card": "green 7"},
         "marker": {"move": "left"},
     },
     "yadokarick-4": {
-        "play": {"card": "pink 7", "size": ["3"]},
+        "play": {"card": "pink 7"},
         "marker": {"move": "left"},
     },
     "yellow-dwarf": {
-        "play": {"card": "6H", "called": "1"},
+        "play": {"card": "6H"},
         "without": {"rank": "6"},
         "reveal": {
             **NO_TAKER_FATES,
@@ -429,6 +436,7 @@ def session_forms() -> list[Form]:
                     "POST",
                     lambda w, v=variant: f"/s/{w.session(v).id}/action",
                     lambda w, v=variant, k=kind, f=fields: keyed(w, v, type=k, **f),
+                    also=ASKED_FIELDS.get(VARIANTS[variant].game, ()),
                 )
             )
         for write in ("undo", "redo"):
@@ -458,7 +466,9 @@ def session_forms() -> list[Form]:
                 "play.correct",
                 "POST",
                 lambda w, v=variant: f"/s/{w.session(v).id}/events/{w.session(v).card_seq}/correct",
-                lambda w, v=variant, c=card: keyed(w, v, card=c, size="3"),
+                lambda w, v=variant, c=card: keyed(w, v, card=c),
+                # A Yadokarick card keeps its size unless one is typed.
+                also=("size",),
             )
         )
     return forms
@@ -591,9 +601,10 @@ FORMS = session_forms() + other_forms()
 def test_any_form_field_or_query_argument_is_answered_with_a_sentence(
     world: World, form: Form, data: st.DataObject
 ) -> None:
-    fields = form.fields(world)
-    places: list[Path] = [(name,) for name in sorted({*fields, *form.also})]
-    sent = draw_edit(data, fields, places, form_values)
+    sent = form.fields(world)
+    places: list[Path] = [(name,) for name in sorted({*sent, *form.also})]
+    for _ in range(data.draw(EDITS, label="edits")):
+        sent = draw_edit(data, sent, places, form_values)
     assert_answered_with_a_sentence(form.send(world, sent))
 
 
@@ -700,13 +711,14 @@ class JsonRequest:
     importable: bool = False
 
     def send(self, world: World, body: Any, headers: dict[str, str], how: str) -> TestResponse:
+        form_key = secrets.token_urlsafe(8)
         if how == "upload":
             upload = (io.BytesIO(json_bytes(body)), "session.json")
-            return world.client.post("/import", data={"form_key": "fuzz", "file": upload})
+            return world.client.post("/import", data={"form_key": form_key, "file": upload})
         if how == "paste":
             return world.client.post(
                 "/import",
-                data=urlencoded({"form_key": "fuzz", "text": json.dumps(body)}),
+                data=urlencoded({"form_key": form_key, "text": json.dumps(body)}),
                 content_type="application/x-www-form-urlencoded",
             )
         return world.client.post(
@@ -788,7 +800,9 @@ def test_any_json_property_or_edit_key_is_answered_with_a_sentence(
     headers: dict[str, str] = {}
     if request_.writes_to is not None:
         headers = data.draw(edit_key_headers(world.session(request_.writes_to).key))
-    sent = draw_edit(data, body, json_places(body), json_values_for)
+    sent = body
+    for _ in range(data.draw(EDITS, label="edits")):
+        sent = draw_edit(data, sent, json_places(sent), json_values_for)
     how = data.draw(st.sampled_from(["api", "upload", "paste"] if request_.importable else ["api"]))
     assert_answered_with_a_sentence(request_.send(world, sent, headers, how))
 

@@ -1,5 +1,6 @@
 """Yadokarick sessions through the web pages: the size step, tricks, the marker,
-corrections, full standard, NPC and solo games, advanced mode and viewers."""
+corrections, full standard, NPC and solo games, advanced mode, viewers, and pages
+that offer exactly what the engine expects."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import json
 import random
 import re
 import secrets
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from conftest import Table, page_error
@@ -17,6 +20,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import decks
 from scorekeeper.games import yadokarick_solo as solo
+from scorekeeper.games.cards import YADOKARICK
 from scorekeeper.games.yadokarick import GAME
 from scorekeeper.web.api import plain
 
@@ -770,3 +774,281 @@ def test_a_card_outside_the_game_is_refused_without_asking_its_size(
     assert response.status_code == 422
     assert page_error(response.get_data(as_text=True)).startswith(message)
     assert table.state()["version"] == 0
+
+
+# --- 10. The page offers what the engine expects ---------------------------------------
+
+
+@dataclass
+class Form:
+    """One form of a page: its method, the action type it records (None: undo, redo,
+    the row card chooser), its hidden fields and its submit buttons."""
+
+    method: str
+    kind: str | None = None
+    hidden: dict[str, str] = field(default_factory=dict)
+    buttons: list[tuple[str, str, bool]] = field(default_factory=list)  # name, value, enabled
+
+    def offered(self, name: str) -> list[str]:
+        """The values of the enabled submit buttons called ``name``."""
+        return [value for called, value, enabled in self.buttons if called == name and enabled]
+
+    def greyed(self, name: str) -> list[str]:
+        return [value for called, value, enabled in self.buttons if called == name and not enabled]
+
+
+class PageForms(HTMLParser):
+    """Every form of a page, in order, with its hidden fields and submit buttons."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[Form] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {name: value or "" for name, value in attrs}
+        if tag == "form":
+            self.forms.append(Form(found.get("method", "get")))
+        elif self.forms and tag == "input" and found.get("type") == "hidden":
+            self.forms[-1].hidden[found["name"]] = found["value"]
+            if found["name"] == "type":
+                self.forms[-1].kind = found["value"]
+        elif self.forms and tag == "button":
+            button = (found.get("name", ""), found.get("value", ""), "disabled" not in found)
+            self.forms[-1].buttons.append(button)
+
+
+def page_forms(html: str) -> list[Form]:
+    parser = PageForms()
+    parser.feed(html)
+    return parser.forms
+
+
+def action_forms(html: str) -> dict[str, list[Form]]:
+    """The page's forms that record an action, by the action type they send."""
+    forms: dict[str, list[Form]] = {}
+    for form in page_forms(html):
+        if form.kind is not None:
+            forms.setdefault(form.kind, []).append(form)
+    return forms
+
+
+def expected_of(table: Table) -> dict[str, dict[str, Any]]:
+    """What the engine expects now, by action type, as the API says it."""
+    return {action["type"]: action for action in table.state()["expected"]["actions"]}
+
+
+def test_the_trick_pages_offer_exactly_the_cards_and_marker_moves_expected(
+    client: FlaskClient,
+) -> None:
+    table = start(client, FOUR, first_dealer="4", size_first="5", size_last="12", marker_start="5")
+    every = [f"{colour} {number}" for colour in ("green", "pink") for number in range(1, 37)]
+    assert expected_of(table)["play"]["cards"] == every
+    forms = action_forms(table.page())
+    assert list(forms) == ["play"]
+    assert forms["play"][0].offered("card") == every
+
+    play_sheet_trick(table, SHEET_TRICK[:2])
+    expected = expected_of(table)
+    assert list(expected) == ["play"]
+    free = [card for card in every if card not in ("green 25", "pink 8")]
+    assert expected["play"]["cards"] == free
+    picker = action_forms(table.page())["play"][0]
+    assert picker.offered("card") == free
+    assert picker.greyed("card") == ["green 25", "pink 8"]
+
+    play_sheet_trick(table, SHEET_TRICK[2:])  # Bo moves the marker, on 5, the first size card
+    expected = expected_of(table)
+    assert list(expected) == ["marker"] and expected["marker"]["moves"] == ["stay", "right"]
+    page = table.page()
+    forms = action_forms(page)
+    assert list(forms) == ["marker"]
+    assert forms["marker"][0].offered("move") == ["stay", "right"]
+    assert forms["marker"][0].greyed("move") == ["left"]
+    reason = re.search(r'<p class="help" id="marker-end">(.*?)</p>', page)
+    assert reason and reason.group(1) == (
+        "5 is the first size card: the marker cannot move further left."
+    )
+    assert 'aria-describedby="marker-end" name="move" value="left" disabled>' in page
+    assert 'name="card"' not in page  # no card can be played before the marker moves
+
+
+def test_a_card_sent_while_the_marker_is_due_is_refused_without_asking_its_size(
+    client: FlaskClient,
+) -> None:
+    table = start(client, FOUR, first_dealer="4", size_first="5", size_last="12", marker_start="5")
+    play_sheet_trick(table)
+    version = table.state()["version"]
+    # green 1 is new to the session, but no card is expected now: nothing to ask.
+    assert refused(table.act(type="play", card="green 1")) == "Bo moves the size marker first."
+    assert table.state()["version"] == version
+
+
+def test_a_solo_draw_sent_while_a_take_is_due_is_refused_without_asking_its_size(
+    client: FlaskClient,
+) -> None:
+    table = solo_table(client, *LAYOUT)
+    assert refused(table.act(type="draw", card="green 1")) == (
+        "The row already has 5 cards: take one onto a crab before drawing."
+    )
+    assert table.state()["version"] == 5
+
+
+def test_a_size_link_for_a_card_played_since_shows_the_picker(client: FlaskClient) -> None:
+    table = start(client, FOUR, first_dealer="4")
+    asked = table.act(type="play", card="green 25")
+    ok(table.act(type="play", card="green 25", size="3"))  # entered on this or another phone
+    page = client.get(asked.location).get_data(as_text=True)
+    assert "What size is printed on it?" not in page
+    assert "Bo plays: tap the card" in page
+    assert "green 25" in action_forms(page)["play"][0].greyed("card")
+
+
+# The sheet's placement figure (tests/unit/test_yadokarick_solo.py): a roof on crab 1,
+# green 17 on crab 2, crab 3 empty, six pinks on crab 4; the row green 25, green 22,
+# pink 27, pink 16, green 19.
+LAYOUT = ("green 21", "green 20", "pink 18", "green 17", "pink 36")
+SHEET_MOVES = (
+    ("green 21", 1, "pink 35"),
+    ("green 20", 1, "pink 34"),
+    ("pink 18", 2, "pink 33"),
+    ("green 17", 2, "pink 32"),
+    ("pink 36", 4, "pink 31"),
+    ("pink 35", 4, "green 25"),
+    ("pink 34", 4, "green 22"),
+    ("pink 33", 4, "pink 27"),
+    ("pink 32", 4, "pink 16"),
+    ("pink 31", 4, "green 19"),
+)
+
+
+def solo_table(
+    client: FlaskClient, *draws: str, moves: tuple[tuple[str, int, str], ...] = ()
+) -> Table:
+    """A solo session with ``draws`` laid out, then each move: a take and its refill draw.
+    Every card has size 2."""
+    table = start(client, ["Sol"])
+    version = 0
+    for card in draws:
+        version = send(table, version, type="draw", card=card, size="2")
+    for taken, crab, drawn in moves:
+        version = send(table, version, type="take", card=taken, crab=str(crab))
+        version = send(table, version, type="draw", card=drawn, size="2")
+    return table
+
+
+def solo_state(table: Table) -> solo.SoloState:
+    """The session's state rebuilt by the engine from its exported events."""
+    exported = table.client.get(f"/api/v1/sessions/{table.id}/export").get_json()
+    state = GAME.start(["Sol"], {})
+    for event in exported["events"]:
+        state = GAME.apply(state, GAME.parse_action(event["action"]))
+    assert isinstance(state, solo.SoloState)
+    return state
+
+
+def take_offer(table: Table, tapped: str | None = None) -> tuple[Form, Form]:
+    """The solo take with the row card ``tapped`` (None: none yet): the GET form that
+    chooses a row card, and the form with the crabs the chosen card may go onto."""
+    query = f"?{urlencode({'take': tapped})}" if tapped else ""
+    response = table.client.get(table.url + query)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    (chooser,) = [form for form in page_forms(page) if form.offered("take")]
+    (crabs,) = action_forms(page)["take"]
+    return chooser, crabs
+
+
+def test_a_solo_take_offers_each_row_card_only_the_crabs_it_fits(client: FlaskClient) -> None:
+    table = solo_table(client, *LAYOUT, moves=SHEET_MOVES)
+    row = ["green 25", "green 22", "pink 27", "pink 16", "green 19"]
+    expected = expected_of(table)
+    assert expected == {
+        "take": {"type": "take", "cards": row, "crabs": [1, 2, 3, 4]},
+        "give-up": {"type": "give-up", "crabs": [1, 2, 4]},  # crab 3 is empty
+    }
+    forms = action_forms(table.page())
+    assert set(forms) == {"take", "give-up"}
+    assert forms["give-up"][0].offered("crab") == ["1", "2", "4"]
+
+    # Until a row card is tapped, the first one is chosen and only its crabs are offered.
+    chooser, crabs = take_offer(table)
+    assert chooser.method == "get" and chooser.kind is None  # choosing records nothing
+    assert chooser.offered("take") == row and chooser.greyed("take") == []
+    assert (crabs.hidden["card"], crabs.offered("crab")) == ("green 25", ["1", "3"])
+    fits = {
+        "green 25": ["1", "3"],  # above green 21 under crab 1's roof, or the empty crab 3
+        "green 22": ["1", "3"],
+        "pink 27": ["3", "4"],  # higher than green 17 on crab 2
+        "pink 16": ["2", "3", "4"],
+        "green 19": ["3"],  # not above 21 under the roof; green on green 17 on crab 2
+    }
+    state = solo_state(table)
+    for card, crab_numbers in fits.items():
+        _, crabs = take_offer(table, card)
+        assert (crabs.hidden["card"], crabs.offered("crab")) == (card, crab_numbers)
+        listed = solo.crabs_for(state, YADOKARICK.parse(card, "card"))
+        assert crab_numbers == [str(crab) for crab in listed]
+    # An address naming a card that is not in the row chooses the first row card.
+    assert take_offer(table, "green 1")[1].hidden["card"] == "green 25"
+
+    ok(table.act(type="take", card="pink 16", crab="2"))
+    assert [str(card) for card in solo_state(table).crabs[1]] == ["pink 18", "green 17", "pink 16"]
+
+
+def test_a_row_card_that_fits_no_crab_is_shown_disabled_with_the_reason(
+    client: FlaskClient,
+) -> None:
+    moves = (*SHEET_MOVES, ("green 25", 3, "pink 2"))
+    table = solo_table(client, *LAYOUT, moves=moves)
+    row = ["green 22", "pink 27", "pink 16", "green 19", "pink 2"]
+    assert expected_of(table)["take"]["cards"] == ["green 22", "pink 27", "pink 16", "pink 2"]
+    chooser, crabs = take_offer(table)
+    assert chooser.offered("take") == ["green 22", "pink 27", "pink 16", "pink 2"]
+    assert chooser.greyed("take") == ["green 19"]
+    assert [value for _, value, _ in chooser.buttons] == row  # the row as it lies
+    assert (crabs.hidden["card"], crabs.offered("crab")) == ("green 22", ["1"])
+    assert take_offer(table, "pink 27")[1].offered("crab") == ["4"]
+    assert take_offer(table, "pink 2")[1].offered("crab") == ["2", "3", "4"]
+    # Tapped anyway (an old link): the first card that fits is chosen instead.
+    assert take_offer(table, "green 19")[1].hidden["card"] == "green 22"
+    assert '<p class="help" id="take-none">No crab takes green 19 now.</p>' in table.page()
+
+
+def test_the_solo_draw_and_bonus_offer_exactly_the_cards_expected(client: FlaskClient) -> None:
+    # The sheet's bonus: pink 18 comes up next to pink 17 and pink 19.
+    table = solo_table(client, "pink 17", "pink 19", "green 3", "green 8", "green 12")
+    send(table, 5, type="take", card="green 12", crab="1")
+    expected = expected_of(table)
+    assert list(expected) == ["draw"]
+    drawn = ["green 3", "green 8", "green 12", "pink 17", "pink 19"]
+    undrawn = [card for card in map(str, solo.SOLO_DECK) if card not in drawn]
+    assert expected["draw"]["cards"] == undrawn
+    forms = action_forms(table.page())
+    assert list(forms) == ["draw"]
+    assert forms["draw"][0].offered("card") == undrawn
+    assert sorted(forms["draw"][0].greyed("card")) == sorted(drawn)
+
+    send(table, 6, type="draw", card="pink 18", size="2")
+    expected = expected_of(table)
+    assert expected["bonus"]["cards"] == ["pink 17", "pink 18", "pink 19"]
+    assert expected["give-up"]["crabs"] == [1]
+    forms = action_forms(table.page())
+    assert set(forms) == {"bonus", "take", "give-up"}
+    assert forms["bonus"][0].offered("card") == ["pink 17", "pink 18", "pink 19"]
+    assert forms["give-up"][0].offered("crab") == ["1"]
+
+
+def test_when_no_row_card_fits_a_crab_only_the_give_up_is_offered(client: FlaskClient) -> None:
+    # Crab 1 takes green 3 or lower, crab 2 pink 1, crab 3 green 1, crab 4 pink 2 or
+    # lower: none of the high cards in the row.
+    moves = (("green 3", 1, "pink 33"), ("green 1", 2, "green 31"))
+    moves += (("pink 1", 3, "pink 27"), ("pink 2", 4, "green 25"))
+    table = solo_table(client, "green 3", "green 1", "pink 1", "pink 2", "green 36", moves=moves)
+    assert expected_of(table) == {"give-up": {"type": "give-up", "crabs": [1, 2, 3, 4]}}
+    page = table.page()
+    forms = action_forms(page)
+    assert list(forms) == ["give-up"]
+    assert forms["give-up"][0].offered("crab") == ["1", "2", "3", "4"]
+    assert 'name="take"' not in page and "Take a card onto a crab" not in page
+    assert "No card of the row fits a crab now: give up a crab." in page
+    assert '<details class="card" open>' in page  # the only move is not folded away
