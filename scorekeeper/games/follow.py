@@ -142,7 +142,8 @@ def _failed_trick(
 
 
 def revoke_text(name: str, flag: RevokeFlag, number: int) -> str:
-    """The sentence that opens revoke flag ``number`` (counted from 1)."""
+    """The sentence that opens revoke flag ``number``: its index, counted from 0 as the
+    revoke action and the expected choices count it."""
     return (
         f"Revoke? {name} did not follow {flag.colour} in trick {flag.failed_trick} but now "
         f"plays {flag.card}. The play counts; revoke flag {number} is open for the table to "
@@ -157,7 +158,7 @@ def play_sentences(name: str, card: Card, followed: Followed, *, ends_trick: boo
     """
     sentences: list[str] = []
     if followed.raised is not None:
-        sentences.append(revoke_text(name, followed.raised, len(followed.flags)))
+        sentences.append(revoke_text(name, followed.raised, len(followed.flags) - 1))
     if ends_trick:
         return sentences
     if followed.raised is None:
@@ -219,10 +220,10 @@ def resolve_to_json(action: ResolveRevoke) -> dict[str, object]:
 
 
 def describe_resolve(action: ResolveRevoke) -> str:
-    """A short log line, no names; flags counted from 1."""
+    """A short log line, no names; flags counted from 0, as the action counts them."""
     if action.accept:
-        return f"revoke flag {action.flag + 1} accepted, {plural(action.penalty, 'point')}"
-    return f"revoke flag {action.flag + 1} dismissed"
+        return f"revoke flag {action.flag} accepted, {plural(action.penalty, 'point')}"
+    return f"revoke flag {action.flag} dismissed"
 
 
 @dataclass(frozen=True)
@@ -265,11 +266,13 @@ def settle(
     if index >= len(flags):
         count = len(flags)
         have = "no revoke flags" if not count else plural(count, "revoke flag")
-        raise IllegalAction(f"There is no revoke flag {index + 1}: this game has {have}.", "flag")
+        raise IllegalAction(
+            f"There is no revoke flag {index}: this game has {have}, counted from 0.", "flag"
+        )
     flag = flags[index]
     if flag.status != "open":
         raise IllegalAction(
-            f"Revoke flag {index + 1} (by {players[flag.seat]}) was already {flag.status}.",
+            f"Revoke flag {index} (by {players[flag.seat]}) was already {flag.status}.",
             "flag",
         )
     if not accept and penalty:

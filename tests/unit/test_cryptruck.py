@@ -503,7 +503,7 @@ def test_actions_out_of_turn_say_what_comes_first() -> None:
 # The same deal as ROUND; Bo keeps back red in trick 1 (plays yellow 3) and plays red in trick 2.
 REVOKE_ROUND = (
     ("red 5", "yellow 3", "red 3"),  # Ann takes it; Bo shows no red
-    ("red 6", "red 1", "red 4"),  # Bo plays red: revoke flag 1
+    ("red 6", "red 1", "red 4"),  # Bo plays red: revoke flag 0
     ("yellow 2", "yellow 4", "yellow 5"),  # Cy
     ("green 4", "green 6", "green 1"),  # Ann
     ("white 3", "red 2", "white 3"),  # Cy
@@ -522,7 +522,7 @@ def test_playing_a_colour_shown_void_raises_an_open_revoke_flag() -> None:
     state = plays(revoke_state(1), "red 6", "red 1")
     assert state.last_ruling == (
         "Revoke? Bo did not follow red in trick 1 but now plays red 1. The play counts; "
-        "revoke flag 1 is open for the table to accept (with a penalty) or dismiss. Cy plays next."
+        "revoke flag 0 is open for the table to accept (with a penalty) or dismiss. Cy plays next."
     )
     state = plays(state, "red 4")
     assert state.flags == (RevokeFlag(1, 1, "red", 1, 2, c("red 1"), "open", 0),)
@@ -781,8 +781,8 @@ def test_describe_is_short_and_names_no_one() -> None:
         "give a card",
         "play red 4",
         "cards won: 3 cards",
-        "revoke flag 1 accepted, 2 points",
-        "revoke flag 2 dismissed",
+        "revoke flag 0 accepted, 2 points",
+        "revoke flag 1 dismissed",
     ]
 
 

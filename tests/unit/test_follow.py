@@ -111,9 +111,9 @@ def test_playing_a_colour_shown_void_raises_one_open_flag() -> None:
 def test_a_second_failure_to_follow_then_a_play_raises_a_second_flag() -> None:
     table = Table()
     table.trick(0, "red 5", "blue 2", "red 1")  # Bo: no red (trick 1)
-    table.trick(1, "red 2", "red 3", "red 4")  # Bo leads red: flag 1, from trick 1
+    table.trick(1, "red 2", "red 3", "red 4")  # Bo leads red: flag 0, from trick 1
     table.trick(0, "red 6", "blue 3", "red 7")  # Bo: no red again (trick 3)
-    table.trick(1, "red 8", "red 9", "red 10")  # Bo leads red again: flag 2, from trick 3
+    table.trick(1, "red 8", "red 9", "red 10")  # Bo leads red again: flag 1, from trick 3
     assert [(flag.failed_trick, flag.trick) for flag in table.flags] == [(1, 2), (3, 4)]
 
 
@@ -147,7 +147,7 @@ def test_play_sentences_name_the_revoke_the_card_and_the_void() -> None:
     sentences = follow.play_sentences("Bo", card("blue 2"), revoking, ends_trick=False)
     assert sentences == [
         "Revoke? Bo did not follow blue in trick 1 but now plays blue 2. The play counts; "
-        "revoke flag 1 is open for the table to accept (with a penalty) or dismiss.",
+        "revoke flag 0 is open for the table to accept (with a penalty) or dismiss.",
         "Bo shows no red.",
     ]
     assert len(follow.play_sentences("Bo", card("blue 2"), revoking, ends_trick=True)) == 1
@@ -189,7 +189,7 @@ def test_dismissing_a_flag_carries_no_penalty() -> None:
     ("flags", "action", "field", "words"),
     [
         ((), ResolveRevoke(0, True, 1), "flag", "this game has no revoke flags"),
-        ((OPEN,), ResolveRevoke(1, True, 1), "flag", "There is no revoke flag 2: this game has 1"),
+        ((OPEN,), ResolveRevoke(1, True, 1), "flag", "There is no revoke flag 1: this game has 1"),
         ((OPEN,), ResolveRevoke(-1, True, 1), "flag", "from 0"),
         ((OPEN,), ResolveRevoke(0, True, 6), "penalty", "0 to 5 points"),
         ((OPEN,), ResolveRevoke(0, True, -1), "penalty", "0 to 5 points"),
@@ -197,7 +197,7 @@ def test_dismissing_a_flag_carries_no_penalty() -> None:
             (RevokeFlag(2, 1, "red", 1, 2, card("red 2"), "dismissed", 0, 2),),
             ResolveRevoke(0, True, 1),
             "flag",
-            "Revoke flag 1 (by Bo) was already dismissed.",
+            "Revoke flag 0 (by Bo) was already dismissed.",
         ),
     ],
 )
@@ -224,9 +224,9 @@ def test_the_revoke_action_json_round_trips_and_defaults_the_penalty() -> None:
     with pytest.raises(IllegalAction) as caught:
         follow.parse_resolve({"type": "revoke", "flag": 0, "accept": True, "penalty": 11}, 10)
     assert caught.value.field == "penalty"
-    assert follow.describe_resolve(action) == "revoke flag 1 accepted, 2 points"
-    assert follow.describe_resolve(ResolveRevoke(0, True, 1)) == "revoke flag 1 accepted, 1 point"
-    assert follow.describe_resolve(ResolveRevoke(3, False)) == "revoke flag 4 dismissed"
+    assert follow.describe_resolve(action) == "revoke flag 0 accepted, 2 points"
+    assert follow.describe_resolve(ResolveRevoke(0, True, 1)) == "revoke flag 0 accepted, 1 point"
+    assert follow.describe_resolve(ResolveRevoke(3, False)) == "revoke flag 3 dismissed"
 
 
 def test_both_trick_games_use_the_shared_flag_and_action() -> None:

@@ -617,8 +617,8 @@ def test_describe_is_short_and_names_no_one() -> None:
         "play blue 9",
         "result: team 1 by four Boss Yokai",
         "result: team 2 by the last trick",
-        "revoke flag 1 accepted, 2 points",
-        "revoke flag 4 dismissed",
+        "revoke flag 0 accepted, 2 points",
+        "revoke flag 3 dismissed",
     ]
 
 
@@ -717,7 +717,7 @@ def test_a_card_of_a_colour_shown_void_raises_a_revoke_flag() -> None:
     state = plays(state, "pink 9", "black 7")
     assert state.last_ruling.startswith(
         "Revoke? Bo did not follow black in trick 1 but now plays black 7. The play counts; "
-        "revoke flag 1 is open"
+        "revoke flag 0 is open"
     )
     assert state.last_ruling.endswith("Bo shows no pink. Cy plays next.")
     state = plays(state, "pink 3", "pink 4")
@@ -788,7 +788,7 @@ def test_a_settled_revoke_cannot_be_settled_again() -> None:
         assert error.field == "flag"
         assert "already accepted" in error.message
     missing = refused(state, ResolveRevoke(5, False))
-    assert "There is no revoke flag 6" in missing.message
+    assert "There is no revoke flag 5" in missing.message
     assert refused(new_game(), ResolveRevoke(0, False)).field == "flag"
 
 
