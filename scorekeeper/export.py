@@ -13,11 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.store import SessionView
 
 FORMAT = "tabletop-scorekeeper/session"
-FORMAT_VERSION = 1
+# Version 2 counts the seat an option names from 0 (version 1 counted first_dealer from 1).
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, FORMAT_VERSION)
+FIRST_DEALER_GAMES = ("cryptruck", "yadokarick")
 # Event numbers are stored in a 32-bit integer column.
 MAX_SEQ = 2**31 - 1
 CSV_COLUMNS = ("round", "seat", "player", "points", "running_total", "note")
@@ -100,15 +103,19 @@ def read_export(data: object) -> ImportedSession:
         raise IllegalAction(
             "This is not a session file exported by Tabletop Scorekeeper.", "format"
         )
-    if data.get("format_version") != FORMAT_VERSION:
+    version = data.get("format_version")
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise IllegalAction(
-            f"This file has format version {data.get('format_version')!r}; "
-            f"this app reads version {FORMAT_VERSION}.",
+            f"This file has format version {version!r}; this app reads versions "
+            f"{' and '.join(map(str, READABLE_VERSIONS))}.",
             "format_version",
         )
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise IllegalAction("“options” must be an object.", "options")
+    if version == 1 and data.get("game") in FIRST_DEALER_GAMES and "first_dealer" in options:
+        dealer = parse_whole_number(options["first_dealer"], "First dealer", "options.first_dealer")
+        options = {**options, "first_dealer": dealer - 1}
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(seat, dict) for seat in seats):
         raise IllegalAction("“seats” must be a list of {position, name}.", "seats")

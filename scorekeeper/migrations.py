@@ -8,6 +8,7 @@ were when it shipped (below), never on the live models, whose shape moves on.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from peewee import (
@@ -152,10 +153,32 @@ def scope_request_keys_and_key_deck_profiles() -> None:
         )
 
 
+# --- Migration 4: seats counted from 0 in options too ------------------------------------
+
+# The games whose options named the first dealer by a seat number counted from 1.
+_FIRST_DEALER_GAMES = ("cryptruck", "yadokarick")
+
+
+def count_first_dealer_from_0() -> None:
+    cursor = database.execute_sql(
+        f"SELECT id, options FROM game_session WHERE game IN ({database.param}, {database.param})",
+        _FIRST_DEALER_GAMES,
+    )
+    for session_id, stored in cursor.fetchall():
+        options = json.loads(stored)
+        if "first_dealer" in options:
+            options["first_dealer"] = int(options["first_dealer"]) - 1
+            database.execute_sql(
+                f"UPDATE game_session SET options = {database.param} WHERE id = {database.param}",
+                (json.dumps(options, separators=(",", ":")), session_id),
+            )
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
     scope_request_keys_and_key_deck_profiles,
+    count_first_dealer_from_0,
 )
 
 # Any constant works: it only has to be the same for every app process.

@@ -93,14 +93,16 @@ TEXT_OPTION_MAX_LENGTH = 40
 class OptionSpec:
     """A per-session setting a game offers, with its default.
 
-    For a "text" option, ``maximum`` is its longest length. A "multi" option
+    For a "text" option, ``maximum`` is its longest length. A "seat" option names a
+    seat by its index, counted from 0 as everywhere in the API, up to ``maximum``
+    (the game checks it against the seats of the session). A "multi" option
     picks several of ``choices``; its value is their names joined by commas, in
     the order of ``choices`` ("" when none is picked).
     """
 
     name: str
     label: str
-    kind: Literal["int", "choice", "text", "multi"]
+    kind: Literal["int", "choice", "text", "multi", "seat"]
     default: OptionValue
     help: str = ""
     minimum: int | None = None
@@ -115,6 +117,14 @@ class OptionSpec:
             return parse_name(raw, self.label, field, self.maximum or TEXT_OPTION_MAX_LENGTH)
         if self.kind == "multi":
             return self._parse_multi(raw, field)
+        if self.kind == "seat":
+            seat = parse_whole_number(raw, self.label, field)
+            if not 0 <= seat <= (self.maximum or 0):
+                raise IllegalAction(
+                    f"{self.label} must be a seat from 0 to {self.maximum} (seats count from 0).",
+                    field,
+                )
+            return seat
         if self.kind == "choice":
             values = [value for value, _ in self.choices]
             if raw not in values:
@@ -191,6 +201,16 @@ def parse_whole_number(raw: object, label: str, field: str) -> int:
     if isinstance(raw, str) and is_digits(raw.strip().removeprefix("-")) and len(raw.strip()) <= 9:
         return int(raw.strip())
     raise IllegalAction(f"{label} must be a whole number.", field)
+
+
+def check_seat_option(seat: int, seats: int, label: str, field: str) -> None:
+    """A "seat" option names a seat of this session, or IllegalAction."""
+    if not 0 <= seat < seats:
+        raise IllegalAction(
+            f"{label} must be a seat from 0 to {seats - 1} in a {seats}-player game "
+            f"(seats count from 0); there is no seat {seat}.",
+            field,
+        )
 
 
 def int_option(options: Mapping[str, OptionValue], name: str) -> int:

@@ -27,7 +27,8 @@ from scorekeeper.games.base import (
     Standing,
     action_type,
     and_list,
-    parse_whole_number,
+    check_seat_option,
+    int_option,
     plural,
     rank_by_score,
     required_field,
@@ -851,13 +852,12 @@ class Cryptruck:
         ),
         OptionSpec(
             "first_dealer",
-            "First dealer (seat number)",
-            "int",
-            1,
-            help="The seat that deals round 1, counted from 1 in table order; "
+            "First dealer",
+            "seat",
+            0,
+            help="The seat that deals round 1 (0 is the first seat named, in table order); "
             "the deal passes clockwise.",
-            minimum=1,
-            maximum=MAX_SEATS,
+            maximum=MAX_SEATS - 1,
         ),
     )
 
@@ -868,20 +868,13 @@ class Cryptruck:
             raise IllegalAction(f"Cryptruck is for 3 to 5 players; you entered {seats}.", "players")
         resolved = resolve_options(self.options, options)
         colours = _colours_option(resolved["colours"], seats)
-        first = parse_whole_number(
-            resolved["first_dealer"], "First dealer (seat number)", "options.first_dealer"
-        )
-        if not 1 <= first <= seats:
-            raise IllegalAction(
-                f"First dealer (seat number) must be 1 to {seats} in a {seats}-player game; "
-                f"there is no seat {first}.",
-                "options.first_dealer",
-            )
+        first = int_option(resolved, "first_dealer")
+        check_seat_option(first, seats, "First dealer", "options.first_dealer")
         state = State(
             players=names,
             colours=colours,
-            first_dealer=first - 1,
-            round=_new_round(1, first - 1, seats),
+            first_dealer=first,
+            round=_new_round(1, first, seats),
             rounds=(),
             totals=(0,) * seats,
             flags=(),

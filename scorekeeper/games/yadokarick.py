@@ -32,6 +32,7 @@ from scorekeeper.games.base import (
     action_type,
     and_list,
     capitalised,
+    check_seat_option,
     int_option,
     plural,
     rank_by_score,
@@ -873,13 +874,9 @@ def _parse_action(data: Mapping[str, object]) -> Action | solo.SoloAction:
 
 def _check_options(resolved: Mapping[str, OptionValue], seats: int) -> None:
     """The checks across options and seats that no single option can make."""
-    first_dealer = int_option(resolved, "first_dealer")
-    if first_dealer > seats:
-        raise IllegalAction(
-            f"First dealer (seat number) must be 1 to {seats} in a {seats}-player game; "
-            f"there is no seat {first_dealer}.",
-            "options.first_dealer",
-        )
+    check_seat_option(
+        int_option(resolved, "first_dealer"), seats, "First dealer", "options.first_dealer"
+    )
     first, last = int_option(resolved, "size_first"), int_option(resolved, "size_last")
     if last <= first:
         raise IllegalAction(
@@ -919,13 +916,12 @@ class Yadokarick:
         ),
         OptionSpec(
             "first_dealer",
-            "First dealer (seat number)",
-            "int",
-            1,
-            help="Standard game: the seat that deals round 1, counted from 1 in table order; "
-            "the deal passes clockwise and the seat after the dealer leads.",
-            minimum=1,
-            maximum=MAX_SEATS,
+            "First dealer",
+            "seat",
+            0,
+            help="Standard game: the seat that deals round 1 (0 is the first seat named, in "
+            "table order); the deal passes clockwise and the seat after the dealer leads.",
+            maximum=MAX_SEATS - 1,
         ),
         OptionSpec(
             "size_first",
@@ -1003,7 +999,7 @@ class Yadokarick:
         one_colour = (str(resolved["colour"]),)
         first, last = int_option(resolved, "size_first"), int_option(resolved, "size_last")
         marker = int_option(resolved, "marker_start")
-        first_dealer = int_option(resolved, "first_dealer") - 1
+        first_dealer = int_option(resolved, "first_dealer")
         if seats == NPC_PLAYERS:
             order = [0, 1]
             order.insert(int_option(resolved, "npc_position") - 1, NPC_SEAT)

@@ -150,6 +150,17 @@ def new_session_form(
                 option_widget=CheckboxInput(),
                 validate_choice=False,
             )
+        elif spec.kind == "seat":
+            # The value is the seat's index; the table reads seat numbers from 1.
+            field = SelectField(
+                spec.label,
+                choices=[
+                    SelectChoice(str(seat), f"Seat {seat + 1}")
+                    for seat in range((spec.maximum or 0) + 1)
+                ],
+                default=str(spec.default),
+                description=spec.help,
+            )
         elif spec.kind == "text":
             field = StringField(
                 spec.label,

@@ -1414,13 +1414,7 @@ def _cryptruck_schemas() -> Schema:
                     ],
                     "default": "",
                 },
-                "first_dealer": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 5,
-                    "default": 1,
-                    "description": "The seat number (from 1) of the first dealer.",
-                },
+                "first_dealer": _option(_spec(GAMES["cryptruck"], "first_dealer")),
             },
         },
         "CryptruckAction": {
@@ -1462,12 +1456,17 @@ def _options(game: Game, description: str) -> Schema:
     }
 
 
+def _spec(game: Game, name: str) -> OptionSpec:
+    return next(spec for spec in game.options if spec.name == name)
+
+
 def _option(spec: OptionSpec) -> Schema:
     if spec.kind == "choice":
         values = [value for value, _ in spec.choices]
         return {"type": "string", "enum": values, "default": spec.default, "description": spec.help}
-    assert spec.kind == "int", f"{spec.name}: only whole-number and choice options are described"
-    bounds = {"minimum": spec.minimum, "maximum": spec.maximum, "multipleOf": spec.step}
+    assert spec.kind in ("int", "seat"), f"{spec.name}: a {spec.kind} option is described apart"
+    minimum = 0 if spec.kind == "seat" else spec.minimum
+    bounds = {"minimum": minimum, "maximum": spec.maximum, "multipleOf": spec.step}
     return {
         "type": "integer",
         **{key: value for key, value in bounds.items() if value is not None},

@@ -203,25 +203,25 @@ def test_the_colours_option_is_a_multi_choice_of_the_five_colours() -> None:
     assert (colours.kind, colours.default, colours.label) == ("multi", "", "Colours in use")
     assert [value for value, _ in colours.choices] == ["red", "yellow", "green", "blue", "purple"]
     dealer = specs["first_dealer"]
-    assert (dealer.kind, dealer.default, dealer.minimum, dealer.maximum) == ("int", 1, 1, 5)
+    assert (dealer.kind, dealer.default, dealer.maximum) == ("seat", 0, 4)
 
 
-def test_the_first_dealer_is_a_seat_number_of_this_table() -> None:
-    state = new_game(first_dealer=3)
+def test_the_first_dealer_is_a_seat_of_this_table_counted_from_0() -> None:
+    state = new_game(first_dealer=2)
     assert (state.first_dealer, state.round.dealer) == (2, 2)
     assert GAME.ruling(state).startswith("Round 1: Cy deals.")
     with pytest.raises(IllegalAction) as caught:
-        new_game(first_dealer=4)
+        new_game(first_dealer=3)
     assert caught.value.field == "options.first_dealer"
-    assert "1 to 3" in caught.value.message
+    assert "a seat from 0 to 2 in a 3-player game" in caught.value.message
     with pytest.raises(IllegalAction) as caught:
-        new_game(first_dealer=0)
+        new_game(first_dealer=-1)
     assert caught.value.field == "options.first_dealer"
-    assert new_game(FIVE, first_dealer="5").round.dealer == 4
+    assert new_game(FIVE, first_dealer="4").round.dealer == 4
 
 
 def test_the_deal_passes_clockwise_over_three_rounds() -> None:
-    state = new_game(first_dealer=3)
+    state = new_game(first_dealer=2)
     dealers = []
     for number in (1, 2, 3):
         assert state.round.number == number
@@ -229,14 +229,14 @@ def test_the_deal_passes_clockwise_over_three_rounds() -> None:
         dealers.append(state.round.dealer)
         state = fast_round(state, [], [], [])
     assert dealers == [2, 0, 1]
-    assert dealer_of(new_game(FOUR, first_dealer=4), 3) == 1
+    assert dealer_of(new_game(FOUR, first_dealer=3), 3) == 1
 
 
 # --- The revealed card and trump -------------------------------------------------------------
 
 
 def test_the_revealed_colour_is_trump_with_white() -> None:
-    state = act(new_game(first_dealer=3), Reveal(c("green 2")))
+    state = act(new_game(first_dealer=2), Reveal(c("green 2")))
     assert (state.round.trump, state.round.revealed) == ("green", c("green 2"))
     assert state.last_ruling == (
         "Round 1: Cy deals; the revealed card green 2 makes green trump, with white. "
@@ -325,7 +325,7 @@ def test_with_several_wanting_the_last_one_takes_it_and_may_record_the_card_give
 
 
 def test_bidding_starts_at_the_dealers_left() -> None:
-    state = act(new_game(FOUR, first_dealer=3), Reveal(c("green 2")), DealerCard(c("red 5")))
+    state = act(new_game(FOUR, first_dealer=2), Reveal(c("green 2")), DealerCard(c("red 5")))
     seen = []
     while next_step(state) == "bid":
         seen.append(bidder(state))
@@ -904,7 +904,7 @@ def play_random_round(
 @pytest.mark.parametrize("seed", [1, 7, 2024, 31337])
 def test_a_seeded_game_of_random_legal_plays(players: tuple[str, ...], seed: int) -> None:
     rng = random.Random(seed)
-    state = new_game(players, first_dealer=rng.randint(1, len(players)))
+    state = new_game(players, first_dealer=rng.randrange(len(players)))
     dealers = []
     for number in (1, 2, 3):
         assert not state.finished and state.round.number == number
@@ -946,7 +946,7 @@ def test_a_new_game_waits_for_the_table_to_turn_up_the_revealed_card() -> None:
 
 
 def test_after_the_revealed_card_the_dealer_reveals_one_or_the_table_enters_the_cards_won() -> None:
-    state = act(new_game(first_dealer=3), Reveal(c("green 2")))
+    state = act(new_game(first_dealer=2), Reveal(c("green 2")))
     in_play = deck_but("green 2")
     assert expected_actions(state) == Expected(
         2, (Accepts("dealer-card", cards=in_play), Accepts("won", cards=in_play))
@@ -959,7 +959,7 @@ def test_after_the_revealed_card_the_dealer_reveals_one_or_the_table_enters_the_
 
 
 def test_the_bids_are_asked_from_the_dealers_left_as_want_or_pass() -> None:
-    state = act(new_game(FOUR, first_dealer=3), Reveal(c("green 2")), DealerCard(c("red 5")))
+    state = act(new_game(FOUR, first_dealer=2), Reveal(c("green 2")), DealerCard(c("red 5")))
     assert expected_actions(state).to_json() == {
         "seat": 3,
         "actions": [{"type": "bid", "choices": [True, False]}],
@@ -1130,7 +1130,7 @@ def test_expected_lists_exactly_what_apply_accepts_in_random_games(
 
     seats = len(players)
     for _ in range(6):
-        state = new_game(players, first_dealer=rng.randint(1, seats))
+        state = new_game(players, first_dealer=rng.randrange(seats))
         for _ in range(ROUNDS):
             if rng.random() < 0.25:
                 hands, undealt = deal(state, rng)

@@ -127,7 +127,7 @@ def scripted(state: State, tricks: int = len(ROUND)) -> State:
 
 
 def scripted_game(rounds: int = 1) -> State:
-    return new_game(FOUR, first_dealer=4, rounds=rounds)
+    return new_game(FOUR, first_dealer=3, rounds=rounds)
 
 
 # --- Setup and options -------------------------------------------------------------------
@@ -188,7 +188,7 @@ def test_advanced_mode_is_refused_for_the_solo_game() -> None:
 def test_the_options_in_order_with_their_defaults() -> None:
     assert [(spec.name, spec.kind, spec.default) for spec in GAME.options] == [
         ("rounds", "int", 3),
-        ("first_dealer", "int", 1),
+        ("first_dealer", "seat", 0),
         ("size_first", "int", 1),
         ("size_last", "int", 20),
         ("marker_start", "int", 11),
@@ -218,7 +218,7 @@ def test_a_standard_game_starts_with_the_dealer_the_marker_and_the_lead() -> Non
 
 
 def test_the_last_seat_dealing_has_the_first_seat_lead() -> None:
-    state = new_game(first_dealer=4)
+    state = new_game(first_dealer=3)
     assert (state.dealer, state.lead, turn_seat(state)) == (3, 0, 0)
     assert [dealer_of(state, number) for number in (1, 2, 3, 4)] == [3, 0, 1, 2]
 
@@ -233,9 +233,10 @@ def test_the_size_row_and_marker_are_options() -> None:
     [
         (
             FOUR,
-            {"first_dealer": 5},
+            {"first_dealer": 4},
             "options.first_dealer",
-            "First dealer (seat number) must be 1 to 4 in a 4-player game; there is no seat 5.",
+            "First dealer must be a seat from 0 to 3 in a 4-player game (seats count from 0); "
+            "there is no seat 4.",
         ),
         (
             FOUR,
@@ -322,7 +323,7 @@ def test_roof_cards_are_the_10_20_and_30() -> None:
 
 def test_the_four_player_example_trick() -> None:
     state = plays(
-        new_game(first_dealer=4),
+        new_game(first_dealer=3),
         ("green 25", 3),
         ("pink 8", 2),
         ("green 17", 1),
@@ -366,7 +367,7 @@ def test_the_six_player_example_trick() -> None:
     # Pink 9 is lowest; pink 26 is the highest pink and takes the one pink of size 4
     # (pink 14); green 31 is the highest green and takes both greens of size 3.
     state = plays(
-        new_game(SIX, first_dealer=6),
+        new_game(SIX, first_dealer=5),
         ("green 31", 3),
         ("pink 9", 2),
         ("green 12", 3),
@@ -389,7 +390,7 @@ def test_the_six_player_example_trick() -> None:
 
 def test_faq_a_lone_colour_that_is_lowest_takes_its_card_and_moves_the_marker() -> None:
     state = plays(
-        new_game(first_dealer=4), ("pink 1", 4), ("green 36", 4), ("green 2", 1), ("green 3", 1)
+        new_game(first_dealer=3), ("pink 1", 4), ("green 36", 4), ("green 2", 1), ("green 3", 1)
     )
     assert state.tricks[0].takes == ((0, cards("pink 1")), (1, cards("green 36")))
     assert seat_cards(state, 0) == cards("pink 1")
@@ -402,7 +403,7 @@ def test_faq_a_lone_colour_that_is_lowest_takes_its_card_and_moves_the_marker() 
 
 def test_faq_tied_lowest_in_both_colours_each_move_in_play_order_and_the_last_leads() -> None:
     state = plays(
-        new_game(first_dealer=4), ("green 5", 1), ("pink 5", 1), ("green 22", 2), ("pink 12", 3)
+        new_game(first_dealer=3), ("green 5", 1), ("pink 5", 1), ("green 22", 2), ("pink 12", 3)
     )
     assert state.movers == (0, 1) and state.lead == 1
     assert GAME.ruling(state).endswith(
@@ -458,7 +459,7 @@ def test_two_new_cards_on_a_six_card_house_collapse_the_two_closest_to_the_body(
 
 
 def test_the_sheet_collapse_two_new_cards_on_six() -> None:
-    state = new_game(first_dealer=4)
+    state = new_game(first_dealer=3)
     state = trick(state, ("green 1", 1), ("green 36", 2), ("green 2", 2), ("green 3", 1))
     state = trick(state, ("green 4", 1), ("green 35", 2), ("green 5", 2), ("green 6", 1))
     state = trick(state, ("green 7", 1), ("green 34", 3), ("green 8", 3), ("green 9", 1))
@@ -478,7 +479,7 @@ def test_the_sheet_collapse_two_new_cards_on_six() -> None:
 
 def roofed_house() -> State:
     """Cy takes green 34 (size 3), then green 20 (a roof) and green 33 together: closed at 7."""
-    state = new_game(first_dealer=4)
+    state = new_game(first_dealer=3)
     state = trick(state, ("green 3", 1), ("green 4", 1), ("green 34", 3), ("green 5", 1))
     return plays(state, ("green 1", 1), ("green 20", 2), ("green 33", 2), ("green 2", 1))
 
@@ -510,7 +511,7 @@ def test_cards_won_after_a_roof_are_discarded() -> None:
 
 def test_two_roofs_won_together_are_both_placed_on_top() -> None:
     state = plays(
-        new_game(first_dealer=4), ("green 1", 1), ("green 10", 2), ("green 36", 2), ("green 20", 2)
+        new_game(first_dealer=3), ("green 1", 1), ("green 10", 2), ("green 36", 2), ("green 20", 2)
     )
     house = state.houses[2]
     assert house.cards == cards("green 36", "green 10", "green 20")
@@ -696,7 +697,7 @@ def test_a_marker_move_when_a_card_is_due_is_refused() -> None:
 
 def test_a_card_when_the_marker_is_due_is_refused() -> None:
     state = plays(
-        new_game(first_dealer=4), ("green 25", 3), ("pink 8", 2), ("green 17", 1), ("pink 29", 4)
+        new_game(first_dealer=3), ("green 25", 3), ("pink 8", 2), ("green 17", 1), ("pink 29", 4)
     )
     error = refused(state, Play(c("green 1"), 1))
     assert (error.field, error.message) == ("type", "Bo moves the size marker first.")
@@ -704,7 +705,7 @@ def test_a_card_when_the_marker_is_due_is_refused() -> None:
 
 def test_the_marker_cannot_leave_the_row() -> None:
     lowest = plays(
-        new_game(first_dealer=4, marker_start=1),
+        new_game(first_dealer=3, marker_start=1),
         ("green 25", 3),
         ("pink 8", 2),
         ("green 17", 1),
@@ -717,7 +718,7 @@ def test_the_marker_cannot_leave_the_row() -> None:
     )
     assert moves(lowest, "right").marker == 2
     highest = plays(
-        new_game(first_dealer=4, size_first=5, size_last=9, marker_start=9),
+        new_game(first_dealer=3, size_first=5, size_last=9, marker_start=9),
         ("green 25", 3),
         ("pink 8", 2),
         ("green 17", 1),
@@ -1151,7 +1152,7 @@ def test_a_new_game_expects_the_lead_to_play_any_card_with_its_size() -> None:
     assert expected_actions(state) == any_card(
         2, without(every, "green 25"), without(every, "green 25")
     )
-    assert expected_actions(new_game(first_dealer=4)).seat == 0
+    assert expected_actions(new_game(first_dealer=3)).seat == 0
 
 
 def test_the_cards_offered_are_those_of_the_game() -> None:
@@ -1180,7 +1181,7 @@ def test_after_a_trick_the_lowest_card_is_expected_to_move_the_marker() -> None:
 
 def test_tied_lowest_cards_are_expected_to_move_the_marker_in_play_order() -> None:
     state = plays(
-        new_game(first_dealer=4), ("green 5", 1), ("pink 5", 1), ("green 22", 2), ("pink 12", 3)
+        new_game(first_dealer=3), ("green 5", 1), ("pink 5", 1), ("green 22", 2), ("pink 12", 3)
     )
     assert expected_actions(state).seat == 0
     state = moves(state, "right")
@@ -1200,7 +1201,7 @@ def test_the_marker_moves_offered_stop_at_the_ends_of_the_row(
     options: dict[str, object], listed: tuple[str, ...]
 ) -> None:
     state = plays(
-        new_game(first_dealer=4, **options),
+        new_game(first_dealer=3, **options),
         ("green 25", 3),
         ("pink 8", 2),
         ("green 17", 1),

@@ -73,7 +73,8 @@ def test_schema_is_created_on_first_start_and_migrations_run_once(app: Flask) ->
 
 
 def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) -> None:
-    """Form keys become request keys scoped to their session; each deck profile gets a key."""
+    """Form keys become request keys scoped to their session; each deck profile gets a key;
+    the first dealer is counted from 0."""
     database.initialize(open_database(database_url))
     with database.connection_context():
         database.create_tables([SchemaMigration])
@@ -86,6 +87,18 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
                 "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
                 f"created_at, updated_at) VALUES ({p}, 'yardkle', '{{}}', {p}, 1, {p}, {p}, {p})",
                 ("s" * 22, "k" * 32, False, "2026-01-01", "2026-01-01"),
+            ),
+            (
+                "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
+                f"created_at, updated_at) VALUES ({p}, 'cryptruck', {p}, {p}, 0, {p}, {p}, {p})",
+                (
+                    "c" * 22,
+                    '{"colours":"","first_dealer":3}',
+                    "k" * 32,
+                    False,
+                    "2026-01-01",
+                    "2026-01-01",
+                ),
             ),
             (
                 f"INSERT INTO event (session_id, seq, action, undone, redoable, created_at) "
@@ -111,7 +124,7 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
             database.execute_sql(sql, params)
     make_app(database_url)
     with database.connection_context():
-        assert [row.number for row in SchemaMigration.select()] == [1, 2, 3]
+        assert [row.number for row in SchemaMigration.select()] == [1, 2, 3, 4]
         assert "form_key" not in database.get_tables()
         keys = {(row.scope, row.key, row.session_id) for row in RequestKey.select()}
         assert keys == {("s" * 22, "tap-1", "s" * 22), ("", "new-1", None)}
@@ -120,7 +133,8 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
         edit_keys = [row.edit_key for row in profiles.values()]
         assert all(len(key) == 32 for key in edit_keys) and len(set(edit_keys)) == 2
         assert Event.get().action == {"type": "bank"}
-        assert GameSession.get().version == 1
+        assert GameSession.get_by_id("s" * 22).version == 1
+        assert GameSession.get_by_id("c" * 22).options == {"colours": "", "first_dealer": 2}
 
 
 def test_init_db_command_reports_an_up_to_date_database(app: Flask) -> None:

@@ -17,7 +17,7 @@ def start(client: FlaskClient, game: str, names: list[str]) -> Table:
     data: dict[str, Any] = {f"seats-{i}": name for i, name in enumerate(names)}
     data["form_key"] = secrets.token_urlsafe(8)
     if game == "cryptruck":
-        data["option_first_dealer"] = "1"
+        data["option_first_dealer"] = "0"
     response = client.post(f"/new/{game}", data=data)
     assert response.status_code == 303
     return Table(client, response.location.rsplit("/", 1)[1])

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 YADOKARICK_OPTIONS = {
     "rounds": "3",
-    "first_dealer": "1",
+    "first_dealer": "0",
     "size_first": "1",
     "size_last": "20",
     "marker_start": "11",
@@ -63,7 +63,7 @@ def yokai_septet_session(client: FlaskClient) -> Table:
 
 
 def cryptruck_session(client: FlaskClient) -> Table:
-    table = start(client, "cryptruck", ["Ann", "Bo", "Cy"], option_first_dealer="1")
+    table = start(client, "cryptruck", ["Ann", "Bo", "Cy"], option_first_dealer="0")
     act(table, type="reveal", card="green 2")
     act(table, type="dealer-card", card="red 5")
     act(table, type="bid", want="1")

@@ -23,7 +23,7 @@ THREE = ["Ann", "Bo", "Cy"]
 
 
 def start(
-    client: FlaskClient, names: list[str], colours: list[str] | None = None, dealer: str = "1"
+    client: FlaskClient, names: list[str], colours: list[str] | None = None, dealer: str = "0"
 ) -> Table:
     data: dict[str, Any] = {f"seats-{i}": name for i, name in enumerate(names)}
     data |= {"option_first_dealer": dealer, "form_key": secrets.token_urlsafe(8)}
@@ -71,7 +71,7 @@ def test_the_want_pass_sequence_and_a_round_of_tricks(client: FlaskClient) -> No
 
 
 def test_when_nobody_wants_the_card_the_dealer_leads_it(client: FlaskClient) -> None:
-    table = start(client, THREE, dealer="2")
+    table = start(client, THREE, dealer="1")
     act(table, type="reveal", card="white 3")
     act(table, type="dealer-card", card="yellow 4")
     act(table, type="bid", want="0")
@@ -108,7 +108,7 @@ def test_a_card_outside_the_colours_in_use_is_refused(client: FlaskClient) -> No
 
 def test_a_colour_count_that_does_not_match_the_players_is_refused(client: FlaskClient) -> None:
     data = {f"seats-{i}": n for i, n in enumerate(THREE)}
-    data |= {"option_colours": ["red", "blue"], "option_first_dealer": "1", "form_key": "k"}
+    data |= {"option_colours": ["red", "blue"], "option_first_dealer": "0", "form_key": "k"}
     response = client.post("/new/cryptruck", data=data)
     assert response.status_code == 422
     assert "A 3-player game uses 3 colours" in response.get_data(as_text=True)

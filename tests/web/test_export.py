@@ -154,7 +154,7 @@ def test_json_export_holds_everything_of_the_session(table: Table) -> None:
     assert "attachment" in response.headers["Content-Disposition"]
     data = response.get_json()
     assert data["format"] == "tabletop-scorekeeper/session"
-    assert data["format_version"] == 1
+    assert data["format_version"] == 2
     assert data["game"] == "yardkle"
     assert data["options"] == {"entry_threshold": 500, "winning_score": 10000}
     assert data["seats"] == [
@@ -361,7 +361,7 @@ REFUSED_FILES = {
         "Event 2 (set aside 2): Ann cannot set aside 2: a 2 on its own scores nothing.",
     ),
     "unknown-game": (changed(game="chess"), "Unknown game 'chess'"),
-    "version-2": (changed(format_version=2), "format version 2"),
+    "version-3": (changed(format_version=3), "format version 3"),
     "bad-option": (changed(options={"entry_threshold": 120}), "multiple of 50"),
     "same-names": (
         changed(seats=[{"position": 1, "name": "Ann"}, {"position": 2, "name": "ANN"}]),
@@ -430,10 +430,10 @@ def test_an_import_with_no_file_and_no_text_asks_for_one(app: Flask, client: Fla
 def test_a_refused_pasted_text_is_refused_the_same_way(app: Flask, client: FlaskClient) -> None:
     before = session_count(app)
     response = client.post(
-        "/import", data={"text": changed(format_version=2).decode(), "form_key": "pasted"}
+        "/import", data={"text": changed(format_version=3).decode(), "form_key": "pasted"}
     )
     assert response.status_code == 422
-    assert "this app reads version 1" in page_alert(response.get_data(as_text=True))
+    assert "this app reads versions 1 and 2" in page_alert(response.get_data(as_text=True))
     assert session_count(app) == before
 
 
@@ -441,9 +441,9 @@ def test_a_refused_pasted_text_is_refused_the_same_way(app: Flask, client: Flask
     ("case", "field"),
     [
         ("wrong-format", "format"),
-        ("keep-of-a-2", None),
+        ("keep-of-a-2", "action"),
         ("unknown-game", "game"),
-        ("version-2", "format_version"),
+        ("version-3", "format_version"),
         ("bad-option", "options.entry_threshold"),
         ("same-names", "seats.2"),
         ("seq-not-rising", "events.2"),
@@ -513,3 +513,31 @@ def test_csv_neutralises_every_cell_that_starts_with_a_name_and_keeps_numbers(
         ["1", "3", "Cy", "2", "2", "revoke penalty +2 (+1+1 revoked)"],
         ["1", "4", "Di", "0", "0", "'+1+1 revoked: 2 to the other team"],
     ]
+
+
+def test_a_version_1_file_counting_the_first_dealer_from_1_imports_with_the_same_dealer(
+    client: FlaskClient,
+) -> None:
+    made = client.post(
+        "/api/v1/sessions",
+        json={"game": "cryptruck", "seats": ["Ann", "Bo", "Cy"], "options": {"first_dealer": 2}},
+    )
+    exported = client.get(f"/api/v1/sessions/{made.get_json()['id']}/export").get_json()
+    assert (exported["format_version"], exported["options"]["first_dealer"]) == (2, 2)
+    old_file = {
+        **exported,
+        "format_version": 1,
+        "options": {**exported["options"], "first_dealer": 3},
+    }
+    imported = client.post("/api/v1/sessions/import", json=old_file)
+    assert imported.status_code == 201, imported.get_json()
+    assert imported.get_json()["options"]["first_dealer"] == 2
+    assert imported.get_json()["state"]["round"]["dealer"] == 2
+
+
+def test_the_first_dealer_is_chosen_among_the_seats_on_the_new_session_page(
+    client: FlaskClient,
+) -> None:
+    page = client.get("/new/cryptruck").get_data(as_text=True)
+    options = re.findall(r'<option (?:selected )?value="(\d)">(Seat \d)</option>', page)
+    assert options == [(str(seat), f"Seat {seat + 1}") for seat in range(5)]

@@ -192,6 +192,14 @@ class World:
         return self._profile
 
     @property
+    def profile_key(self) -> str:
+        """The profile's key, from the "edit this deck" link its page shows this device."""
+        page = self.client.get(f"/decks/{self.profile}").get_data(as_text=True)
+        found = re.search(rf"/decks/{self.profile}/join/([\w-]+)", page)
+        assert found, "the deck page shows no “edit this deck” link"
+        return found.group(1)
+
+    @property
     def openapi(self) -> dict[str, Any]:
         if self._openapi is None:
             self._openapi = self.client.get("/api/v1/openapi.json").get_json()
@@ -810,14 +818,26 @@ def test_any_json_property_or_edit_key_is_answered_with_a_sentence(
 # Every route, with real ids (a session of each game, its key, a card event, a deck
 # profile) or any text in their place, by GET and by POST, with any query arguments.
 
-REAL_SEGMENTS: dict[str, Callable[[World, str], str]] = {
-    "session_id": lambda w, variant: w.session(variant).id,
-    "key": lambda w, variant: w.session(variant).key,
-    "seq": lambda w, variant: str(w.session(variant).card_seq),
-    "profile_id": lambda w, _variant: w.profile,
-    "slug": lambda _w, variant: VARIANTS[variant].game,
-    "filename": lambda _w, _variant: "app.css",
-}
+
+def real_segment(world: World, endpoint: str, name: str, variant: str) -> str:
+    """The right value of a path segment: the variant's session, its key, its card event;
+    the deck profile and its key; the variant's game; a static file."""
+    if name == "session_id":
+        return world.session(variant).id
+    if name == "key" and endpoint.startswith("decks."):
+        return world.profile_key
+    if name == "key":
+        return world.session(variant).key
+    if name == "seq":
+        return str(world.session(variant).card_seq)
+    if name == "profile_id":
+        return world.profile
+    if name == "slug":
+        return VARIANTS[variant].game
+    assert name == "filename", f"give the new path segment <{name}> a right value here"
+    return "app.css"
+
+
 ENDPOINTS = [
     "static",
     "sessions.home",
@@ -879,7 +899,7 @@ def test_any_path_segment_is_answered_with_a_sentence(
     variant = data.draw(st.sampled_from(sorted(VARIANTS)), label="session")
     segments = {}
     for name in sorted(rule.arguments):
-        real = REAL_SEGMENTS[name](world, variant)
+        real = real_segment(world, endpoint, name, variant)
         segments[name] = data.draw(st.just(real) | fuzzed_like(real), label=name)
     path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", lambda m: percent(segments[m.group(1)]), rule.rule)
     method = data.draw(st.sampled_from(["GET", "POST"]), label="method")

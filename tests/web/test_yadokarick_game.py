@@ -31,7 +31,7 @@ MINUS = "\u2212"
 # Every option, sent explicitly (a missing field keeps the form's default).
 DEFAULTS = {
     "rounds": "3",
-    "first_dealer": "1",
+    "first_dealer": "0",
     "size_first": "1",
     "size_last": "20",
     "marker_start": "11",
@@ -105,7 +105,7 @@ def expected_banner(names: list[str]) -> str:
 def test_an_unknown_card_asks_its_size_first_and_the_deck_remembers_it(
     client: FlaskClient,
 ) -> None:
-    table = start(client, FOUR, first_dealer="4")
+    table = start(client, FOUR, first_dealer="3")
     before = table.state()
     asked = table.act(type="play", card="green 25")
     assert asked.status_code == 303
@@ -136,7 +136,7 @@ def test_an_unknown_card_asks_its_size_first_and_the_deck_remembers_it(
         assert decks.load(deck["id"]).sizes == {"green 25": 3, "pink 8": 12}
 
     # A second session on this phone with the same deck is not asked again.
-    second = start(client, FOUR, deck=deck["id"], first_dealer="4")
+    second = start(client, FOUR, deck=deck["id"], first_dealer="3")
     assert second.state()["deck_profile"] == deck
     ok(second.act(type="play", card="green 25"))
     ok(second.act(type="play", card="pink 8"))
@@ -146,7 +146,7 @@ def test_an_unknown_card_asks_its_size_first_and_the_deck_remembers_it(
     assert "What size is printed on it?" not in second.page()
 
     # A session with a new deck profile knows nothing yet and asks again.
-    third = start(client, FOUR, deck="new", deck_name="Red box", first_dealer="4")
+    third = start(client, FOUR, deck="new", deck_name="Red box", first_dealer="3")
     again = third.act(type="play", card="green 25")
     assert "size_for=green+25" in again.location
     assert third.state()["version"] == 0
@@ -161,7 +161,7 @@ def test_a_missing_option_field_takes_its_default_and_an_empty_one_is_refused(
     body = Table(client, response.location.rsplit("/", 1)[1]).state()
     assert body["options"] == {
         "rounds": 3,
-        "first_dealer": 1,
+        "first_dealer": 0,
         "size_first": 1,
         "size_last": 20,
         "marker_start": 11,
@@ -183,7 +183,7 @@ def test_a_missing_option_field_takes_its_default_and_an_empty_one_is_refused(
 def test_the_sheets_four_player_trick_takes_builds_houses_and_asks_for_the_marker(
     client: FlaskClient,
 ) -> None:
-    table = start(client, FOUR, first_dealer="4", size_first="5", size_last="12", marker_start="5")
+    table = start(client, FOUR, first_dealer="3", size_first="5", size_last="12", marker_start="5")
     assert "Ann plays: tap the card" in table.page()  # Di deals, Ann leads
     play_sheet_trick(table)
     state = game(table)
@@ -241,7 +241,7 @@ def test_the_sheets_four_player_trick_takes_builds_houses_and_asks_for_the_marke
 
 
 def test_the_marker_cannot_pass_the_last_size_card(client: FlaskClient) -> None:
-    table = start(client, FOUR, first_dealer="4", size_first="5", size_last="12", marker_start="12")
+    table = start(client, FOUR, first_dealer="3", size_first="5", size_last="12", marker_start="12")
     play_sheet_trick(table)
     page = table.page()
     assert re.search(r'name="move" value="left">\u2190 11</button>', page)
@@ -308,7 +308,7 @@ def test_a_size_that_contradicts_or_is_not_a_size_is_refused_and_nothing_recorde
 
 
 def test_correcting_a_mistyped_size_rules_the_trick_again(client: FlaskClient) -> None:
-    table = start(client, FOUR, first_dealer="4")
+    table = start(client, FOUR, first_dealer="3")
     play_sheet_trick(table)  # green 25 entered as size 3; it is really 1
     assert game(table)["tricks"][0]["takes"][0] == [0, ["green 25", "green 17"]]
     page = table.page()
@@ -359,7 +359,7 @@ def test_a_correction_that_breaks_a_later_event_is_refused_naming_it(
 def test_a_card_corrected_into_one_played_later_in_the_trick_is_refused(
     client: FlaskClient,
 ) -> None:
-    table = start(client, FOUR, first_dealer="4")
+    table = start(client, FOUR, first_dealer="3")
     play_sheet_trick(table)
     before = table.state()
     events = client.get(f"/api/v1/sessions/{table.id}/export").get_json()["events"]
@@ -433,7 +433,7 @@ def play_standard_game(table: Table, rng: random.Random, sizes: dict[str, int]) 
 @pytest.mark.parametrize("players", [3, 5, 7])
 def test_a_seeded_two_round_game_through_the_pages(client: FlaskClient, players: int) -> None:
     names = NAMES[:players]
-    table = start(client, names, rounds="2", first_dealer=str(players))
+    table = start(client, names, rounds="2", first_dealer=str(players - 1))
     sizes: dict[str, int] = {}
     actions = play_standard_game(table, random.Random(players), sizes)
     assert actions >= 2 * 10 * (players + 1)  # every trick has a card each and a marker move
@@ -715,7 +715,7 @@ def test_a_card_outside_the_range_is_refused_before_its_size_is_asked(
 
 
 def test_a_viewer_cannot_record_or_correct(client: FlaskClient, app: Flask) -> None:
-    table = start(client, FOUR, first_dealer="4")
+    table = start(client, FOUR, first_dealer="3")
     play_sheet_trick(table)
     before = table.state()
     viewer = app.test_client()
@@ -746,7 +746,7 @@ def test_a_card_corrected_into_one_met_later_takes_its_known_size(client: FlaskC
 def test_a_file_without_a_deck_profile_imports_with_a_new_one_and_corrects_sizes(
     client: FlaskClient,
 ) -> None:
-    table = start(client, FOUR, first_dealer="4")
+    table = start(client, FOUR, first_dealer="3")
     play_sheet_trick(table)
     exported = client.get(f"/api/v1/sessions/{table.id}/export").get_json()
     del exported["deck_profile"]  # a file without a deck profile is a valid import
@@ -840,7 +840,7 @@ def expected_of(table: Table) -> dict[str, dict[str, Any]]:
 def test_the_trick_pages_offer_exactly_the_cards_and_marker_moves_expected(
     client: FlaskClient,
 ) -> None:
-    table = start(client, FOUR, first_dealer="4", size_first="5", size_last="12", marker_start="5")
+    table = start(client, FOUR, first_dealer="3", size_first="5", size_last="12", marker_start="5")
     every = [f"{colour} {number}" for colour in ("green", "pink") for number in range(1, 37)]
     assert expected_of(table)["play"]["cards"] == every
     forms = action_forms(table.page())
@@ -875,7 +875,7 @@ def test_the_trick_pages_offer_exactly_the_cards_and_marker_moves_expected(
 def test_a_card_sent_while_the_marker_is_due_is_refused_without_asking_its_size(
     client: FlaskClient,
 ) -> None:
-    table = start(client, FOUR, first_dealer="4", size_first="5", size_last="12", marker_start="5")
+    table = start(client, FOUR, first_dealer="3", size_first="5", size_last="12", marker_start="5")
     play_sheet_trick(table)
     version = table.state()["version"]
     # green 1 is new to the session, but no card is expected now: nothing to ask.
@@ -894,7 +894,7 @@ def test_a_solo_draw_sent_while_a_take_is_due_is_refused_without_asking_its_size
 
 
 def test_a_size_link_for_a_card_played_since_shows_the_picker(client: FlaskClient) -> None:
-    table = start(client, FOUR, first_dealer="4")
+    table = start(client, FOUR, first_dealer="3")
     asked = table.act(type="play", card="green 25")
     ok(table.act(type="play", card="green 25", size="3"))  # entered on this or another phone
     page = client.get(asked.location).get_data(as_text=True)
