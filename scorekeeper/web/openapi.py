@@ -258,6 +258,10 @@ _REQUEST_KEY: Schema = {
 }
 
 
+def _texts(description: str) -> Schema:
+    return {"type": "array", "items": {"type": "string"}, "description": description}
+
+
 def _schemas() -> Schema:
     return {
         "Error": {
@@ -330,34 +334,18 @@ def _schemas() -> Schema:
             "additionalProperties": False,
             "properties": {
                 "type": {"type": "string", "description": "The action's `type`."},
-                "cards": {
-                    "type": "array",
-                    "items": {"type": "string"},
-                    "description": "The cards that may be played or tapped now, as written.",
-                },
-                "ranks": {
-                    "type": "array",
-                    "items": {"type": "string"},
-                    "description": "The ranks accepted (Yellow Dwarf's “without”).",
-                },
-                "moves": {
-                    "type": "array",
-                    "items": {"type": "string"},
-                    "description": "The size marker's moves accepted (Yadokarick).",
-                },
+                "cards": _texts("The cards that may be played or tapped now, as written."),
+                "ranks": _texts("The ranks accepted (Yellow Dwarf's “without”)."),
+                "moves": _texts("The size marker's moves accepted (Yadokarick)."),
                 "crabs": {
                     "type": "array",
                     "items": {"type": "integer"},
                     "description": "The crabs a card may go onto (solo Yadokarick).",
                 },
-                "sizes": {
-                    "type": "array",
-                    "items": {"type": "string"},
-                    "description": (
-                        "The cards among `cards` whose printed size the session does not know "
-                        "yet: playing one needs its `size` (Yadokarick)."
-                    ),
-                },
+                "sizes": _texts(
+                    "The cards among `cards` whose printed size the session does not know "
+                    "yet: playing one needs its `size` (Yadokarick)."
+                ),
                 "choices": {
                     "type": "array",
                     "items": {"type": ["string", "integer", "boolean"]},
