@@ -76,7 +76,8 @@ def with_known_size(profile: Profile, session_sizes: Mapping[Card, int], data: o
     page if the card really says otherwise). Cards the session knows already,
     and actions the engine will refuse anyway, are left to the engine.
     """
-    if not isinstance(data, Mapping) or data.get("type") not in SIZED_ACTIONS:
+    kind = data.get("type") if isinstance(data, Mapping) else None
+    if not isinstance(kind, str) or kind not in SIZED_ACTIONS:
         return data
     try:
         card = YADOKARICK.parse(data.get("card"), "card")

@@ -449,3 +449,13 @@ def test_a_full_cookie_stays_under_the_4_kb_browsers_keep(app: Flask) -> None:
     assert list(remembered.values()).count(access.EDIT) == access.REMEMBERED_SCORING
     assert list(remembered.values()).count(access.VIEW) == access.REMEMBERED_WATCHING
     assert len(cookie) < 4000
+
+
+@pytest.mark.parametrize("kind", [["draw"], {"a": 1}, 5, None])
+def test_an_action_type_that_is_no_text_is_refused_in_a_deck_game(
+    client: FlaskClient, kind: object
+) -> None:
+    made = client.post(f"{API}/sessions", json={"game": "yadokarick", "seats": ["Ann"]})
+    session = ApiSession(client, made.get_json())
+    assert_error(session.act({"type": kind, "card": "green 5", "size": 2}), 422, "type")
+    assert session.version == 0
