@@ -855,8 +855,7 @@ class Cryptruck:
             "First dealer",
             "seat",
             0,
-            help="The seat that deals round 1 (0 is the first seat named, in table order); "
-            "the deal passes clockwise.",
+            help="The seat that deals round 1; the deal passes clockwise.",
             maximum=MAX_SEATS - 1,
         ),
     )

@@ -919,8 +919,8 @@ class Yadokarick:
             "First dealer",
             "seat",
             0,
-            help="Standard game: the seat that deals round 1 (0 is the first seat named, in "
-            "table order); the deal passes clockwise and the seat after the dealer leads.",
+            help="Standard game: the seat that deals round 1; the deal passes clockwise and "
+            "the seat after the dealer leads.",
             maximum=MAX_SEATS - 1,
         ),
         OptionSpec(

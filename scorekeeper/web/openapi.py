@@ -1453,13 +1453,17 @@ def _option(spec: OptionSpec) -> Schema:
         values = [value for value, _ in spec.choices]
         return {"type": "string", "enum": values, "default": spec.default, "description": spec.help}
     assert spec.kind in ("int", "seat"), f"{spec.name}: a {spec.kind} option is described apart"
-    minimum = 0 if spec.kind == "seat" else spec.minimum
-    bounds = {"minimum": minimum, "maximum": spec.maximum, "multipleOf": spec.step}
+    seat = spec.kind == "seat"
+    bounds = {
+        "minimum": 0 if seat else spec.minimum,
+        "maximum": spec.maximum,
+        "multipleOf": spec.step,
+    }
     return {
         "type": "integer",
         **{key: value for key, value in bounds.items() if value is not None},
         "default": spec.default,
-        "description": spec.help,
+        "description": spec.help + (" A seat index, counted from 0." if seat else ""),
     }
 
 
