@@ -7,6 +7,9 @@ import os
 import re
 import secrets
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from html import unescape
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -112,15 +115,142 @@ def page_error(html: str) -> str:
     return match.group(1).strip()
 
 
-def start_session(client: FlaskClient, names: list[str], **options: str) -> Table:
-    data = {f"seats-{i}": name for i, name in enumerate(names)}
-    data |= {f"option_{name}": value for name, value in options.items()}
-    data["form_key"] = secrets.token_urlsafe(8)
-    for name, default in (("entry_threshold", "500"), ("winning_score", "10000")):
-        data.setdefault(f"option_{name}", default)
-    response = client.post("/new/yardkle", data=data)
+def expected_actions(table: Table) -> dict[str, dict[str, Any]]:
+    """What the engine accepts now, by action type, as the API's ``expected`` lists it."""
+    return {action["type"]: action for action in table.state()["expected"]["actions"]}
+
+
+# --- What a page's forms let a scorer send ----------------------------------------------
+
+# Hidden fields every action form carries, whatever it records.
+FORM_PLUMBING = {"csrf_token", "version", "form_key", "type"}
+
+
+@dataclass
+class Form:
+    """One form of a page, or every form that records one action type."""
+
+    method: str = "get"
+    kind: str | None = None  # the action type it records; None for undo, redo, a chooser
+    buttons: list[tuple[str, str, bool]] = field(default_factory=list)  # name, value, enabled
+    boxes: dict[str, list[str]] = field(default_factory=dict)  # checkbox name: values
+    radios: dict[str, list[tuple[str, bool]]] = field(default_factory=dict)  # value, enabled
+    hidden: list[tuple[str, str]] = field(default_factory=list)  # name, value; no plumbing
+    selects: list[str] = field(default_factory=list)  # their names
+
+    def offered(self, name: str) -> list[str]:
+        """The values of the enabled submit buttons called ``name``."""
+        return [value for called, value, enabled in self.buttons if called == name and enabled]
+
+    def greyed(self, name: str) -> list[str]:
+        """The values of the disabled submit buttons called ``name``."""
+        return [value for called, value, enabled in self.buttons if called == name and not enabled]
+
+    def fixed(self, name: str) -> list[str]:
+        """The values of the hidden fields called ``name``."""
+        return [value for called, value in self.hidden if called == name]
+
+    def merge(self, other: Form) -> None:
+        self.buttons += other.buttons
+        self.hidden += other.hidden
+        self.selects += other.selects
+        for name, values in other.boxes.items():
+            self.boxes.setdefault(name, []).extend(values)
+        for name, choices in other.radios.items():
+            self.radios.setdefault(name, []).extend(choices)
+
+
+class PageForms(HTMLParser):
+    """Every form of a page, in order, with the fields and buttons it sends."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[Form] = []
+        self.inside = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {name: value or "" for name, value in attrs}
+        if tag == "form":
+            self.forms.append(Form(found.get("method", "get").lower()))
+            self.inside = True
+            return
+        if not self.inside:
+            return
+        form = self.forms[-1]
+        name, value = found.get("name", ""), found.get("value", "")
+        enabled = "disabled" not in found
+        kind = found.get("type", "text")
+        if tag == "button":
+            form.buttons.append((name, value, enabled))
+        elif tag == "select":
+            form.selects.append(name)
+        elif tag != "input":
+            return
+        elif kind == "hidden" and name == "type":
+            form.kind = value
+        elif kind == "hidden" and name not in FORM_PLUMBING:
+            form.hidden.append((name, value))
+        elif kind == "checkbox":
+            form.boxes.setdefault(name, []).append(value)
+        elif kind == "radio":
+            form.radios.setdefault(name, []).append((value, enabled))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.inside = False
+
+
+def page_forms(html: str) -> list[Form]:
+    parser = PageForms()
+    parser.feed(html)
+    return parser.forms
+
+
+def page_offers(html: str) -> dict[str, Form]:
+    """The page's forms that record an action, by the action type they send, in page order;
+    the forms of one type (a revoke form for each flag, say) merged into one."""
+    offers: dict[str, Form] = {}
+    for form in page_forms(html):
+        if form.kind is None:
+            continue
+        if form.kind in offers:
+            offers[form.kind].merge(form)
+        else:
+            offers[form.kind] = form
+    return offers
+
+
+def start(client: FlaskClient, slug: str, names: list[str], **fields: Any) -> Table:
+    """A session of game ``slug`` made on the new-session page; ``fields`` are the page's
+    other fields as posted (``option_<name>``, ``deck``, ...)."""
+    data: dict[str, Any] = {f"seats-{i}": name for i, name in enumerate(names)}
+    data |= {"form_key": secrets.token_urlsafe(8), **fields}
+    response = client.post(f"/new/{slug}", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
     return Table(client, response.location.rsplit("/", 1)[1])
+
+
+def ok(response: Any) -> None:
+    """Recorded: the post redirects back; otherwise the failure shows the page's refusal."""
+    assert response.status_code == 303, page_error(response.get_data(as_text=True))
+
+
+def refused(response: Any) -> str:
+    """A post the page refused: nothing recorded (422), and the sentence it shows."""
+    assert response.status_code == 422, response.status_code
+    return unescape(page_error(response.get_data(as_text=True)))
+
+
+def act(table: Table, **data: Any) -> None:
+    """Records one action through the session page's form."""
+    ok(table.act(**data))
+
+
+def start_session(client: FlaskClient, names: list[str], **options: str) -> Table:
+    """A Yardkle session with the sheet's entry threshold and winning score by default."""
+    options = {"entry_threshold": "500", "winning_score": "10000", **options}
+    fields = {f"option_{name}": value for name, value in options.items()}
+    return start(client, "yardkle", names, **fields)
 
 
 @pytest.fixture

@@ -13,7 +13,16 @@ from typing import Any
 
 import flask
 import pytest
-from conftest import API, ApiSession, Table, api_session, assert_error, page_error, start_session
+from conftest import (
+    API,
+    ApiSession,
+    Table,
+    api_session,
+    assert_error,
+    page_error,
+    start,
+    start_session,
+)
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -107,12 +116,8 @@ def test_the_request_key_rule_is_written_in_the_api_document(client: FlaskClient
 # --- 2. a watcher cannot change a deck profile ---------------------------------------
 
 
-def start_yadokarick(client: FlaskClient, names: list[str], **fields: str) -> Table:
-    data: dict[str, Any] = {f"seats-{i}": name for i, name in enumerate(names)}
-    data |= {"form_key": secrets.token_urlsafe(8), "deck": "new", "new_deck_name": "Tin", **fields}
-    response = client.post("/new/yadokarick", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return Table(client, response.location.rsplit("/", 1)[1])
+def start_yadokarick(client: FlaskClient, names: list[str]) -> Table:
+    return start(client, "yadokarick", names, deck="new", new_deck_name="Tin")
 
 
 def sizes_form(**sizes: str) -> dict[str, str]:

@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 import re
-import secrets
 from typing import Any
 
 import pytest
-from conftest import Table
+from conftest import start
 from flask.testing import FlaskClient
 
 ODD = ["", "zzz", "-1", "99", "1e9", "blue 99", "white 4", "<b>x</b>", "green 1" * 20]
-
-
-def start(client: FlaskClient, game: str, names: list[str]) -> Table:
-    data: dict[str, Any] = {f"seats-{i}": name for i, name in enumerate(names)}
-    data["form_key"] = secrets.token_urlsafe(8)
-    if game == "cryptruck":
-        data["option_first_dealer"] = "0"
-    response = client.post(f"/new/{game}", data=data)
-    assert response.status_code == 303
-    return Table(client, response.location.rsplit("/", 1)[1])
 
 
 def assert_refused_cleanly(response: Any) -> None:
@@ -71,7 +60,7 @@ def test_yokai_septet_forms_refuse_odd_values_with_a_sentence(
 def test_cryptruck_forms_refuse_odd_values_with_a_sentence(
     client: FlaskClient, kind: str, field: str
 ) -> None:
-    table = start(client, "cryptruck", ["Ann", "Bo", "Cy"])
+    table = start(client, "cryptruck", ["Ann", "Bo", "Cy"], option_first_dealer="0")
     for value in ODD:
         assert_refused_cleanly(table.act(type=kind, **{field: value}))
     table.act(type="reveal", card="green 2")

@@ -4,44 +4,20 @@ from __future__ import annotations
 
 import html
 import re
-import secrets
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import Table, page_error, start_session
+from conftest import Table, act, page_error, start, start_session
 from flask.testing import FlaskClient
 
-YADOKARICK_OPTIONS = {
-    "rounds": "3",
-    "first_dealer": "0",
-    "size_first": "1",
-    "size_last": "20",
-    "marker_start": "11",
-    "advanced": "off",
-    "colour": "green",
-    "npc_position": "2",
-}
 # Cards sent to every event's correction: the game's own, another game's, and no card.
 SENT_CARDS = ("forgot:x", "", "green 3", "white 3", "10D", "red 1", "green 25")
 
 
-def start(client: FlaskClient, slug: str, names: list[str], **fields: str) -> Table:
-    data = {f"seats-{i}": name for i, name in enumerate(names)}
-    data |= {"form_key": secrets.token_urlsafe(8), **fields}
-    response = client.post(f"/new/{slug}", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return Table(client, response.location.rsplit("/", 1)[1])
-
-
-def act(table: Table, **data: str) -> None:
-    response = table.act(**data)
-    assert response.status_code == 303, page_error(response.get_data(as_text=True))
-
-
 def yadokarick(client: FlaskClient, names: list[str]) -> Table:
-    options = {f"option_{name}": value for name, value in YADOKARICK_OPTIONS.items()}
-    return start(client, "yadokarick", names, deck="new", new_deck_name="Blue box", **options)
+    """A Yadokarick session with the default options (what a bare new-session form gets)."""
+    return start(client, "yadokarick", names, deck="new", new_deck_name="Blue box")
 
 
 def yardkle_session(client: FlaskClient) -> Table:

@@ -6,14 +6,11 @@ import html
 import json
 import random
 import re
-import secrets
-from collections import defaultdict
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any
 
+import conftest
 import pytest
-from conftest import Table, page_error
+from conftest import Form, Table, act, expected_actions, ok, page_error
 from flask.testing import FlaskClient
 
 from scorekeeper.games import cryptruck
@@ -25,21 +22,10 @@ THREE = ["Ann", "Bo", "Cy"]
 def start(
     client: FlaskClient, names: list[str], colours: list[str] | None = None, dealer: str = "0"
 ) -> Table:
-    data: dict[str, Any] = {f"seats-{i}": name for i, name in enumerate(names)}
-    data |= {"option_first_dealer": dealer, "form_key": secrets.token_urlsafe(8)}
+    fields: dict[str, Any] = {"option_first_dealer": dealer}
     if colours:
-        data["option_colours"] = colours
-    response = client.post("/new/cryptruck", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return Table(client, response.location.rsplit("/", 1)[1])
-
-
-def ok(response: Any) -> None:
-    assert response.status_code == 303, page_error(response.get_data(as_text=True))
-
-
-def act(table: Table, **data: Any) -> None:
-    ok(table.act(**data))
+        fields["option_colours"] = colours
+    return conftest.start(client, "cryptruck", names, **fields)
 
 
 def game(table: Table) -> dict[str, Any]:
@@ -207,26 +193,6 @@ def play_round(table: Table, rng: random.Random, colours: list[str], number: int
         act(table, type="play", card=card)
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
-def test_a_seeded_three_round_game_through_the_pages(client: FlaskClient, players: int) -> None:
-    names = ["Ann", "Bo", "Cy", "Di", "Ed"][:players]
-    colours = ["red", "yellow", "green", "blue", "purple"][:players]
-    table = start(client, names)
-    rng = random.Random(players)
-    for number in (1, 2, 3):
-        play_round(table, rng, colours, number)
-        state = game(table)
-        assert [record["dealer"] for record in state["rounds"]] == list(range(number))
-        assert not state["flags"]
-    final = table.state()
-    assert final["finished"] is True
-    totals = final["state"]["totals"]
-    assert totals == [sum(r["scores"][s] for r in final["state"]["rounds"]) for s in range(players)]
-    assert final["winners"] == [s for s in range(players) if totals[s] == max(totals)]
-    csv = client.get(f"{table.url}/export.csv").get_data(as_text=True).splitlines()
-    assert len(csv) == 1 + 3 * players
-
-
 def test_export_and_import_carry_every_trick(client: FlaskClient) -> None:
     table = start(client, THREE)
     play_round(table, random.Random(1), ["red", "yellow", "green"], 1)
@@ -238,6 +204,8 @@ def test_export_and_import_carry_every_trick(client: FlaskClient) -> None:
     again = client.get(f"/api/v1/sessions/{response.get_json()['id']}/export").get_json()
     assert again == exported
     assert len(response.get_json()["state"]["rounds"][0]["won"]) == 3
+    csv = client.get(f"{table.url}/export.csv").get_data(as_text=True).splitlines()
+    assert len(csv) == 1 + 3  # the header, then the round's row for each player
 
 
 def test_one_player_can_be_credited_with_both_white_threes(client: FlaskClient) -> None:
@@ -327,61 +295,8 @@ def test_a_white_three_led_as_the_dealers_card_links_to_that_event(client: Flask
 # --- The page offers what the engine expects ---------------------------------------------------
 
 
-@dataclass
-class Offer:
-    """What the page's forms of one action type let a scorer send."""
-
-    buttons: list[tuple[str, str]] = field(default_factory=list)  # enabled submits: name, value
-    greyed: list[str] = field(default_factory=list)  # values of the disabled submits
-    boxes: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))  # name: values
-    fixed: list[tuple[str, str]] = field(default_factory=list)  # hidden fields the form carries
-
-    def cards(self) -> list[str]:
-        return [value for name, value in self.buttons if name == "card"]
-
-
-# Hidden fields every form carries, whatever it records.
-FORM_PLUMBING = {"csrf_token", "version", "form_key", "type"}
-
-
-class ActionForms(HTMLParser):
-    """The page's forms that record an action, by the action type their hidden field names."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.offers: dict[str, Offer] = {}
-        self.form: list[tuple[str, dict[str, str]]] | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "form":
-            self.form = []
-        elif self.form is not None and tag in ("input", "button"):
-            self.form.append((tag, {name: value or "" for name, value in attrs}))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag != "form" or self.form is None:
-            return
-        fields, self.form = self.form, None
-        kind = next((a["value"] for _, a in fields if a.get("name") == "type"), None)
-        if kind is None:
-            return  # undo, redo
-        offer = self.offers.setdefault(kind, Offer())
-        for tag, attrs in fields:
-            name, value = attrs.get("name", ""), attrs.get("value", "")
-            if tag == "button" and "disabled" in attrs:
-                offer.greyed.append(value)
-            elif tag == "button":
-                offer.buttons.append((name, value))
-            elif attrs.get("type") == "checkbox":
-                offer.boxes[name].append(value)
-            elif attrs.get("type") == "hidden" and name not in FORM_PLUMBING:
-                offer.fixed.append((name, value))
-
-
-def page_offers(table: Table) -> dict[str, Offer]:
-    parser = ActionForms()
-    parser.feed(table.page())
-    return parser.offers
+def page_offers(table: Table) -> dict[str, Form]:
+    return conftest.page_offers(table.page())
 
 
 def block(card: str) -> bool:
@@ -389,28 +304,28 @@ def block(card: str) -> bool:
     return card.split()[1] in ("3", "4", "5")
 
 
-def check_page_offers_expected(table: Table) -> dict[str, Offer]:
+def check_page_offers_expected(table: Table) -> dict[str, Form]:
     """The page has a form for each action type ``expected`` lists and none other, offering
     exactly the cards and answers listed: each card once in a picker, greyed when not listed."""
-    expected = {action["type"]: action for action in table.state()["expected"]["actions"]}
+    expected = expected_actions(table)
     offers = page_offers(table)
     assert set(offers) == set(expected)
     for kind, action in expected.items():
         offer = offers[kind]
         if kind == "bid":
             wants = ["1" if want else "0" for want in action["choices"]]
-            assert offer.buttons == [("want", want) for want in wants]
+            assert offer.offered("want") == wants
         elif kind == "revoke":
-            assert [int(flag) for name, flag in offer.fixed if name == "flag"] == action["choices"]
+            assert [int(flag) for flag in offer.fixed("flag")] == action["choices"]
         elif kind == "won":
             blocks = {card for card in action["cards"] if block(card)}
             seats = len(game(table)["players"])
             assert set(offer.boxes) == {f"won-{seat}" for seat in range(seats)}
             assert all(set(values) == blocks for values in offer.boxes.values())
-            assert offer.buttons == [("", "")]  # Score the round
+            assert offer.buttons == [("", "", True)]  # Score the round
         else:
-            assert sorted(offer.cards()) == sorted(action["cards"])
-            assert not set(offer.greyed) & set(action["cards"])
+            assert sorted(offer.offered("card")) == sorted(action["cards"])
+            assert not set(offer.greyed("card")) & set(action["cards"])
     return offers
 
 
@@ -420,22 +335,23 @@ def test_each_step_offers_exactly_the_cards_and_answers_the_engine_expects(
     table = start(client, THREE)
     offers = check_page_offers_expected(table)
     assert set(offers) == {"reveal"}
-    assert len(offers["reveal"].cards()) == 19 and not offers["reveal"].greyed  # 3 colours, white 3
+    assert len(offers["reveal"].offered("card")) == 19  # 3 colours and a white 3
+    assert not offers["reveal"].greyed("card")
     act(table, type="reveal", card="green 2")
     offers = check_page_offers_expected(table)
     assert set(offers) == {"dealer-card", "won"}
-    assert offers["dealer-card"].greyed == ["green 2"]
+    assert offers["dealer-card"].greyed("card") == ["green 2"]
     assert offers["won"].boxes["won-2"] == [
         *("red 3", "red 4", "red 5", "yellow 3", "yellow 4", "yellow 5"),
         *("green 3", "green 4", "green 5", "white 3", "white 3"),
     ]
     act(table, type="dealer-card", card="red 5")
-    assert check_page_offers_expected(table)["bid"].buttons == [("want", "1"), ("want", "0")]
+    assert check_page_offers_expected(table)["bid"].offered("want") == ["1", "0"]
     act(table, type="bid", want="1")  # Bo wants it
     act(table, type="bid", want="0")
     offers = check_page_offers_expected(table)
-    assert sorted(offers["give"].greyed) == ["green 2", "red 5"]
-    assert ("", "") in offers["give"].buttons  # the skip: a give that names no card
+    assert sorted(offers["give"].greyed("card")) == ["green 2", "red 5"]
+    assert ("", "", True) in offers["give"].buttons  # the skip: a give that names no card
     act(table, type="give", card="yellow 1")  # Bo leads red 5
     act(table, type="play", card="yellow 6")  # Cy shows no red
     act(table, type="play", card="red 1")  # Bo takes trick 1 with red 5
@@ -444,8 +360,8 @@ def test_each_step_offers_exactly_the_cards_and_answers_the_engine_expects(
     offers = check_page_offers_expected(table)
     assert set(offers) == {"play", "revoke"}
     out = ["green 2", "red 1", "red 2", "red 3", "red 5", "yellow 6"]
-    assert sorted(offers["play"].greyed) == out
-    assert offers["revoke"].fixed == [("flag", "0")]
+    assert sorted(offers["play"].greyed("card")) == out
+    assert offers["revoke"].hidden == [("flag", "0")]
 
 
 def test_a_revealed_block_card_is_not_offered_among_the_cards_won(client: FlaskClient) -> None:
@@ -463,7 +379,7 @@ def test_a_greyed_card_is_refused_for_the_reason_the_page_gives(client: FlaskCli
     act(table, type="bid", want="0")
     page = table.page()
     assert "Greyed cards are already turned up or played this round." in page
-    assert page_offers(table)["give"].greyed == ["red 5", "green 2"]
+    assert page_offers(table)["give"].greyed("card") == ["red 5", "green 2"]
     before = table.state()["version"]
     refused = table.act(type="give", card="red 5")
     assert refused.status_code == 422
@@ -477,7 +393,7 @@ def test_a_round_start_greys_nothing_and_gives_no_reason(client: FlaskClient) ->
     table = start(client, THREE)
     assert "Greyed cards" not in table.page()
     act(table, type="reveal", card="white 3")  # the other white 3 is still in play
-    assert not page_offers(table)["dealer-card"].greyed
+    assert not page_offers(table)["dealer-card"].greyed("card")
     assert "Greyed cards" not in table.page()
 
 
@@ -490,15 +406,15 @@ def test_the_page_offers_what_the_engine_says_and_nothing_more(
     # An engine that would take only a pass from Bo, and then only two cards from Cy.
     only_pass = Expected(1, (Accepts("bid", choices=(False,)),))
     monkeypatch.setattr(cryptruck.GAME, "expected", lambda state: only_pass)
-    assert page_offers(table)["bid"].buttons == [("want", "0")]
+    assert page_offers(table)["bid"].offered("want") == ["0"]
     act(table, type="bid", want="0")
     act(table, type="bid", want="0")  # Ann leads red 5
     two_cards = Expected(1, (Accepts("play", cards=("red 1", "white 3")),))
     monkeypatch.setattr(cryptruck.GAME, "expected", lambda state: two_cards)
     offers = page_offers(table)
     assert set(offers) == {"play"}
-    assert offers["play"].cards() == ["red 1", "white 3"]
-    assert len(offers["play"].greyed) == 17
+    assert offers["play"].offered("card") == ["red 1", "white 3"]
+    assert len(offers["play"].greyed("card")) == 17
 
 
 def test_a_finished_game_offers_no_action(client: FlaskClient) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from conftest import Table
+from conftest import start
 from flask.testing import FlaskClient
 
 from scorekeeper import decks
@@ -15,14 +15,6 @@ def make_deck(client: FlaskClient, name: str) -> str:
     response = client.post("/decks", data={"name": name, "form_key": "k" + name})
     assert response.status_code == 303
     return str(response.location.rsplit("/", 1)[1])
-
-
-def start_yadokarick(client: FlaskClient, names: list[str], **fields: str) -> Table:
-    data: dict[str, Any] = {f"seats-{i}": name for i, name in enumerate(names)}
-    data |= {"form_key": secrets.token_urlsafe(8), **fields}
-    response = client.post("/new/yadokarick", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return Table(client, response.location.rsplit("/", 1)[1])
 
 
 def sizes_form(name: str, **sizes: str) -> dict[str, str]:
@@ -90,8 +82,8 @@ def test_an_unknown_deck_link_is_a_clean_404(client: FlaskClient) -> None:
 def test_a_session_learns_each_size_into_its_deck_and_the_next_session_reuses_it(
     client: FlaskClient,
 ) -> None:
-    table = start_yadokarick(
-        client, ["Ann", "Bo", "Cy", "Di"], deck="new", new_deck_name="Blue box"
+    table = start(
+        client, "yadokarick", ["Ann", "Bo", "Cy", "Di"], deck="new", new_deck_name="Blue box"
     )
     deck = table.state()["deck_profile"]
     assert deck["name"] == "Blue box"
@@ -101,7 +93,7 @@ def test_a_session_learns_each_size_into_its_deck_and_the_next_session_reuses_it
     # The next session on this phone offers the same deck and needs no size for green 25.
     form = client.get("/new/yadokarick").get_data(as_text=True)
     assert f'<option selected value="{deck["id"]}">Blue box</option>' in form
-    second = start_yadokarick(client, ["Ann", "Bo", "Cy", "Di"], deck=deck["id"])
+    second = start(client, "yadokarick", ["Ann", "Bo", "Cy", "Di"], deck=deck["id"])
     assert second.state()["deck_profile"]["id"] == deck["id"]
     assert second.act(type="play", card="green 25").status_code == 303
     assert second.state()["state"]["sizes"] == {"green 25": 3}
@@ -131,7 +123,7 @@ def test_an_unknown_deck_profile_is_refused_and_no_session_is_made(client: Flask
 def test_export_carries_the_deck_and_import_gives_the_importer_a_copy(
     client: FlaskClient, app: Any
 ) -> None:
-    table = start_yadokarick(client, ["Ann", "Bo", "Cy", "Di"], deck="new", new_deck_name="Box")
+    table = start(client, "yadokarick", ["Ann", "Bo", "Cy", "Di"], deck="new", new_deck_name="Box")
     table.act(type="play", card="green 25", size="3")
     exported = client.get(f"/api/v1/sessions/{table.id}/export").get_json()
     assert exported["deck_profile"] == {"name": "Box", "sizes": {"green 25": 3}}
@@ -151,7 +143,7 @@ def test_export_carries_the_deck_and_import_gives_the_importer_a_copy(
 def test_a_joined_scorer_gets_the_sessions_deck_on_their_phone(
     client: FlaskClient, app: Any
 ) -> None:
-    table = start_yadokarick(client, ["Ann", "Bo", "Cy"], deck="new", new_deck_name="Box")
+    table = start(client, "yadokarick", ["Ann", "Bo", "Cy"], deck="new", new_deck_name="Box")
     key = client.get(f"/api/v1/sessions/{table.id}").get_json()
     share = client.get(f"/s/{table.id}/share").get_data(as_text=True)
     join = share.split("/join/")[1].split('"')[0].split("<")[0]

@@ -11,7 +11,7 @@ import secrets
 from typing import Any
 
 import pytest
-from conftest import Table, start_session
+from conftest import Table, ok, start, start_session
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -24,10 +24,6 @@ CSV_HEADER = "round,seat,player,points,running_total,note"
 def session_count(app: Flask) -> int:
     with app.app_context(), database.connection_context():
         return int(GameSession.select().count())
-
-
-def ok(response: Any) -> None:
-    assert response.status_code == 303, response.get_data(as_text=True)
 
 
 def undo(table: Table) -> None:
@@ -496,11 +492,7 @@ def test_csv_neutralises_every_cell_that_starts_with_a_name_and_keeps_numbers(
     client: FlaskClient,
 ) -> None:
     seats = ["Ann", "+1+1", "Cy", "Di"]
-    data = {f"seats-{i}": name for i, name in enumerate(seats)}
-    data |= {"option_team_a": "", "option_team_b": "", "form_key": secrets.token_urlsafe(8)}
-    created = client.post("/new/yokai-septet", data=data)
-    assert created.status_code == 303
-    table = Table(client, created.location.rsplit("/", 1)[1])
+    table = start(client, "yokai-septet", seats, option_team_a="", option_team_b="")
     ok(table.act(type="trump", card="yellow 4"))
     ok(table.act(type="first-lead", seat="0"))
     for card in ("red 12", "blue 8", "red 6", "red 8", "red 11", "red 7"):

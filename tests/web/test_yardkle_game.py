@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import Table, page_error, start_session
+from conftest import Table, expected_actions, page_error, page_offers, start_session
 from flask.testing import FlaskClient
 
 
@@ -162,16 +162,16 @@ def test_entry_threshold_option_zero_lets_a_player_stop_at_once(client: FlaskCli
 
 def offered_types(page: str) -> list[str]:
     """The action type of each form the page shows, in order."""
-    return re.findall(r'<input type="hidden" name="type" value="([a-z-]+)">', page)
+    return list(page_offers(page))
 
 
 def expected_types(table: Table) -> list[str]:
-    return [action["type"] for action in table.state()["expected"]["actions"]]
+    return list(expected_actions(table))
 
 
 def keep_buttons(page: str) -> list[str]:
     """What each button of the set-aside form does next: "roll" on, or "bank"."""
-    return re.findall(r'<button type="submit" name="then" value="(\w+)"', page)
+    return page_offers(page)["keep"].offered("then")
 
 
 def no_bank_reason(page: str) -> str:

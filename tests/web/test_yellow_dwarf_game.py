@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import html
 import json
-import random
 import re
-import secrets
 from typing import Any
 
+import conftest
 import pytest
-from conftest import Table, page_error
+from conftest import Table, act, expected_actions, ok, page_offers, refused
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -33,24 +32,14 @@ def start(
     payout: str = "cards",
     game_end: str = "first-broke",
 ) -> Table:
-    data: dict[str, Any] = {f"seats-{i}": name for i, name in enumerate(names)}
-    data |= {
-        "option_starting_chips": str(chips),
-        "option_payout": payout,
-        "option_game_end": game_end,
-        "form_key": secrets.token_urlsafe(8),
-    }
-    response = client.post("/new/yellow-dwarf", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return Table(client, response.location.rsplit("/", 1)[1])
-
-
-def ok(response: Any) -> None:
-    assert response.status_code == 303, page_error(response.get_data(as_text=True))
-
-
-def act(table: Table, **data: Any) -> None:
-    ok(table.act(**data))
+    return conftest.start(
+        client,
+        "yellow-dwarf",
+        names,
+        option_starting_chips=str(chips),
+        option_payout=payout,
+        option_game_end=game_end,
+    )
 
 
 def game(table: Table) -> dict[str, Any]:
@@ -60,11 +49,6 @@ def game(table: Table) -> dict[str, Any]:
 def text(page: str) -> str:
     """The words a page shows, tags dropped and spaces collapsed."""
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
-def refused(response: Any) -> str:
-    assert response.status_code == 422, response.status_code
-    return html.unescape(page_error(response.get_data(as_text=True)))
 
 
 def conserved(table: Table) -> dict[str, Any]:
@@ -123,39 +107,19 @@ def board_players(page: str) -> list[tuple[str, int, str]]:
     return [(text(name).removeprefix("▶ "), int(chips), cards) for name, chips, cards in rows]
 
 
-def action_forms(page: str) -> dict[str, str]:
-    """The page's forms that record an action, by the action type each posts."""
-    forms = re.findall(r'<form method="post" action="[^"]*/action"[^>]*>(.*?)</form>', page, re.S)
-    typed = [(re.search(r'name="type" value="([\w-]+)"', form), form) for form in forms]
-    by_type = {kind.group(1): form for kind, form in typed if kind}
-    assert len(by_type) == len(forms), "each form posts one action type of its own"
-    return by_type
-
-
-def card_buttons(form: str) -> tuple[list[str], list[str]]:
-    """A picker's card buttons: (the cards a tap lays, the cards greyed out)."""
-    buttons = re.findall(r'<button[^>]*name="card" value="(\w+)"[^>]*>', form)
-    tags = re.findall(r'<button[^>]*name="card"[^>]*>', form)
-    enabled = [card for card, tag in zip(buttons, tags, strict=True) if " disabled" not in tag]
-    greyed = [card for card, tag in zip(buttons, tags, strict=True) if " disabled" in tag]
-    return enabled, greyed
-
-
 def assert_offers_what_the_engine_expects(table: Table) -> dict[str, dict[str, Any]]:
     """The page has a form for each action type the engine lists and no other, and offers
     exactly the listed cards, ranks and taker cards; returns the listed actions by type."""
-    listed = {action["type"]: action for action in table.state()["expected"]["actions"]}
-    forms = action_forms(table.page())
-    assert set(forms) == set(listed)
+    listed = expected_actions(table)
+    offers = page_offers(table.page())
+    assert set(offers) == set(listed)
     if "play" in listed:
-        assert card_buttons(forms["play"])[0] == listed["play"]["cards"]
+        assert offers["play"].offered("card") == listed["play"]["cards"]
     if "without" in listed:
-        ranks = re.findall(r'name="rank" value="(\w+)"', forms["without"])
-        assert ranks == listed["without"]["ranks"]
+        assert offers["without"].fixed("rank") == listed["without"]["ranks"]
     for kind in ("round", "reveal"):
         if kind in listed:
-            selects = re.findall(r'<select id="taker-(\w+)"', forms[kind])
-            assert selects == listed[kind]["cards"]
+            assert offers[kind].selects == [f"taker-{card}" for card in listed[kind]["cards"]]
     return listed
 
 
@@ -311,11 +275,9 @@ def test_a_free_start_offers_every_card_and_the_round_result_but_no_without(
     # After the king Ann starts again: every card but the three laid, no round result now.
     listed = assert_offers_what_the_engine_expects(table)
     assert set(listed) == {"play"}
-    forms = action_forms(table.page())
-    assert card_buttons(forms["play"]) == (
-        [card for card in DECK if card not in ("JD", "QD", "KD")],
-        ["JD", "QD", "KD"],
-    )
+    picker = page_offers(table.page())["play"]
+    assert picker.offered("card") == [card for card in DECK if card not in ("JD", "QD", "KD")]
+    assert picker.greyed("card") == ["JD", "QD", "KD"]
 
 
 def test_a_rank_due_offers_its_cards_not_laid_and_without_that_rank(
@@ -346,8 +308,8 @@ def test_a_rank_due_offers_its_cards_not_laid_and_without_that_rank(
     act(table, type="without", rank="6")  # Cy must lay a 6, and the 6D is laid
     listed = assert_offers_what_the_engine_expects(table)
     assert "choices" not in listed["play"]  # no taker card among the sixes
-    forms = action_forms(table.page())
-    assert card_buttons(forms["play"]) == (["6S", "6H", "6C"], ["6D"])
+    picker = page_offers(table.page())["play"]
+    assert (picker.offered("card"), picker.greyed("card")) == (["6S", "6H", "6C"], ["6D"])
 
 
 def test_when_every_card_of_the_rank_due_is_laid_only_without_is_offered(
@@ -390,12 +352,13 @@ def test_the_called_question_offers_exactly_the_listed_answers(client: FlaskClie
     act(table, type="play", card="9H")
     asked = table.act(type="play", card="10D")
     step = client.get(asked.location).get_data(as_text=True)
-    listed = {action["type"]: action for action in table.state()["expected"]["actions"]}
-    assert listed["play"]["choices"] == [True, False]
-    form = action_forms(step)["play"]
-    answers = re.findall(r'<button[^>]*name="called" value="(\d)"[^>]*>(\w+)</button>', form)
+    assert expected_actions(table)["play"]["choices"] == [True, False]
+    question = page_offers(step)["play"]
+    assert question.offered("called") == ["1", "0"]
+    answers = re.findall(r'<button[^>]*name="called" value="(\d)"[^>]*>(\w+)</button>', step)
     assert answers == [("1", "Called"), ("0", "Forgot")]
-    assert card_buttons(step) == ([], [])  # the picker waits for the answer
+    # The picker waits for the answer.
+    assert (question.offered("card"), question.greyed("card")) == ([], [])
 
 
 def test_an_old_called_question_for_a_card_laid_since_shows_the_picker(
@@ -406,7 +369,7 @@ def test_an_old_called_question_for_a_card_laid_since_shows_the_picker(
     lay_taker(table, "10D", called=False)  # answered on another phone
     page = client.get(asked.location).get_data(as_text=True)
     assert 'id="called-step"' not in page
-    assert card_buttons(page)[0] == ["JS", "JH", "JD", "JC"]
+    assert page_offers(page)["play"].offered("card") == ["JS", "JH", "JD", "JC"]
     # Nor is a card that is not a taker card asked about, even one the engine accepts.
     page = client.get(f"{table.url}?called_for=JS").get_data(as_text=True)
     assert 'id="called-step"' not in page
@@ -543,135 +506,6 @@ def test_a_card_already_laid_this_round_is_refused(client: FlaskClient) -> None:
     for card in ("5H", "7S", "8S", "KS"):
         assert re.search(rf'value="{card}"[^>]*disabled', page), card
     assert re.search(r'value="5D"[^>]*disabled', page) is None
-
-
-# --- A seeded round, card by card ---------------------------------------------------------
-
-
-def rank_of(card: str) -> int:
-    return RANKS.index(card[:-1]) + 1
-
-
-class Bank:
-    """The test's own bookkeeping of the chips, to compare with the app's."""
-
-    def __init__(self, chips: list[int], trays: dict[str, int]) -> None:
-        self.chips = list(chips)
-        self.trays = dict(trays)
-        self.uncalled: list[tuple[int, str]] = []
-
-    def laid(self, seat: int, card: str, called: bool | None) -> None:
-        if called:
-            self.chips[seat] += self.trays[card]
-            self.trays[card] = 0
-        elif called is False:
-            self.uncalled.append((seat, card))
-
-    def settle(self, winner: int, hands: list[list[str]], grand_opera: bool) -> None:
-        """The contract's order: Grand Opera, the cards left, kept cards, uncalled cards."""
-        if grand_opera:
-            self.chips[winner] += sum(self.trays.values())
-            self.trays = dict.fromkeys(self.trays, 0)
-        for seat, hand in enumerate(hands):
-            if seat != winner:
-                paid = min(len(hand), self.chips[seat])
-                self.chips[seat] -= paid
-                self.chips[winner] += paid
-        kept = [(seat, card) for card in TAKERS for seat, hand in enumerate(hands) if card in hand]
-        for seat, card in sorted(kept, key=lambda entry: entry[0]) + self.uncalled:
-            paid = min(self.trays[card], self.chips[seat])
-            self.chips[seat] -= paid
-            self.trays[card] += paid
-
-
-def play_seeded_round(table: Table, rng: random.Random) -> tuple[Bank, list[list[str]], int]:
-    """Shuffle and deal, then every turn: the rank due if held (any card on a free start),
-    else "without"; called or not at random. Chips are checked after every post."""
-    session = table.state()
-    state = session["state"]
-    players = len(state["players"])
-    each, _aside = DEALS[players]
-    deck = list(DECK)
-    rng.shuffle(deck)
-    hands = [deck[seat * each : (seat + 1) * each] for seat in range(players)]
-    bank = Bank(state["chips"], state["trays"])
-    while state["went_out"] is None:
-        version = session["version"]
-        seat, due = state["turn"], state["required"]
-        if due is None:
-            choices = hands[seat]
-        else:
-            choices = [card for card in hands[seat] if rank_of(card) == due]
-        if not choices:
-            ok(table.post("/action", {"type": "without", "rank": RANKS[due - 1]}, version))
-        else:
-            card = rng.choice(choices)
-            hands[seat].remove(card)
-            called = None
-            play = {"type": "play", "card": card}
-            if card in TAKERS:
-                called = rng.random() < 0.6
-                asked = table.post("/action", play, version)
-                assert asked.location.endswith(f"?called_for={card}")
-                play["called"] = "1" if called else "0"
-            ok(table.post("/action", play, version))
-            bank.laid(seat, card, called)
-        session = table.state()
-        state = session["state"]
-        assert session["version"] == version + 1  # one post, one event: the step asks only
-        assert sum(state["chips"]) + sum(state["trays"].values()) == 4 * 50
-        assert state["chips"] == bank.chips
-        assert state["trays"] == bank.trays
-        assert state["laid_counts"] == [each - len(hand) for hand in hands]
-    return bank, hands, state["went_out"]
-
-
-@pytest.mark.parametrize("seed", [80, 138])  # both called and forgotten takers, and kept ones
-def test_a_seeded_round_card_by_card_through_the_pages(client: FlaskClient, seed: int) -> None:
-    names = ["Ann", "Bo", "Cy", "Di"]
-    table = start(client, names)
-    rng = random.Random(seed)
-    bank, hands, winner = play_seeded_round(table, rng)
-    assert hands[winner] == []
-    laid = game(table)["laid"]
-    grand_opera = all(entry["seat"] == winner for entry in laid)
-    page = table.page()
-    assert f"{names[winner]} went out" in text(page)
-    unplayed = [card for card in TAKERS if card not in {entry["card"] for entry in laid}]
-    offered = re.findall(r'<select id="taker-(\w+)"', page)
-    assert offered == unplayed  # only the taker cards not laid can be in a hand
-    fates = {}
-    for card in unplayed:
-        holder = [seat for seat, hand in enumerate(hands) if card in hand]
-        fates[f"taker-{card}"] = f"kept:{holder[0]}" if holder else ""
-    act(table, type="reveal", **fates)
-    bank.settle(winner, hands, grand_opera)
-    state = conserved(table)
-    record = state["rounds"][0]
-    assert record["winner"] == winner
-    assert record["grand_opera"] is grand_opera
-    assert record["left"] == [len(hand) for hand in hands]
-    assert record["chips"] == bank.chips
-    assert record["trays"] == bank.trays
-    assert [entry["card"] for entry in record["kept"]] == [
-        card for seat, hand in enumerate(hands) for card in TAKERS if card in hand
-    ]
-    assert len(record["laid"]) == len(laid)
-    if min(bank.chips) >= 15:  # round 2 has begun: the stakes are taken again
-        assert state["round"] == 2 and not table.state()["finished"]
-        assert state["chips"] == [chips - 15 for chips in bank.chips]
-        stakes = {"10D": 4, "JC": 8, "QS": 12, "KH": 16, "7D": 20}
-        assert state["trays"] == {card: bank.trays[card] + stakes[card] for card in TAKERS}
-    else:  # a player cannot pay the next stake: the most chips wins
-        assert state["finished"] and state["round"] == 1
-        assert table.state()["winners"] == [
-            seat for seat, chips in enumerate(bank.chips) if chips == max(bank.chips)
-        ]
-    shown = text(table.page())
-    assert f"Round 1 : {record['explanation']}" in shown
-    loser = next(seat for seat in range(4) if seat != winner)
-    count = len(hands[loser])
-    assert f"{names[loser]} pays {count} ({count} card{'s' if count > 1 else ''})" in shown
 
 
 # --- A whole game in round summaries ------------------------------------------------------

@@ -3,31 +3,23 @@
 from __future__ import annotations
 
 import json
-import random
 import re
-import secrets
 from typing import Any
 
-from conftest import Table, page_error
+import conftest
+from conftest import Table, act, expected_actions, page_error, page_offers
 from flask.testing import FlaskClient
-
-from scorekeeper.games.cards import YOKAI_SEPTET, Card
 
 SEATS = ["Ann", "Bo", "Cy", "Di"]
 
 
 def start(client: FlaskClient, team_a: str = "", team_b: str = "") -> Table:
-    data = {f"seats-{i}": name for i, name in enumerate(SEATS)}
-    data |= {"option_team_a": team_a, "option_team_b": team_b, "form_key": secrets.token_urlsafe(8)}
-    response = client.post("/new/yokai-septet", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return Table(client, response.location.rsplit("/", 1)[1])
+    return conftest.start(client, "yokai-septet", SEATS, option_team_a=team_a, option_team_b=team_b)
 
 
 def play(table: Table, *cards: str) -> None:
     for card in cards:
-        response = table.act(type="play", card=card)
-        assert response.status_code == 303, page_error(response.get_data(as_text=True))
+        act(table, type="play", card=card)
 
 
 def game_state(table: Table) -> dict[str, Any]:
@@ -198,45 +190,6 @@ def test_export_and_import_carry_every_trick(client: FlaskClient) -> None:
     assert response.get_json()["state"]["round"]["tricks"][1]["winner"] == 0
 
 
-def legal_card(hand: list[Card], led: str | None, rng: random.Random) -> Card:
-    following = [card for card in hand if card.colour == led]
-    return rng.choice(following or hand)
-
-
-def test_a_seeded_game_of_random_legal_plays_ends_with_a_team_at_seven(
-    client: FlaskClient,
-) -> None:
-    rng = random.Random(7)
-    table = start(client)
-    rounds = 0
-    while not table.state()["finished"]:
-        rounds += 1
-        assert rounds <= 30, "the game should end"
-        deck = list(YOKAI_SEPTET.cards())
-        rng.shuffle(deck)
-        trump_card, hands = deck[48], [deck[i * 12 : (i + 1) * 12] for i in range(4)]
-        table.act(type="trump", card=str(trump_card))
-        if rounds == 1:
-            holds = Card("blue", 13) if trump_card == Card("green", 1) else Card("green", 1)
-            table.act(
-                type="first-lead", seat=str(next(i for i, h in enumerate(hands) if holds in h))
-            )
-        # Play until this round has its record (the round is over).
-        while len((state := game_state(table))["rounds"]) < rounds:
-            current, leader = state["round"]["current"], state["round"]["leader"]
-            seat = (leader + len(current)) % 4
-            led = current[0].split()[0] if current else None
-            card = legal_card(hands[seat], led, rng)
-            hands[seat].remove(card)
-            play(table, str(card))
-        state = game_state(table)
-        assert len(state["rounds"]) == rounds
-        assert not state["flags"]  # legal play never raises a revoke flag
-    final = table.state()
-    assert max(final["state"]["scores"]) >= 7
-    assert final["winners"] in ([0, 2], [1, 3])
-
-
 def test_a_card_of_an_earlier_round_can_be_corrected_from_the_history(
     client: FlaskClient,
 ) -> None:
@@ -320,44 +273,31 @@ def expected(table: Table) -> dict[str, Any]:
 
 def listed(table: Table, kind: str, field: str) -> list[Any]:
     """The values ``expected`` lists for action ``kind`` in ``field``."""
-    action = next(a for a in expected(table)["actions"] if a["type"] == kind)
-    return list(action[field])
-
-
-def offered_types(page: str) -> set[str]:
-    """The action types of the forms the page shows."""
-    return set(re.findall(r'<input type="hidden" name="type" value="([a-z-]+)">', page))
-
-
-def picker_cards(page: str) -> tuple[list[str], list[str]]:
-    """The picker's cards that may be tapped, and those greyed out."""
-    enabled, greyed = [], []
-    for button in re.finditer(r'<button type="submit" name="card" value="([^"]+)"[^>]*>', page):
-        (greyed if " disabled" in button.group(0) else enabled).append(button.group(1))
-    return enabled, greyed
+    return list(expected_actions(table)[kind][field])
 
 
 def test_the_trump_picker_offers_every_card_expected(client: FlaskClient) -> None:
     table = start(client)
     assert expected(table)["seat"] is None
-    page = table.page()
-    assert offered_types(page) == {"trump"}
-    enabled, greyed = picker_cards(page)
+    offers = page_offers(table.page())
+    assert set(offers) == {"trump"}
+    enabled = offers["trump"].offered("card")
     assert enabled == listed(table, "trump", "cards")
-    assert len(enabled) == 49 and greyed == []
+    assert len(enabled) == 49 and offers["trump"].greyed("card") == []
 
 
 def test_the_first_lead_question_offers_the_seats_expected(client: FlaskClient) -> None:
     table = start(client)
     table.act(type="trump", card="yellow 4")
     page = table.page()
-    assert offered_types(page) == {"first-lead"}
+    offers = page_offers(page)
+    assert set(offers) == {"first-lead"}  # no card picker until the question is answered
+    assert offers["first-lead"].offered("seat") == ["0", "1", "2", "3"]
     seats = re.findall(
         r'<button type="submit" name="seat" value="(\d+)" class="secondary">(\w+)<', page
     )
     assert seats == [("0", "Ann"), ("1", "Bo"), ("2", "Cy"), ("3", "Di")]
     assert [int(seat) for seat, _ in seats] == listed(table, "first-lead", "choices")
-    assert picker_cards(page) == ([], [])
 
 
 def test_before_the_first_card_the_page_offers_play_pass_and_result(client: FlaskClient) -> None:
@@ -366,17 +306,17 @@ def test_before_the_first_card_the_page_offers_play_pass_and_result(client: Flas
     table.act(type="first-lead", seat="1")
     assert expected(table)["seat"] == 1
     page = table.page()
-    assert offered_types(page) == {"play", "pass", "result"}
+    offers = page_offers(page)
+    assert set(offers) == {"play", "pass", "result"}
     assert "Bo plays: tap the card" in page
-    enabled, greyed = picker_cards(page)
-    assert enabled == listed(table, "play", "cards")
-    assert greyed == ["red 7"]
-    boss = re.findall(r'<input type="checkbox" name="boss" value="([^"]+)"', page)
+    assert offers["play"].offered("card") == listed(table, "play", "cards")
+    assert offers["play"].greyed("card") == ["red 7"]
+    boss = offers["result"].boxes["boss"]
     assert boss == listed(table, "result", "cards")
     assert boss == ["green 7", "purple 7", "pink 7", "yellow 7", "black 7", "blue 7"]
     # With the trump card a 7, a round can reach the last trick.
-    hows = re.findall(r'<input type="radio" name="how" value="([a-z-]+)"( disabled)?', page)
-    assert hows == [("four-boss", ""), ("seven-tricks", ""), ("last-trick", "")]
+    hows = offers["result"].radios["how"]
+    assert hows == [("four-boss", True), ("seven-tricks", True), ("last-trick", True)]
     assert 'id="no-last-trick"' not in page
 
 
@@ -387,17 +327,17 @@ def test_the_last_trick_is_disabled_with_its_reason_when_the_trump_card_is_no_7(
     table.act(type="trump", card="yellow 4")
     table.act(type="first-lead", seat="0")
     page = table.page()
-    hows = re.findall(r'<input type="radio" name="how" value="([a-z-]+)"( disabled)?', page)
-    assert hows == [("four-boss", ""), ("seven-tricks", ""), ("last-trick", " disabled")]
+    result = page_offers(page)["result"]
+    hows = result.radios["how"]
+    assert hows == [("four-boss", True), ("seven-tricks", True), ("last-trick", False)]
     reason = re.search(r'<p class="help" id="no-last-trick">(.*?)</p>', page, re.S)
     assert reason is not None
     assert reason.group(1) == (
         "Not the last trick this round: the trump card is no 7, so all seven Boss Yokai are "
         "in play and a team captures its 4th before trick 12."
     )
-    boss = re.findall(r'<input type="checkbox" name="boss" value="([^"]+)"', page)
-    assert boss == listed(table, "result", "cards")
-    assert len(boss) == 7
+    assert result.boxes["boss"] == listed(table, "result", "cards")
+    assert len(result.boxes["boss"]) == 7
     # The engine refuses what the page disables.
     refused = table.act(
         type="result", team="0", how="last-trick", boss=["red 7", "blue 7", "pink 7"]
@@ -413,11 +353,11 @@ def test_once_a_card_is_played_only_the_next_card_is_offered(client: FlaskClient
     play(table, "red 12", "red 7")
     assert expected(table)["seat"] == 2
     page = table.page()
-    assert offered_types(page) == {"play"}
+    offers = page_offers(page)
+    assert set(offers) == {"play"}
     assert "Cy plays: tap the card" in page
-    enabled, greyed = picker_cards(page)
-    assert enabled == listed(table, "play", "cards")
-    assert greyed == ["yellow 4", "red 7", "red 12"]
+    assert offers["play"].offered("card") == listed(table, "play", "cards")
+    assert offers["play"].greyed("card") == ["yellow 4", "red 7", "red 12"]
 
 
 def test_the_revoke_flags_offered_are_those_expected(client: FlaskClient) -> None:
@@ -425,11 +365,11 @@ def test_the_revoke_flags_offered_are_those_expected(client: FlaskClient) -> Non
     table.act(type="trump", card="yellow 4")
     table.act(type="first-lead", seat="0")
     play(table, "red 12", "blue 8", "red 6", "red 8", "red 11", "red 7")  # Bo revoked
-    page = table.page()
-    assert offered_types(page) == {"play", "revoke"}
-    flags = re.findall(r'<input type="hidden" name="flag" value="(\d+)">', page)
+    offers = page_offers(table.page())
+    assert set(offers) == {"play", "revoke"}
+    flags = offers["revoke"].fixed("flag")
     assert [int(flag) for flag in flags] == listed(table, "revoke", "choices") == [0]
     table.act(type="revoke", flag="0", decision="dismiss")
     page = table.page()
-    assert offered_types(page) == {"play"}
+    assert set(page_offers(page)) == {"play"}
     assert 'name="flag"' not in page
