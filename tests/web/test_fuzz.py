@@ -155,7 +155,7 @@ class World:
     def __init__(self, client: FlaskClient) -> None:
         self.client = client
         self.sessions: dict[str, Played] = {}
-        self._profile: str | None = None
+        self._made_deck: tuple[str, str] | None = None
         self._openapi: dict[str, Any] | None = None
 
     def session(self, variant: str) -> Played:
@@ -189,19 +189,23 @@ class World:
     @property
     def profile(self) -> str:
         """A deck profile this device made on the deck page."""
-        if self._profile is None:
-            made = self.client.post("/decks", data={"name": "Fuzzed deck"})
-            assert made.status_code == 303
-            self._profile = made.location.rsplit("/", 1)[1]
-        return self._profile
+        return self._deck()[0]
 
     @property
     def profile_key(self) -> str:
-        """The profile's key, from the "edit this deck" link its page shows this device."""
-        page = self.client.get(f"/decks/{self.profile}").get_data(as_text=True)
-        found = re.search(rf"/decks/{self.profile}/join/([\w-]+)", page)
-        assert found, "the deck page shows no “edit this deck” link"
-        return found.group(1)
+        """The profile's key, from the "edit this deck" link its page showed this device."""
+        return self._deck()[1]
+
+    def _deck(self) -> tuple[str, str]:
+        if self._made_deck is None:
+            made = self.client.post("/decks", data={"name": "Fuzzed deck"})
+            assert made.status_code == 303
+            profile = made.location.rsplit("/", 1)[1]
+            page = self.client.get(f"/decks/{profile}").get_data(as_text=True)
+            found = re.search(rf"/decks/{profile}/join/([\w-]+)", page)
+            assert found, "the deck page shows its maker no “edit this deck” link"
+            self._made_deck = (profile, found.group(1))
+        return self._made_deck
 
     @property
     def openapi(self) -> dict[str, Any]:
