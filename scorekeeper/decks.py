@@ -123,7 +123,7 @@ def insert(
 
 
 def load(profile_id: str) -> Profile:
-    row = DeckProfile.get_or_none(DeckProfile.id == profile_id)
+    row = _row(profile_id)
     if row is None:
         raise ProfileNotFound(profile_id)
     return _profile(row)
@@ -152,16 +152,22 @@ def update(profile_id: str, name: object, sizes: object) -> Profile:
     return load(profile_id)
 
 
+def _row(profile_id: str) -> DeckProfile | None:
+    """The stored profile, or None; an id of the wrong shape is not looked up."""
+    return DeckProfile.get_or_none(DeckProfile.id == profile_id) if keys.is_id(profile_id) else None
+
+
 def key_matches(profile_id: str, key: object) -> bool:
-    row = DeckProfile.get_or_none(DeckProfile.id == profile_id) if keys.is_id(profile_id) else None
+    row = _row(profile_id)
     return row is not None and keys.same_key(str(row.edit_key), key)
 
 
 def check_key(profile_id: str, key: object) -> None:
     """IllegalAction unless ``key`` is the key of the existing profile ``profile_id``."""
-    if not keys.is_id(profile_id) or not DeckProfile.get_or_none(DeckProfile.id == profile_id):
+    row = _row(profile_id)
+    if row is None:
         raise IllegalAction(NO_SUCH_PROFILE, "deck_profile")
-    if not key_matches(profile_id, key):
+    if not keys.same_key(str(row.edit_key), key):
         # The profile's id is no secret (watchers see it): playing with it changes it.
         raise IllegalAction(
             "To play with a deck profile, send its key as “deck_key” (the "
@@ -185,7 +191,7 @@ def of_session(session_id: str) -> Profile | None:
 
 def link(session: GameSession, profile_id: str) -> None:
     """Play ``session`` with a profile (inside the store's write transaction)."""
-    if not keys.is_id(profile_id) or DeckProfile.get_or_none(DeckProfile.id == profile_id) is None:
+    if _row(profile_id) is None:
         raise IllegalAction(NO_SUCH_PROFILE, "deck_profile")
     SessionDeck.create(session=session, profile=profile_id)
 
