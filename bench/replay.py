@@ -14,8 +14,8 @@ import statistics
 import time
 from typing import Any
 
-from scorekeeper.games import yardkle
 from scorekeeper.games.base import resolve_options
+from scorekeeper.games.yardkle import rules as yardkle
 from scorekeeper.store import replay
 
 GOAL_MS = 200.0

@@ -53,12 +53,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
-    from scorekeeper import db, logs
+    from scorekeeper import db, logs, migrations
     from scorekeeper.web import https, register
 
     logs.init_app(app)
     https.init_app(app)
     db.init_app(app)
+    migrations.init_app(app)
     register(app)
     return app
 

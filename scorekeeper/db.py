@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from urllib.parse import urlparse
 
-import click
 from flask import Flask
 from peewee import Database, DatabaseProxy, PostgresqlDatabase, SqliteDatabase
 
@@ -71,11 +70,8 @@ def database_url(app: Flask) -> str:
 
 
 def init_app(app: Flask) -> None:
-    from scorekeeper.migrations import migrate
-
+    """Open the app's database; ``migrations.init_app`` brings its schema up to date."""
     database.initialize(open_database(database_url(app)))
-    with database.connection_context():
-        migrate()
 
     @app.before_request
     def connect() -> None:
@@ -85,14 +81,3 @@ def init_app(app: Flask) -> None:
     def close(_exc: BaseException | None) -> None:
         if not database.is_closed():
             database.close()
-
-    @app.cli.command("init-db")
-    def init_db_command() -> None:
-        """Create the database, or bring its schema up to date. Keeps all data."""
-        with database.connection_context():
-            applied = migrate()
-        where = database_url(app)
-        if applied:
-            click.echo(f"Applied migrations {applied} to {where}.")
-        else:
-            click.echo(f"The database at {where} is up to date.")

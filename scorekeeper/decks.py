@@ -18,12 +18,17 @@ from dataclasses import dataclass
 
 from scorekeeper import keys
 from scorekeeper.db import write_transaction
-from scorekeeper.games.base import IllegalAction, parse_name
+from scorekeeper.games.base import Game, IllegalAction, parse_name
 from scorekeeper.games.cards import YADOKARICK, Card
 from scorekeeper.games.house_sizes import parse_size
 from scorekeeper.models import NAME_MAX_LENGTH, DeckProfile, GameSession, SessionDeck, utc_now
 
-DEFAULT_NAME = "My Yadokarick deck"
+
+def default_name(game: Game) -> str:
+    """The name of a deck profile nobody named."""
+    return f"My {game.title} deck"
+
+
 NO_SUCH_PROFILE = "That deck profile does not exist; choose another."
 
 

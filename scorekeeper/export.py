@@ -10,17 +10,16 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction, parse_whole_number
-from scorekeeper.store import SessionView
+from scorekeeper.store import ImportedSession, SessionView
 
 FORMAT = "tabletop-scorekeeper/session"
 # Version 2 counts the seat an option names from 0 (version 1 counted first_dealer from 1).
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, FORMAT_VERSION)
-FIRST_DEALER_GAMES = ("cryptruck", "yadokarick")
 # Event numbers are stored in a 32-bit integer column.
 MAX_SEQ = 2**31 - 1
 CSV_COLUMNS = ("round", "seat", "player", "points", "running_total", "note")
@@ -87,14 +86,17 @@ def _csv_safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-@dataclass(frozen=True)
-class ImportedSession:
-    game: str
-    options: dict[str, object]
-    seats: list[object]
-    events: list[tuple[int, dict[str, object], bool, bool]]
-    # (name, sizes) of the deck profile the session played with, unchecked.
-    deck_profile: tuple[object, object] | None = None
+def seats_counted_from_zero(slug: object, options: dict[str, object]) -> dict[str, object]:
+    """A version 1 file's options with each seat they name counted from 0, as version 2 does."""
+    game = GAMES.get(slug) if isinstance(slug, str) else None
+    if game is None:
+        return options
+    converted = dict(options)
+    for spec in game.options:
+        if spec.kind == "seat" and spec.name in options:
+            field = f"options.{spec.name}"
+            converted[spec.name] = parse_whole_number(options[spec.name], spec.label, field) - 1
+    return converted
 
 
 def read_export(data: object) -> ImportedSession:
@@ -113,9 +115,8 @@ def read_export(data: object) -> ImportedSession:
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise IllegalAction("“options” must be an object.", "options")
-    if version == 1 and data.get("game") in FIRST_DEALER_GAMES and "first_dealer" in options:
-        dealer = parse_whole_number(options["first_dealer"], "First dealer", "options.first_dealer")
-        options = {**options, "first_dealer": dealer - 1}
+    if version == 1:
+        options = seats_counted_from_zero(data.get("game"), options)
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(seat, dict) for seat in seats):
         raise IllegalAction("“seats” must be a list of {position, name}.", "seats")

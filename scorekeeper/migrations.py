@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import click
+from flask import Flask
 from peewee import (
     BooleanField,
     CharField,
@@ -24,7 +26,7 @@ from playhouse.migrate import PostgresqlMigrator, SqliteMigrator
 from playhouse.migrate import migrate as run_operations
 
 from scorekeeper import keys
-from scorekeeper.db import database, is_sqlite, write_transaction
+from scorekeeper.db import database, database_url, is_sqlite, write_transaction
 from scorekeeper.models import BaseModel, utc_now
 
 
@@ -201,3 +203,20 @@ def migrate() -> list[int]:
             SchemaMigration.create(number=number, applied_at=int(utc_now().timestamp()))
             applied.append(number)
     return applied
+
+
+def init_app(app: Flask) -> None:
+    """Bring the schema up to date at start-up, and add the ``init-db`` command."""
+    with database.connection_context():
+        migrate()
+
+    @app.cli.command("init-db")
+    def init_db_command() -> None:
+        """Create the database, or bring its schema up to date. Keeps all data."""
+        with database.connection_context():
+            applied = migrate()
+        where = database_url(app)
+        if applied:
+            click.echo(f"Applied migrations {applied} to {where}.")
+        else:
+            click.echo(f"The database at {where} is up to date.")

@@ -28,8 +28,17 @@ from scorekeeper.games.base import (
 )
 from scorekeeper.models import NAME_MAX_LENGTH, Event, GameSession, RequestKey, Seat, utc_now
 
-# The games whose cards carry sizes the app learns into a deck profile.
-DECK_GAMES = frozenset({"yadokarick"})
+
+@dataclass(frozen=True)
+class ImportedSession:
+    """An exported session as an import needs it, its shape checked (``export.read_export``)."""
+
+    game: str
+    options: dict[str, object]
+    seats: list[object]
+    events: list[tuple[int, dict[str, object], bool, bool]]
+    # (name, sizes) of the deck profile the session played with, unchecked.
+    deck_profile: tuple[object, object] | None = None
 
 
 class SessionNotFound(LookupError):
@@ -204,12 +213,12 @@ def _view(session: GameSession) -> SessionView:
         session.version,
         state,
         events,
-        decks.of_session(session.id) if game.slug in DECK_GAMES else None,
+        decks.of_session(session.id) if game.learns_card_sizes else None,
     )
 
 
 def _check_deck_game(game: Game, deck_given: bool) -> None:
-    if deck_given and game.slug not in DECK_GAMES:
+    if deck_given and not game.learns_card_sizes:
         raise IllegalAction(f"{game.title} is not played with a deck profile.", "deck_profile")
 
 
@@ -232,20 +241,19 @@ def create(
     _check_deck_game(game, bool(deck_profile or new_deck_name))
 
     def link_deck(session: GameSession) -> None:
-        if game.slug not in DECK_GAMES:
+        if not game.learns_card_sizes:
             return
-        name = new_deck_name or decks.DEFAULT_NAME
+        name = new_deck_name or decks.default_name(game)
         profile_id = deck_profile or decks.insert(name, field="new_deck_name").id
         decks.link(session, profile_id)
 
     return _insert_session(game, seats, resolved, [], form_key, link_deck)
 
 
-def import_session(data: object, form_key: str | OneTimeKey | None = None) -> tuple[str, str]:
-    """A new session identical to an exported one (see ``scorekeeper.export``)."""
-    from scorekeeper.export import read_export
-
-    imported = read_export(data)
+def import_session(
+    imported: ImportedSession, form_key: str | OneTimeKey | None = None
+) -> tuple[str, str]:
+    """A new session identical to an exported one (read by ``export.read_export``)."""
     game = get_game(imported.game)
     _check_deck_game(game, imported.deck_profile is not None)
     seats = check_seat_names(game, imported.seats)
@@ -261,8 +269,8 @@ def import_session(data: object, form_key: str | OneTimeKey | None = None) -> tu
             name, sizes = imported.deck_profile
             profile = decks.insert(name, sizes, "deck_profile.name", "deck_profile.sizes")
             decks.link(session, profile.id)
-        elif game.slug in DECK_GAMES:
-            decks.link(session, decks.insert(decks.DEFAULT_NAME).id)
+        elif game.learns_card_sizes:
+            decks.link(session, decks.insert(decks.default_name(game)).id)
 
     return _insert_session(game, seats, options, logged, form_key, copy_deck)
 

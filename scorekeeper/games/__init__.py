@@ -1,20 +1,32 @@
-"""The rules of every game the app keeps, one pure module per game."""
+"""The games the app keeps, each a package of its own, listed once here.
+
+A game's package holds its rules engine (``GAME``, pure Python, see
+``base.Game``) and its web adapter (``web.ADAPTER``, see
+``scorekeeper.web.adapters``). Nothing outside a game's package names it.
+"""
 
 from __future__ import annotations
 
-from scorekeeper.games import cryptruck, yadokarick, yardkle, yellow_dwarf, yokai_septet
+from importlib import import_module
+
 from scorekeeper.games.base import Game, IllegalAction
 
-GAMES: dict[str, Game] = {
-    game.slug: game
-    for game in (
-        yardkle.GAME,
-        yokai_septet.GAME,
-        cryptruck.GAME,
-        yadokarick.GAME,
-        yellow_dwarf.GAME,
-    )
-}
+# The registry: one line per game, in the order the app lists them.
+PACKAGES = (
+    "yardkle",
+    "yokai_septet",
+    "cryptruck",
+    "yadokarick",
+    "yellow_dwarf",
+)
+
+GAMES: dict[str, Game] = {}
+# Each game's package by its slug ("yellow-dwarf" lives in yellow_dwarf).
+PACKAGE_OF: dict[str, str] = {}
+for _package in PACKAGES:
+    _game: Game = import_module(f"{__name__}.{_package}").GAME
+    GAMES[_game.slug] = _game
+    PACKAGE_OF[_game.slug] = _package
 
 
 def get_game(slug: object) -> Game:

@@ -332,6 +332,9 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...]
+    # Whether the cards carry printed sizes the table tells once: its sessions keep
+    # them in a deck profile that later sessions with the same deck start from.
+    learns_card_sizes: bool
 
     def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> Any: ...
 

@@ -12,14 +12,16 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 
 from scorekeeper import decks, store
-from scorekeeper.export import session_csv, session_json
-from scorekeeper.games import cards, yardkle, yellow_dwarf
+from scorekeeper.export import read_export, session_csv, session_json
+from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.web import access
+from scorekeeper.web.adapters import TrickJudge, adapters
 from scorekeeper.web.errors import error_response
+from scorekeeper.web.json_input import json_body, only_fields, plays_of
 from scorekeeper.web.openapi import openapi_document
 from scorekeeper.web.sessions import load_or_404
 
@@ -37,16 +39,6 @@ def stale(error: store.StaleVersion) -> tuple[Response, int]:
     """The current state, where a 2xx carries it, with the error beside it."""
     body = session_state(store.load(request.view_args["session_id"]))  # type: ignore[index]
     return jsonify({**body, "error": str(error), "field": "version"}), 409
-
-
-def json_body() -> dict[str, Any]:
-    try:
-        body = request.get_json(silent=True)
-    except RecursionError:
-        body = None
-    if not isinstance(body, dict):
-        abort(400, "The request body must be a JSON object (Content-Type: application/json).")
-    return body
 
 
 def plain(value: Any) -> Any:
@@ -134,7 +126,7 @@ def create_session() -> tuple[Response, int]:
 
 @bp.post("/sessions/import")
 def import_session() -> tuple[Response, int]:
-    return created(*store.import_session(json_body()))
+    return created(*store.import_session(read_export(json_body())))
 
 
 @bp.get("/sessions/<session_id>")
@@ -210,72 +202,31 @@ def export_session_csv(session_id: str) -> Response:
     return Response(session_csv(load_or_404(session_id)), mimetype="text/csv")
 
 
-def only_fields(body: dict[str, Any], *allowed: str) -> None:
-    unknown = sorted(set(body) - set(allowed))
-    if unknown:
-        expected = ", ".join(f"“{name}”" for name in allowed)
-        raise IllegalAction(
-            f"Unknown field {unknown[0]!r}: this endpoint takes {expected}.", unknown[0]
-        )
+def trick_ruling(judge: TrickJudge) -> Callable[[], Response]:
+    """The endpoint ruling a trick of ``judge``'s game, with the reason (no session)."""
+
+    def rule() -> Response:
+        body = json_body()
+        if judge.trumps:
+            only_fields(body, "trump", "plays")
+            return jsonify(judge.rule(body.get("trump"), plays_of(body)).to_json())
+        only_fields(body, "plays")
+        return jsonify(judge.rule(plays_of(body)).to_json())
+
+    return rule
 
 
-def plays_of(body: dict[str, Any]) -> list[Any]:
-    plays = body.get("plays")
-    if not isinstance(plays, list):
-        raise IllegalAction("“plays” must be a list of the cards in playing order.", "plays")
-    return plays
+def add_game_routes() -> None:
+    """Each game's trick judge, and the endpoints a game adds of its own."""
+    for slug, game in adapters().items():
+        if game.judge is not None:
+            endpoint = "judge_" + slug.replace("-", "_")
+            bp.add_url_rule(f"/judge/{slug}", endpoint, trick_ruling(game.judge), methods=["POST"])
+        for route in game.api_routes:
+            bp.add_url_rule(route.rule, route.endpoint, route.view, methods=["POST"])
 
 
-@bp.post("/judge/yokai-septet")
-def judge_yokai_septet() -> Response:
-    body = json_body()
-    only_fields(body, "trump", "plays")
-    return jsonify(cards.yokai_septet_trick(body.get("trump"), plays_of(body)).to_json())
-
-
-@bp.post("/judge/cryptruck")
-def judge_cryptruck() -> Response:
-    body = json_body()
-    only_fields(body, "trump", "plays")
-    return jsonify(cards.cryptruck_trick(body.get("trump"), plays_of(body)).to_json())
-
-
-@bp.post("/judge/yadokarick")
-def judge_yadokarick() -> Response:
-    body = json_body()
-    only_fields(body, "plays")
-    return jsonify(cards.yadokarick_trick(plays_of(body)).to_json())
-
-
-@bp.post("/judge/yellow-dwarf/settle")
-def judge_yellow_dwarf_settle() -> Response:
-    body = json_body()
-    only_fields(body, "winner", "trays", "hands", "forgot", "grand_opera", "payout")
-    settlement = yellow_dwarf.settle(
-        body.get("winner"),
-        body.get("trays"),
-        body.get("hands"),
-        body.get("forgot", []),
-        body.get("grand_opera", False),
-        body.get("payout", "cards"),
-    )
-    return jsonify(settlement.to_json())
-
-
-@bp.post("/yardkle/score")
-def yardkle_score() -> Response:
-    body = json_body()
-    only_fields(body, "dice", "keep")
-    dice = body.get("dice")
-    if not isinstance(dice, list):
-        raise IllegalAction("“dice” must be a list of 1 to 6 dice.", "dice")
-    roll = yardkle.score_roll(dice)
-    if "keep" not in body:
-        return jsonify(roll.to_json())
-    keep = body["keep"]
-    if not isinstance(keep, list):
-        raise IllegalAction("“keep” must be a list of dice from the roll.", "keep")
-    return jsonify(yardkle.score_keep([int(d) for d in dice], keep).to_json())
+add_game_routes()
 
 
 @bp.get("/openapi.json")

@@ -7,7 +7,7 @@ import json
 from flask import Blueprint, Response, jsonify, redirect, render_template, url_for
 
 from scorekeeper import store
-from scorekeeper.export import session_csv, session_json
+from scorekeeper.export import read_export, session_csv, session_json
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.web import access
 from scorekeeper.web.forms import ImportForm
@@ -59,7 +59,9 @@ def import_session() -> Response | tuple[str, int]:
     error = None
     if form.validate_on_submit():
         try:
-            session_id, _key = store.import_session(parse_upload(form), form.form_key.data)
+            session_id, _key = store.import_session(
+                read_export(parse_upload(form)), form.form_key.data
+            )
         except IllegalAction as refused:
             error = refused.message
         except store.AlreadyRecorded as repeated:

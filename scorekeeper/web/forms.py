@@ -126,7 +126,7 @@ def new_session_form(
         )
         GameSessionForm.new_deck_name = StringField(
             "New deck's name",
-            default=decks.DEFAULT_NAME,
+            default=decks.default_name(game),
             description="Only for a new deck profile.",
             render_kw={"maxlength": NAME_MAX_LENGTH, "autocomplete": "off"},
         )

@@ -8,7 +8,7 @@ itself comes from the rules engine in ``scorekeeper.games.cards``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from flask import Blueprint, abort, render_template, request, session
@@ -17,6 +17,7 @@ from scorekeeper import decks
 from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction, is_digits, parse_whole_number
 from scorekeeper.web import access
+from scorekeeper.web.adapters import TrickJudge, trick_judges
 
 bp = Blueprint("judge", __name__, url_prefix="/judge")
 
@@ -50,60 +51,11 @@ def remember_size(card: str, size: str) -> None:
         session.permanent = True
 
 
-@dataclass(frozen=True)
-class TrickGame:
-    slug: str
-    title: str
-    deck: cards.Deck
-    players: tuple[int, ...]
-    default_players: int
-    trumps: tuple[str, ...]
-    rule: Callable[..., object]
-
-    @property
-    def needs_sizes(self) -> bool:
-        return self.slug == "yadokarick"
-
-
-TRICK_GAMES = {
-    game.slug: game
-    for game in (
-        TrickGame(
-            "yokai-septet",
-            "Yokai Septet",
-            cards.YOKAI_SEPTET,
-            (3, 4),
-            4,
-            cards.YOKAI_SEPTET.colours,
-            cards.yokai_septet_trick,
-        ),
-        TrickGame(
-            "cryptruck",
-            "Cryptruck",
-            cards.CRYPTRUCK,
-            (3, 4, 5),
-            4,
-            cards.CRYPTRUCK.colours,
-            cards.cryptruck_trick,
-        ),
-        TrickGame(
-            "yadokarick",
-            "Yadokarick",
-            cards.YADOKARICK,
-            (3, 4, 5, 6, 7),
-            4,
-            (),
-            cards.yadokarick_trick,
-        ),
-    )
-}
-
-
 @dataclass
 class Trick:
     """The trick as entered so far, read from the query string."""
 
-    game: TrickGame
+    game: TrickJudge
     players: int
     trump: str | None
     plays: list[str]
@@ -129,8 +81,7 @@ class Trick:
         )
 
     def colours_allowed(self) -> tuple[str, ...]:
-        # The 3-player Yadokarick game is played with one colour only.
-        if self.game.needs_sizes and self.players == 3 and self.plays:
+        if self.players == self.game.one_colour_players and self.plays:
             return (self.card_of(self.plays[0]).split()[0],)
         return self.game.deck.colours
 
@@ -173,7 +124,7 @@ def carry_over(trick: Trick) -> None:
         trick.pending = str(carried_card(trick.game.deck, pending, "The card waiting for its size"))
 
 
-def read_trick(game: TrickGame) -> Trick:
+def read_trick(game: TrickJudge) -> Trick:
     """The trick in the query string, after the tap that was just made."""
     args = request.args
     # A tapped setting button (set_…) wins over the value carried in the form.
@@ -208,7 +159,7 @@ def read_trick(game: TrickGame) -> Trick:
             if trick.used()[card] >= game.deck.copies_of(game.deck.parse(card, "add")):
                 raise IllegalAction(f"{card} is in this trick already.", "add")
             known = known_size(card)
-            if not (game.needs_sizes and trick.players > 3):
+            if not game.needs_sizes or trick.players < (game.sizes_from_players or 0):
                 trick.plays.append(card)
             elif known:
                 trick.plays.append(f"{card}{SIZE_SEPARATOR}{known}")
@@ -261,12 +212,12 @@ def picker_rows(
 
 @bp.get("")
 def choose() -> str:
-    return render_template("judge/choose.html", games=TRICK_GAMES.values())
+    return render_template("judge/choose.html", judges=trick_judges())
 
 
 @bp.get("/<slug>")
 def judge(slug: str) -> tuple[str, int]:
-    game = TRICK_GAMES.get(slug)
+    game = trick_judges().get(slug)
     if game is None:
         abort(404, f"There is no trick judge for “{slug}”.")
     trick = read_trick(game)
@@ -278,6 +229,7 @@ def judge(slug: str) -> tuple[str, int]:
             trick.error = refused.message
     page = render_template(
         "judge/trick.html",
+        slug=slug,
         game=game,
         trick=trick,
         ruling=ruling,

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.games import GAMES, yadokarick, yardkle, yellow_dwarf
+from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, OptionSpec
+from scorekeeper.games.yadokarick import rules as yadokarick
+from scorekeeper.games.yardkle import rules as yardkle
+from scorekeeper.games.yellow_dwarf import rules as yellow_dwarf
 
 Schema = dict[str, Any]
 

@@ -10,50 +10,27 @@ from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.wrappers import Response
 
 from scorekeeper import decks, store
-from scorekeeper.games import (
-    GAMES,
-    cards,
-    cryptruck,
-    yadokarick,
-    yardkle,
-    yellow_dwarf,
-    yokai_septet,
-)
+from scorekeeper.games import GAMES, cards
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.web import access
+from scorekeeper.web.adapters import adapter
 from scorekeeper.web.forms import check_seat_fields, new_form_key, new_session_form
 
 NOT_FOUND = "No session has this link. Check the address, or start a new session."
 
 bp = Blueprint("sessions", __name__)
 
-# Each game's templates read its state through the helpers of its rules module.
-TEMPLATE_RULES = {
-    "yardkle": yardkle,
-    "yokai-septet": yokai_septet,
-    "cryptruck": cryptruck,
-    "yadokarick": yadokarick,
-    "yellow-dwarf": yellow_dwarf,
-}
-DECKS = {"yokai-septet": cards.YOKAI_SEPTET, "cryptruck": cards.CRYPTRUCK}
-
 
 def session_deck(view: store.SessionView) -> cards.Deck | None:
-    """The deck a session's card picker offers (a game may narrow it to the cards in play)."""
-    rules = TEMPLATE_RULES[view.game.slug]
-    if hasattr(rules, "picker_deck"):
-        deck: cards.Deck = rules.picker_deck(view.state)
-        return deck
-    return DECKS.get(view.game.slug)
+    """The deck a session's card picker offers (None: the game has no card picker)."""
+    deck = adapter(view.game.slug).picker_deck
+    return None if deck is None else deck(view.state)
 
 
 def picker_colours(view: store.SessionView) -> tuple[str, ...] | None:
     """The colours a session's card picker offers: those in play, when the game chooses some."""
-    rules = TEMPLATE_RULES[view.game.slug]
-    if not hasattr(rules, "deck_cards"):
-        return None
-    in_play = {card.colour for card in rules.deck_cards(view.state)}
-    return tuple(colour for colour in DECKS[view.game.slug].colours if colour in in_play)
+    colours = adapter(view.game.slug).picker_colours
+    return None if colours is None else colours(view.state)
 
 
 def card_event_seqs(view: store.SessionView) -> dict[str, tuple[int, ...]]:
@@ -120,7 +97,7 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
     except IllegalAction as refused:
         abort(422, refused.message)
     deck_choices = None
-    if slug in store.DECK_GAMES:
+    if game.learns_card_sizes:
         deck_choices = [(p.id, p.name) for p in decks.find(access.remembered_decks())]
     form = new_session_form(game, deck_choices)
     refused = False
@@ -169,9 +146,9 @@ def render_session(
         view=view,
         state=view.state,
         expected=view.expected,
-        rules=TEMPLATE_RULES[view.game.slug],
+        rules=adapter(view.game.slug).template_rules,
         deck=session_deck(view),
-        colours=picker_colours(view) if view.game.slug in DECKS else None,
+        colours=picker_colours(view),
         card_seqs=card_event_seqs(view),
         may_edit=access.device_may_edit(view.id),
         error=message,
@@ -196,7 +173,8 @@ def history(session_id: str) -> str:
     return render_template(
         "sessions/history.html",
         view=view,
-        correctable=session_deck(view) is not None and access.device_may_edit(session_id),
+        correctable=adapter(view.game.slug).correction is not None
+        and access.device_may_edit(session_id),
     )
 
 

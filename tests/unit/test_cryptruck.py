@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
 from scorekeeper.games.cards import CRYPTRUCK, Card
-from scorekeeper.games.cryptruck import (
+from scorekeeper.games.cryptruck.rules import (
     COLOURS,
     GAME,
     ROUNDS,

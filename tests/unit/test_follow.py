@@ -6,10 +6,12 @@ from dataclasses import dataclass
 
 import pytest
 
-from scorekeeper.games import cryptruck, follow, yokai_septet
+from scorekeeper.games import follow
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cards import Card
+from scorekeeper.games.cryptruck import rules as cryptruck
 from scorekeeper.games.follow import Followed, ResolveRevoke, RevokeFlag
+from scorekeeper.games.yokai_septet import rules as yokai_septet
 
 NAMES = ("Ann", "Bo", "Cy")
 

@@ -8,10 +8,9 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from scorekeeper.games import yadokarick_solo as solo
 from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
 from scorekeeper.games.cards import YADOKARICK, Card
-from scorekeeper.games.yadokarick import (
+from scorekeeper.games.yadokarick.rules import (
     GAME,
     NPC_SEAT,
     Action,
@@ -31,6 +30,7 @@ from scorekeeper.games.yadokarick import (
     played_this_round,
     player_seats,
     score_house,
+    solo,
     trick_number,
     turn_seat,
     usable_cards,

@@ -10,8 +10,8 @@ import pytest
 
 from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
 from scorekeeper.games.cards import YADOKARICK, Card
-from scorekeeper.games.yadokarick import GAME, Action, MarkerMove, Play
-from scorekeeper.games.yadokarick_solo import (
+from scorekeeper.games.yadokarick.rules import GAME, Action, MarkerMove, Play
+from scorekeeper.games.yadokarick.solo import (
     COLOUR_RULES,
     SOLO_DECK,
     Bonus,

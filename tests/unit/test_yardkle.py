@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
-from scorekeeper.games.yardkle import (
+from scorekeeper.games.yardkle.rules import (
     GAME,
     Bank,
     Combo,

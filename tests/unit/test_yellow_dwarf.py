@@ -13,10 +13,8 @@ from hypothesis import strategies as st
 
 from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction, OptionValue
 from scorekeeper.games.cards import STANDARD_52, PlayingCard, parse_playing_card
-from scorekeeper.games.yellow_dwarf import (
+from scorekeeper.games.yellow_dwarf.rules import (
     GAME,
-    TAKER_CARDS,
-    TRAY_STAKES,
     Action,
     Kept,
     Play,
@@ -25,21 +23,25 @@ from scorekeeper.games.yellow_dwarf import (
     State,
     Without,
     active_seats,
-    card_points,
-    deal_size,
     dealt,
     expected,
     expected_actions,
     hand_counts,
     is_grand_opera,
-    is_taker,
     played_this_round,
-    rank_name,
     required_rank,
-    settle,
     summary_allowed,
     turn_seat,
     unplayed_taker_cards,
+)
+from scorekeeper.games.yellow_dwarf.settlement import (
+    TAKER_CARDS,
+    TRAY_STAKES,
+    card_points,
+    deal_size,
+    is_taker,
+    rank_name,
+    settle,
 )
 
 TRAYS = {"10D": 4, "JC": 8, "QS": 12, "KH": 16, "7D": 20}

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction, OptionSpec
 from scorekeeper.games.cards import YOKAI_SEPTET, Card
-from scorekeeper.games.yokai_septet import (
+from scorekeeper.games.yokai_septet.rules import (
     GAME,
     HOWS,
     TARGET,

@@ -13,8 +13,8 @@ import pytest
 from conftest import Form, Table, act, expected_actions, ok, page_error
 from flask.testing import FlaskClient
 
-from scorekeeper.games import cryptruck
 from scorekeeper.games.base import Accepts, Expected
+from scorekeeper.games.cryptruck import rules as cryptruck
 
 THREE = ["Ann", "Bo", "Cy"]
 

@@ -31,7 +31,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.games import GAMES
 from scorekeeper.games.cards import YADOKARICK
-from scorekeeper.games.yellow_dwarf import TAKER_CARDS
+from scorekeeper.games.yellow_dwarf.settlement import TAKER_CARDS
 
 FUZZ = settings(
     max_examples=25,

@@ -25,9 +25,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import decks
-from scorekeeper.games import yadokarick_solo as solo
 from scorekeeper.games.cards import YADOKARICK
-from scorekeeper.games.yadokarick import GAME
+from scorekeeper.games.yadokarick import solo
+from scorekeeper.games.yadokarick.rules import GAME
 from scorekeeper.web.api import plain
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"]

@@ -13,7 +13,7 @@ from conftest import Table, act, expected_actions, ok, page_offers, refused
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.games import yellow_dwarf
+from scorekeeper.games.yellow_dwarf import rules as yellow_dwarf
 
 EIGHT = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 TAKERS = ("10D", "JC", "QS", "KH", "7D")

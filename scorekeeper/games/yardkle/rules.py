@@ -689,6 +689,7 @@ class Yardkle:
     title: str = "Yardkle"
     min_players: int = 1
     max_players: int = 8
+    learns_card_sizes: bool = False
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "entry_threshold",

@@ -841,6 +841,7 @@ class Cryptruck:
     title: str = "Cryptruck"
     min_players: int = MIN_SEATS
     max_players: int = MAX_SEATS
+    learns_card_sizes: bool = False
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "colours",

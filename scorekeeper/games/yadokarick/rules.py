@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
-from scorekeeper.games import yadokarick_solo as solo
 from scorekeeper.games.base import (
     MINUS,
     NOTHING_EXPECTED,
@@ -42,6 +41,7 @@ from scorekeeper.games.base import (
 )
 from scorekeeper.games.cards import YADOKARICK, Card, Deck, yadokarick_trick
 from scorekeeper.games.house_sizes import NO_SIZES, Sizes, learn_size, parse_size
+from scorekeeper.games.yadokarick import solo
 
 MIN_SEATS = 1
 MAX_SEATS = 7
@@ -903,6 +903,7 @@ class Yadokarick:
     title: str = "Yadokarick"
     min_players: int = MIN_SEATS
     max_players: int = MAX_SEATS
+    learns_card_sizes: bool = True
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "rounds",

@@ -804,6 +804,7 @@ class YokaiSeptet:
     title: str = "Yokai Septet"
     min_players: int = SEATS
     max_players: int = SEATS
+    learns_card_sizes: bool = False
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "team_a",
