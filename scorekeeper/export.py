@@ -13,13 +13,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.base import IllegalAction, and_list, parse_whole_number
 from scorekeeper.store import ImportedSession, SessionView
 
 FORMAT = "tabletop-scorekeeper/session"
-# Version 2 counts the seat an option names from 0 (version 1 counted first_dealer from 1).
-FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, FORMAT_VERSION)
+# Seats count from 0 as everywhere in the API: version 2 began with the seat an option
+# names (version 1 counted first_dealer from 1), version 3 the seats' positions and the
+# seat of each round and standing (an import reads seats in their order, so only the
+# options of a version 1 file need converting).
+FORMAT_VERSION = 3
+READABLE_VERSIONS = (1, 2, FORMAT_VERSION)
 # Event numbers are stored in a 32-bit integer column.
 MAX_SEQ = 2**31 - 1
 CSV_COLUMNS = ("round", "seat", "player", "points", "running_total", "note")
@@ -32,7 +35,7 @@ def session_json(view: SessionView) -> dict[str, Any]:
         "format_version": FORMAT_VERSION,
         "game": game.slug,
         "options": view.options,
-        "seats": [{"position": i + 1, "name": name} for i, name in enumerate(view.seats)],
+        "seats": [{"position": i, "name": name} for i, name in enumerate(view.seats)],
         "events": [
             {
                 "seq": event.seq,
@@ -47,7 +50,7 @@ def session_json(view: SessionView) -> dict[str, Any]:
         "rounds": [
             {
                 "round": row.round,
-                "seat": row.seat + 1,
+                "seat": row.seat,
                 "player": row.name,
                 "points": row.points,
                 "running_total": row.total,
@@ -56,7 +59,7 @@ def session_json(view: SessionView) -> dict[str, Any]:
             for row in game.score_rows(view.state)
         ],
         "standings": [
-            {"rank": s.rank, "seat": s.seat + 1, "player": s.name, "score": s.score}
+            {"rank": s.rank, "seat": s.seat, "player": s.name, "score": s.score}
             for s in game.standings(view.state)
         ],
         "finished": view.finished,
@@ -75,7 +78,7 @@ def session_csv(view: SessionView) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for row in view.game.score_rows(view.state):
-        cells = (row.round, row.seat + 1, row.name, row.points, row.total, row.note)
+        cells = (row.round, row.seat, row.name, row.points, row.total, row.note)
         writer.writerow([_csv_safe(cell) if isinstance(cell, str) else cell for cell in cells])
     return out.getvalue()
 
@@ -109,7 +112,7 @@ def read_export(data: object) -> ImportedSession:
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise IllegalAction(
             f"This file has format version {version!r}; this app reads versions "
-            f"{' and '.join(map(str, READABLE_VERSIONS))}.",
+            f"{and_list(READABLE_VERSIONS)}.",
             "format_version",
         )
     options = data.get("options", {})
@@ -137,8 +140,8 @@ def read_export(data: object) -> ImportedSession:
 
 def _read_events(events: Sequence[object]) -> list[tuple[int, dict[str, object], bool, bool]]:
     read: list[tuple[int, dict[str, object], bool, bool]] = []
-    for number, event in enumerate(events, start=1):
-        field = f"events.{number}"
+    for index, event in enumerate(events):
+        number, field = index + 1, f"events.{index}"
         if not isinstance(event, dict) or not isinstance(event.get("action"), dict):
             raise IllegalAction(f"Event {number} has no action.", field)
         seq = event.get("seq")

@@ -176,11 +176,34 @@ def count_first_dealer_from_0() -> None:
             )
 
 
+# --- Migration 5: options that pick several names are lists ------------------------------
+
+# The "multi" options stored as names joined by commas, by game.
+_MULTI_OPTIONS = {"cryptruck": ("colours",)}
+
+
+def store_multi_options_as_lists() -> None:
+    for game, names in _MULTI_OPTIONS.items():
+        cursor = database.execute_sql(
+            f"SELECT id, options FROM game_session WHERE game = {database.param}", (game,)
+        )
+        for session_id, stored in cursor.fetchall():
+            options = json.loads(stored)
+            for name in names:
+                if isinstance(options.get(name), str):
+                    options[name] = [picked for picked in options[name].split(",") if picked]
+            database.execute_sql(
+                f"UPDATE game_session SET options = {database.param} WHERE id = {database.param}",
+                (json.dumps(options, separators=(",", ":")), session_id),
+            )
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
     scope_request_keys_and_key_deck_profiles,
     count_first_dealer_from_0,
+    store_multi_options_as_lists,
 )
 
 # Any constant works: it only has to be the same for every app process.

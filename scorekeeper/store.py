@@ -149,8 +149,8 @@ def check_seat_names(game: Game, names: Sequence[object]) -> tuple[str, ...]:
             "seats",
         )
     cleaned: list[str] = []
-    for position, raw in enumerate(names, start=1):
-        field = f"seats.{position}"
+    for index, raw in enumerate(names):
+        position, field = index + 1, f"seats.{index}"
         name = (
             parse_name(raw, f"Seat {position}'s name", field, NAME_MAX_LENGTH)
             if isinstance(raw, str)

@@ -12,7 +12,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-OptionValue = int | str | bool
+# A "multi" option's value is the names picked, a list in JSON.
+OptionValue = int | str | bool | tuple[str, ...]
 
 
 class IllegalAction(ValueError):
@@ -139,7 +140,7 @@ class OptionSpec:
             raise IllegalAction(f"{self.label} must be a multiple of {self.step}.", field)
         return number
 
-    def _parse_multi(self, raw: object, field: str) -> str:
+    def _parse_multi(self, raw: object, field: str) -> tuple[str, ...]:
         picked = raw.split(",") if isinstance(raw, str) else raw
         if not isinstance(picked, list | tuple) or not all(isinstance(p, str) for p in picked):
             raise IllegalAction(f"{self.label} must be a list of names.", field)
@@ -150,7 +151,7 @@ class OptionSpec:
             raise IllegalAction(
                 f"{self.label}: {unknown[0]!r} is not one of {', '.join(values)}.", field
             )
-        return ",".join(value for value in values if value in chosen)
+        return tuple(value for value in values if value in chosen)
 
 
 def text_problem(text: str, allowed: frozenset[str] = frozenset()) -> str | None:
@@ -211,6 +212,14 @@ def check_seat_option(seat: int, seats: int, label: str, field: str) -> None:
             f"(seats count from 0); there is no seat {seat}.",
             field,
         )
+
+
+def names_option(options: Mapping[str, OptionValue], name: str) -> tuple[str, ...]:
+    """A resolved "multi" option: the names picked (``resolve_options`` parsed them)."""
+    value = options[name]
+    if not isinstance(value, tuple):
+        raise IllegalAction(f"The option {name} must be a list of names.", f"options.{name}")
+    return value
 
 
 def int_option(options: Mapping[str, OptionValue], name: str) -> int:

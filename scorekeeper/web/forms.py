@@ -66,10 +66,10 @@ class NewSessionForm(KeyedForm):
         """Show ``message`` beside the input the store's ``field`` names."""
         target: Field | None = None
         if field and field.startswith("seats."):
-            position = int(field.removeprefix("seats."))
+            index = int(field.removeprefix("seats."))
             filled = self.filled_seats()
-            if 1 <= position <= len(filled):
-                target = self.seats.entries[filled[position - 1][0]]
+            if 0 <= index < len(filled):
+                target = self.seats.entries[filled[index][0]]
         elif field and field.startswith("options."):
             target = self._fields.get("option_" + field.removeprefix("options."))
         elif field in ("deck_profile", "new_deck_name"):
@@ -144,7 +144,7 @@ def new_session_form(
             field = SelectMultipleField(
                 spec.label,
                 choices=[value for value, _ in spec.choices],
-                default=[v for v in str(spec.default).split(",") if v],
+                default=list(spec.default) if isinstance(spec.default, tuple) else [],
                 description=spec.help,
                 widget=ListWidget(prefix_label=False),
                 option_widget=CheckboxInput(),

@@ -188,10 +188,10 @@ _CREATED_EXAMPLE: Schema = {
 
 _EXPORT_EXAMPLE: Schema = {
     "format": "tabletop-scorekeeper/session",
-    "format_version": 1,
+    "format_version": 3,
     "game": "yardkle",
     "options": {"entry_threshold": 500, "winning_score": 10000},
-    "seats": [{"position": 1, "name": "Ana"}, {"position": 2, "name": "Bo"}],
+    "seats": [{"position": 0, "name": "Ana"}, {"position": 1, "name": "Bo"}],
     "events": [
         {
             "seq": 1,
@@ -205,7 +205,7 @@ _EXPORT_EXAMPLE: Schema = {
     "rounds": [
         {
             "round": 1,
-            "seat": 1,
+            "seat": 0,
             "player": "Ana",
             "points": 650,
             "running_total": 650,
@@ -213,8 +213,8 @@ _EXPORT_EXAMPLE: Schema = {
         }
     ],
     "standings": [
-        {"rank": 1, "seat": 1, "player": "Ana", "score": 650},
-        {"rank": 2, "seat": 2, "player": "Bo", "score": 0},
+        {"rank": 1, "seat": 0, "player": "Ana", "score": 650},
+        {"rank": 2, "seat": 1, "player": "Bo", "score": 0},
     ],
     "finished": False,
     "winners": [],
@@ -674,7 +674,12 @@ def _schemas() -> Schema:
                     },
                 },
                 "format": {"const": "tabletop-scorekeeper/session"},
-                "format_version": {"const": 1},
+                "format_version": {
+                    "type": "integer",
+                    "enum": [1, 2, 3],
+                    "description": "An export writes 3; an import reads 1 to 3 (a version 1 "
+                    "file counted the seat an option names from 1, and is converted).",
+                },
                 "game": {"type": "string", "enum": GAME_SLUGS},
                 "options": {"type": "object", "additionalProperties": True},
                 "seats": {
@@ -683,7 +688,12 @@ def _schemas() -> Schema:
                         "type": "object",
                         "required": ["name"],
                         "properties": {
-                            "position": {"type": "integer", "minimum": 1},
+                            "position": {
+                                "type": "integer",
+                                "minimum": 0,
+                                "description": "The seat's index (0 is the first seat); an "
+                                "import reads the seats in their order.",
+                            },
                             "name": _NAME,
                         },
                     },
@@ -729,8 +739,8 @@ def _schemas() -> Schema:
                             "round": {"type": "integer", "minimum": 1},
                             "seat": {
                                 "type": "integer",
-                                "minimum": 1,
-                                "description": "The seat's position (1 is the first seat).",
+                                "minimum": 0,
+                                "description": "The seat's index (0 is the first seat).",
                             },
                             "player": {"type": "string"},
                             "points": {"type": "integer"},
@@ -747,7 +757,7 @@ def _schemas() -> Schema:
                         "required": ["rank", "seat", "player", "score"],
                         "properties": {
                             "rank": {"type": "integer", "minimum": 1},
-                            "seat": {"type": "integer", "minimum": 1},
+                            "seat": {"type": "integer", "minimum": 0},
                             "player": {"type": "string"},
                             "score": {"type": "integer"},
                         },
@@ -1009,8 +1019,8 @@ def _paths() -> Schema:
                 "summary": "Export a session's results as CSV",
                 "description": (
                     "One row per seat per round (or turn) with the columns round, seat, "
-                    "player, points, running_total, note; seat is the position (1 is the "
-                    "first seat). Lines end in CRLF; a name starting with =, +, -, @ is "
+                    "player, points, running_total, note; seat is the seat's index (0 is "
+                    "the first seat). Lines end in CRLF; a name starting with =, +, -, @ is "
                     "prefixed with ' so spreadsheets keep it as text."
                 ),
                 "parameters": session_param,
@@ -1396,14 +1406,15 @@ def _cryptruck_schemas() -> Schema:
             "properties": {
                 "colours": {
                     "description": (
-                        "The colours in use, as many as players: a list or a comma-separated "
-                        "string; empty: the first ones of red, yellow, green, blue, purple."
+                        "The colours in use, as many as players; empty: the first ones of "
+                        "red, yellow, green, blue, purple. Sent as a list (a comma-separated "
+                        "string is read too), it always comes back as a list."
                     ),
                     "anyOf": [
                         {"type": "string"},
                         {"type": "array", "items": {"type": "string", "enum": _COLOURS}},
                     ],
-                    "default": "",
+                    "default": [],
                 },
                 "first_dealer": _option(_spec(GAMES["cryptruck"], "first_dealer")),
             },

@@ -200,7 +200,7 @@ def test_an_unknown_colour_is_refused() -> None:
 def test_the_colours_option_is_a_multi_choice_of_the_five_colours() -> None:
     specs = {spec.name: spec for spec in GAME.options}
     colours = specs["colours"]
-    assert (colours.kind, colours.default, colours.label) == ("multi", "", "Colours in use")
+    assert (colours.kind, colours.default, colours.label) == ("multi", (), "Colours in use")
     assert [value for value, _ in colours.choices] == ["red", "yellow", "green", "blue", "purple"]
     dealer = specs["first_dealer"]
     assert (dealer.kind, dealer.default, dealer.maximum) == ("seat", 0, 4)

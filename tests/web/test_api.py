@@ -371,10 +371,10 @@ def test_nine_seats_are_422_and_create_nothing(client: FlaskClient) -> None:
     ("body", "field", "phrase"),
     [
         ({"game": "yardkle", "seats": "Ann, Bo"}, "seats", "list of names"),
-        ({"game": "yardkle", "seats": ["Ann", "ann"]}, "seats.2", "Two seats are called"),
-        ({"game": "yardkle", "seats": ["Ann", "  "]}, "seats.2", "Seat 2 needs a name"),
-        ({"game": "yardkle", "seats": ["Ann", 5]}, "seats.2", "Seat 2 needs a name"),
-        ({"game": "yardkle", "seats": ["A" * 41]}, "seats.1", "at most 40"),
+        ({"game": "yardkle", "seats": ["Ann", "ann"]}, "seats.1", "Two seats are called"),
+        ({"game": "yardkle", "seats": ["Ann", "  "]}, "seats.1", "Seat 2 needs a name"),
+        ({"game": "yardkle", "seats": ["Ann", 5]}, "seats.1", "Seat 2 needs a name"),
+        ({"game": "yardkle", "seats": ["A" * 41]}, "seats.0", "at most 40"),
         (
             {"game": "yardkle", "seats": ["Ann"], "options": {"entry_threshold": 120}},
             "options.entry_threshold",

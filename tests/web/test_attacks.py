@@ -319,7 +319,7 @@ def test_a_seat_name_that_is_not_plain_text_is_refused_naming_the_seat(
     before = count(app, GameSession)
     body = json.dumps({"game": "yardkle", "seats": ["Bo", name]}).encode()
     response = client.post(f"{API}/sessions", data=body, content_type="application/json")
-    sentence = assert_error(response, 422, "seats.1" if "\t" not in name else "seats.2")
+    sentence = assert_error(response, 422, "seats.1")
     assert "control character" in sentence or "surrogate" in sentence
     assert count(app, GameSession) == before
 
@@ -433,7 +433,7 @@ def test_an_unknown_property_of_a_request_body_is_refused(client: FlaskClient, p
 def test_a_seat_name_counts_its_characters_as_sent(client: FlaskClient) -> None:
     body = {"game": "yardkle", "seats": ["A" * 40 + " ", "Bo"]}
     assert "41 characters" in assert_error(
-        client.post(f"{API}/sessions", json=body), 422, "seats.1"
+        client.post(f"{API}/sessions", json=body), 422, "seats.0"
     )
     document = client.get(f"{API}/openapi.json").get_json()
     seat = document["components"]["schemas"]["NewSession"]["properties"]["seats"]["items"]

@@ -424,3 +424,22 @@ def test_a_finished_game_offers_no_action(client: FlaskClient) -> None:
         act(table, type="won", **{"won-0": ["red 3"]})
     assert table.state()["expected"] == {"seat": None, "actions": []}
     assert page_offers(table) == {}
+
+
+@pytest.mark.parametrize("sent", [["purple", "red", "blue"], "purple,red,blue"])
+def test_the_colours_option_comes_back_as_a_list_in_the_deck_order(
+    client: FlaskClient, sent: object
+) -> None:
+    body = {"game": "cryptruck", "seats": THREE, "options": {"colours": sent}}
+    created = client.post("/api/v1/sessions", json=body).get_json()
+    assert created["options"] == {"colours": ["red", "blue", "purple"], "first_dealer": 0}
+    assert created["state"]["colours"] == ["red", "blue", "purple"]
+    exported = client.get(f"/api/v1/sessions/{created['id']}/export").get_json()
+    assert exported["options"]["colours"] == ["red", "blue", "purple"]
+
+
+def test_a_form_with_no_colour_ticked_stores_an_empty_list(client: FlaskClient) -> None:
+    table = start(client, THREE)
+    state = client.get(f"/api/v1/sessions/{table.id}").get_json()
+    assert state["options"]["colours"] == []
+    assert state["state"]["colours"] == ["red", "yellow", "green"]

@@ -89,11 +89,11 @@ def test_csv_has_one_row_per_seat_per_turn_with_running_totals(table: Table) -> 
     assert response.headers["Content-Disposition"].endswith(".csv")
     assert response.get_data(as_text=True) == (
         f"{CSV_HEADER}\r\n"
-        "1,1,Ann,1050,1050,banked\r\n"
-        "1,2,Bo,0,0,Yardkle\r\n"
-        "1,3,Cy,600,600,entered as a total\r\n"
-        "2,1,Ann,300,1350,entered as a total\r\n"
-        "2,2,Bo,600,600,banked\r\n"
+        "1,0,Ann,1050,1050,banked\r\n"
+        "1,1,Bo,0,0,Yardkle\r\n"
+        "1,2,Cy,600,600,entered as a total\r\n"
+        "2,0,Ann,300,1350,entered as a total\r\n"
+        "2,1,Bo,600,600,banked\r\n"
     )
 
 
@@ -116,7 +116,7 @@ def test_csv_leaves_out_undone_turns(table: Table) -> None:
     ok(table.act(type="total", points="700"))
     undo(table)
     rows = csv_rows(table.client.get(f"/s/{table.id}/export.csv").get_data(as_text=True))
-    assert rows == [CSV_HEADER.split(","), ["1", "1", "Ann", "500", "500", "entered as a total"]]
+    assert rows == [CSV_HEADER.split(","), ["1", "0", "Ann", "500", "500", "entered as a total"]]
 
 
 def test_csv_neutralises_names_a_spreadsheet_would_run_as_formulas(
@@ -150,13 +150,13 @@ def test_json_export_holds_everything_of_the_session(table: Table) -> None:
     assert "attachment" in response.headers["Content-Disposition"]
     data = response.get_json()
     assert data["format"] == "tabletop-scorekeeper/session"
-    assert data["format_version"] == 2
+    assert data["format_version"] == 3
     assert data["game"] == "yardkle"
     assert data["options"] == {"entry_threshold": 500, "winning_score": 10000}
     assert data["seats"] == [
-        {"position": 1, "name": "Ann"},
-        {"position": 2, "name": "Bo"},
-        {"position": 3, "name": "Cy"},
+        {"position": 0, "name": "Ann"},
+        {"position": 1, "name": "Bo"},
+        {"position": 2, "name": "Cy"},
     ]
     events = data["events"]
     assert [e["seq"] for e in events] == list(range(1, 12))
@@ -186,21 +186,21 @@ def test_json_export_holds_everything_of_the_session(table: Table) -> None:
     assert events[4]["ruling"] is None
     assert events[10]["ruling"] is None
     assert data["rounds"] == [
-        {"round": 1, "seat": 1, "player": "Ann", "points": 1050, "running_total": 1050,
+        {"round": 1, "seat": 0, "player": "Ann", "points": 1050, "running_total": 1050,
          "note": "banked"},
-        {"round": 1, "seat": 2, "player": "Bo", "points": 0, "running_total": 0,
+        {"round": 1, "seat": 1, "player": "Bo", "points": 0, "running_total": 0,
          "note": "Yardkle"},
-        {"round": 1, "seat": 3, "player": "Cy", "points": 600, "running_total": 600,
+        {"round": 1, "seat": 2, "player": "Cy", "points": 600, "running_total": 600,
          "note": "entered as a total"},
-        {"round": 2, "seat": 1, "player": "Ann", "points": 300, "running_total": 1350,
+        {"round": 2, "seat": 0, "player": "Ann", "points": 300, "running_total": 1350,
          "note": "entered as a total"},
-        {"round": 2, "seat": 2, "player": "Bo", "points": 600, "running_total": 600,
+        {"round": 2, "seat": 1, "player": "Bo", "points": 600, "running_total": 600,
          "note": "banked"},
     ]  # fmt: skip
     assert data["standings"] == [
-        {"rank": 1, "seat": 1, "player": "Ann", "score": 1350},
-        {"rank": 2, "seat": 2, "player": "Bo", "score": 600},
-        {"rank": 2, "seat": 3, "player": "Cy", "score": 600},
+        {"rank": 1, "seat": 0, "player": "Ann", "score": 1350},
+        {"rank": 2, "seat": 1, "player": "Bo", "score": 600},
+        {"rank": 2, "seat": 2, "player": "Cy", "score": 600},
     ]
     assert data["finished"] is False
     assert data["winners"] == []
@@ -357,7 +357,7 @@ REFUSED_FILES = {
         "Event 2 (set aside 2): Ann cannot set aside 2: a 2 on its own scores nothing.",
     ),
     "unknown-game": (changed(game="chess"), "Unknown game 'chess'"),
-    "version-3": (changed(format_version=3), "format version 3"),
+    "version-4": (changed(format_version=4), "format version 4"),
     "bad-option": (changed(options={"entry_threshold": 120}), "multiple of 50"),
     "same-names": (
         changed(seats=[{"position": 1, "name": "Ann"}, {"position": 2, "name": "ANN"}]),
@@ -426,10 +426,10 @@ def test_an_import_with_no_file_and_no_text_asks_for_one(app: Flask, client: Fla
 def test_a_refused_pasted_text_is_refused_the_same_way(app: Flask, client: FlaskClient) -> None:
     before = session_count(app)
     response = client.post(
-        "/import", data={"text": changed(format_version=3).decode(), "form_key": "pasted"}
+        "/import", data={"text": changed(format_version=4).decode(), "form_key": "pasted"}
     )
     assert response.status_code == 422
-    assert "this app reads versions 1 and 2" in page_alert(response.get_data(as_text=True))
+    assert "this app reads versions 1, 2 and 3" in page_alert(response.get_data(as_text=True))
     assert session_count(app) == before
 
 
@@ -439,11 +439,11 @@ def test_a_refused_pasted_text_is_refused_the_same_way(app: Flask, client: Flask
         ("wrong-format", "format"),
         ("keep-of-a-2", "action"),
         ("unknown-game", "game"),
-        ("version-3", "format_version"),
+        ("version-4", "format_version"),
         ("bad-option", "options.entry_threshold"),
-        ("same-names", "seats.2"),
-        ("seq-not-rising", "events.2"),
-        ("live-after-redoable", "events.3"),
+        ("same-names", "seats.1"),
+        ("seq-not-rising", "events.1"),
+        ("live-after-redoable", "events.2"),
     ],
 )
 def test_an_api_import_the_rules_refuse_is_422_and_creates_nothing(
@@ -500,10 +500,10 @@ def test_csv_neutralises_every_cell_that_starts_with_a_name_and_keeps_numbers(
     ok(table.act(type="revoke", flag="0", decision="accept", penalty="2"))
     rows = csv_rows(client.get(f"/s/{table.id}/export.csv").get_data(as_text=True))
     assert rows[1:] == [
-        ["1", "1", "Ann", "2", "2", "revoke penalty +2 (+1+1 revoked)"],
-        ["1", "2", "'+1+1", "0", "0", "'+1+1 revoked: 2 to the other team"],
-        ["1", "3", "Cy", "2", "2", "revoke penalty +2 (+1+1 revoked)"],
-        ["1", "4", "Di", "0", "0", "'+1+1 revoked: 2 to the other team"],
+        ["1", "0", "Ann", "2", "2", "revoke penalty +2 (+1+1 revoked)"],
+        ["1", "1", "'+1+1", "0", "0", "'+1+1 revoked: 2 to the other team"],
+        ["1", "2", "Cy", "2", "2", "revoke penalty +2 (+1+1 revoked)"],
+        ["1", "3", "Di", "0", "0", "'+1+1 revoked: 2 to the other team"],
     ]
 
 
@@ -515,7 +515,7 @@ def test_a_version_1_file_counting_the_first_dealer_from_1_imports_with_the_same
         json={"game": "cryptruck", "seats": ["Ann", "Bo", "Cy"], "options": {"first_dealer": 2}},
     )
     exported = client.get(f"/api/v1/sessions/{made.get_json()['id']}/export").get_json()
-    assert (exported["format_version"], exported["options"]["first_dealer"]) == (2, 2)
+    assert (exported["format_version"], exported["options"]["first_dealer"]) == (3, 2)
     old_file = {
         **exported,
         "format_version": 1,

@@ -29,6 +29,7 @@ from scorekeeper.games.base import (
     and_list,
     check_seat_option,
     int_option,
+    names_option,
     plural,
     rank_by_score,
     required_field,
@@ -822,8 +823,7 @@ def _parse_action(data: Mapping[str, object]) -> Action:
 # --- The game ------------------------------------------------------------------------
 
 
-def _colours_option(value: OptionValue, seats: int) -> tuple[str, ...]:
-    ticked = tuple(name for name in str(value).split(",") if name)
+def _colours_option(ticked: tuple[str, ...], seats: int) -> tuple[str, ...]:
     if not ticked:
         return COLOURS[:seats]
     if len(ticked) != seats:
@@ -847,7 +847,7 @@ class Cryptruck:
             "colours",
             "Colours in use",
             "multi",
-            "",
+            (),
             help="As many as players; none ticked = the first ones in this order.",
             choices=tuple((colour, colour) for colour in COLOURS),
         ),
@@ -867,7 +867,7 @@ class Cryptruck:
         if not MIN_SEATS <= seats <= MAX_SEATS:
             raise IllegalAction(f"Cryptruck is for 3 to 5 players; you entered {seats}.", "players")
         resolved = resolve_options(self.options, options)
-        colours = _colours_option(resolved["colours"], seats)
+        colours = _colours_option(names_option(resolved, "colours"), seats)
         first = int_option(resolved, "first_dealer")
         check_seat_option(first, seats, "First dealer", "options.first_dealer")
         state = State(
