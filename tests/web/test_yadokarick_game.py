@@ -455,13 +455,13 @@ def test_a_seeded_two_round_game_through_the_pages(client: FlaskClient) -> None:
             row = next(
                 r
                 for r in rounds
-                if (r["round"], r["seat"]) == (record["number"], result["seat"] + 1)
+                if (r["round"], r["seat"]) == (record["number"], result["seat"])
             )
             assert (row["player"], row["points"]) == (names[result["seat"]], result["points"])
     for seat in range(players):
-        points = [r["points"] for r in rounds if r["seat"] == seat + 1]
+        points = [r["points"] for r in rounds if r["seat"] == seat]
         assert state["totals"][seat] == sum(points)
-        assert [r["running_total"] for r in rounds if r["seat"] == seat + 1][-1] == sum(points)
+        assert [r["running_total"] for r in rounds if r["seat"] == seat][-1] == sum(points)
     top = max(state["totals"])
     winners = [seat for seat in range(players) if state["totals"][seat] == top]
     assert body["winners"] == winners

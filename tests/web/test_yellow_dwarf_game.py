@@ -603,15 +603,15 @@ def test_a_whole_game_of_round_summaries_until_a_player_cannot_pay(client: Flask
     assert refused(summary(table, 1, [3, 0, 5])) == "The game is over."
     rows = client.get(f"{table.url}/export.csv").get_data(as_text=True).splitlines()[1:]
     assert [row.split(",")[:5] for row in rows] == [
-        ["1", "1", "Ann", "-12", "33"],
-        ["1", "2", "Bo", "-4", "41"],
-        ["1", "3", "Cy", "-26", "19"],
-        ["2", "1", "Ann", "-17", "16"],
-        ["2", "2", "Bo", "-19", "22"],
-        ["2", "3", "Cy", "15", "34"],
-        ["3", "1", "Ann", "115", "131"],
-        ["3", "2", "Bo", "-22", "0"],
-        ["3", "3", "Cy", "-30", "4"],
+        ["1", "0", "Ann", "-12", "33"],
+        ["1", "1", "Bo", "-4", "41"],
+        ["1", "2", "Cy", "-26", "19"],
+        ["2", "0", "Ann", "-17", "16"],
+        ["2", "1", "Bo", "-19", "22"],
+        ["2", "2", "Cy", "15", "34"],
+        ["3", "0", "Ann", "115", "131"],
+        ["3", "1", "Bo", "-22", "0"],
+        ["3", "2", "Cy", "-30", "4"],
     ]
 
 
@@ -816,10 +816,10 @@ def test_export_import_and_csv_of_a_yellow_dwarf_session(client: FlaskClient) ->
     assert len(rows) == 1 + 4  # one round settled: a row per seat
     notes = [row.split(",", 5) for row in rows[1:]]
     assert [row[:5] for row in notes] == [
-        ["1", "1", "Ann", "-10", "50"],
-        ["1", "2", "Bo", "-41", "19"],
-        ["1", "3", "Cy", "-29", "31"],
-        ["1", "4", "Di", "-16", "44"],
+        ["1", "0", "Ann", "-10", "50"],
+        ["1", "1", "Bo", "-41", "19"],
+        ["1", "2", "Cy", "-29", "31"],
+        ["1", "3", "Di", "-16", "44"],
     ]
     assert [row[5].replace(MINUS, "-") for row in notes] == [
         "-15 stake; +5 went out",
