@@ -1,6 +1,8 @@
-"""Deck profiles: the house sizes printed on one physical Yadokarick deck.
+"""Deck profiles: the sizes printed on the cards of one physical deck.
 
-The rule sheet gives no size table, so the table tells the app a card's size
+A profile belongs to a game whose cards carry printed sizes (see
+``house_sizes.SizedCards``; Yadokarick's house sizes). The rule sheet gives no
+size table, so the table tells the app a card's size
 the first time it meets the card. A session's events carry those sizes (its
 replay never depends on a profile); the profile is the app's memory of them
 across sessions: it pre-fills sizes, learns every size a session records, and
@@ -18,15 +20,29 @@ from dataclasses import dataclass
 
 from scorekeeper import keys
 from scorekeeper.db import write_transaction
+from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, IllegalAction, parse_name
-from scorekeeper.games.cards import YADOKARICK, Card
-from scorekeeper.games.house_sizes import parse_size
+from scorekeeper.games.cards import Card
+from scorekeeper.games.house_sizes import SizedCards, parse_size
 from scorekeeper.models import NAME_MAX_LENGTH, DeckProfile, GameSession, SessionDeck, utc_now
 
 
 def default_name(game: Game) -> str:
     """The name of a deck profile nobody named."""
     return f"My {game.title} deck"
+
+
+def sized_games() -> list[Game]:
+    """The games played with a deck profile, in the registry's order."""
+    return [game for game in GAMES.values() if game.sized_cards is not None]
+
+
+def sized_cards(slug: str) -> SizedCards:
+    """The printed sizes of game ``slug``'s cards, which its deck profiles describe."""
+    sized = GAMES[slug].sized_cards
+    if sized is None:
+        raise IllegalAction(f"{GAMES[slug].title} is not played with a deck profile.", "game")
+    return sized
 
 
 NO_SUCH_PROFILE = "That deck profile does not exist; choose another."
@@ -39,6 +55,8 @@ class ProfileNotFound(LookupError):
 @dataclass(frozen=True)
 class Profile:
     id: str
+    # The slug of the game whose deck it describes.
+    game: str
     name: str
     # Card as written ("green 25") → its printed size; only known cards.
     sizes: Mapping[str, int]
@@ -48,6 +66,14 @@ class Profile:
     def size_of(self, card: Card) -> int | None:
         return self.sizes.get(str(card))
 
+    @property
+    def sized_cards(self) -> SizedCards:
+        return sized_cards(self.game)
+
+    @property
+    def game_title(self) -> str:
+        return GAMES[self.game].title
+
 
 def check_name(raw: object, field: str = "name") -> str:
     name = parse_name(raw, "The deck's name", field, NAME_MAX_LENGTH) if raw is not None else ""
@@ -56,21 +82,17 @@ def check_name(raw: object, field: str = "name") -> str:
     return name
 
 
-def check_sizes(raw: object, field: str = "sizes") -> dict[str, int]:
+def check_sizes(raw: object, sized: SizedCards, field: str = "sizes") -> dict[str, int]:
     """Sizes as given ({"green 25": "3", …}; blank = unknown), checked and written tidily."""
     if not isinstance(raw, Mapping):
         raise IllegalAction("The sizes must map cards to numbers.", field)
     sizes: dict[str, int] = {}
     for key, value in raw.items():
-        card = YADOKARICK.parse(key, f"{field}.{str(key)[:20]}")
+        card = sized.deck.parse(key, f"{field}.{str(key)[:20]}")
         size = parse_size(value, card, f"{field}.{card}")
         if size is not None:
             sizes[str(card)] = size
-    return dict(sorted(sizes.items(), key=lambda item: YADOKARICK.parse(item[0], field)))
-
-
-# The actions that carry a card's printed size (a trick's card, a solo draw).
-SIZED_ACTIONS = frozenset({"play", "draw"})
+    return dict(sorted(sizes.items(), key=lambda item: sized.deck.parse(item[0], field)))
 
 
 def with_known_size(profile: Profile, session_sizes: Mapping[Card, int], data: object) -> object:
@@ -81,11 +103,12 @@ def with_known_size(profile: Profile, session_sizes: Mapping[Card, int], data: o
     page if the card really says otherwise). Cards the session knows already,
     and actions the engine will refuse anyway, are left to the engine.
     """
+    sized = profile.sized_cards
     kind = data.get("type") if isinstance(data, Mapping) else None
-    if not isinstance(kind, str) or kind not in SIZED_ACTIONS:
+    if not isinstance(kind, str) or kind not in sized.actions:
         return data
     try:
-        card = YADOKARICK.parse(data.get("card"), "card")
+        card = sized.deck.parse(data.get("card"), "card")
     except IllegalAction:
         return data
     known = profile.size_of(card)
@@ -104,23 +127,31 @@ def with_known_size(profile: Profile, session_sizes: Mapping[Card, int], data: o
 
 
 def _profile(row: DeckProfile) -> Profile:
-    return Profile(str(row.id), str(row.name), dict(row.sizes or {}), str(row.edit_key))
+    return Profile(
+        str(row.id), str(row.game), str(row.name), dict(row.sizes or {}), str(row.edit_key)
+    )
 
 
-def create(name: object, sizes: object = None) -> Profile:
+def create(game: Game, name: object, sizes: object = None) -> Profile:
     with write_transaction():
-        return insert(name, sizes)
+        return insert(game, name, sizes)
 
 
 def insert(
-    name: object, sizes: object = None, field: str = "name", sizes_field: str = "sizes"
+    game: Game,
+    name: object,
+    sizes: object = None,
+    field: str = "name",
+    sizes_field: str = "sizes",
 ) -> Profile:
-    """A new profile, inside the caller's write transaction."""
+    """A new profile of ``game``'s deck, inside the caller's write transaction."""
+    sized = sized_cards(game.slug)
     checked_name = check_name(name, field)
-    checked_sizes = check_sizes(sizes or {}, sizes_field)
+    checked_sizes = check_sizes(sizes or {}, sized, sizes_field)
     row = DeckProfile.create(
         id=keys.new_id(),
         edit_key=keys.new_key(),
+        game=game.slug,
         name=checked_name,
         sizes=checked_sizes,
     )
@@ -134,18 +165,21 @@ def load(profile_id: str) -> Profile:
     return _profile(row)
 
 
-def find(profile_ids: Sequence[str]) -> list[Profile]:
-    """The profiles with these ids that exist, in the order given."""
+def find(profile_ids: Sequence[str], game: str | None = None) -> list[Profile]:
+    """The profiles with these ids that exist (of ``game``, when given), in the order given."""
     if not profile_ids:
         return []
-    rows = {row.id: row for row in DeckProfile.select().where(DeckProfile.id.in_(profile_ids))}
+    query = DeckProfile.select().where(DeckProfile.id.in_(profile_ids))
+    if game is not None:
+        query = query.where(DeckProfile.game == game)
+    rows = {row.id: row for row in query}
     return [_profile(rows[pid]) for pid in profile_ids if pid in rows]
 
 
 def update(profile_id: str, name: object, sizes: object) -> Profile:
     """Rename a profile and replace its sizes (a blank size forgets that card)."""
     checked_name = check_name(name)
-    checked_sizes = check_sizes(sizes)
+    checked_sizes = check_sizes(sizes, load(profile_id).sized_cards)
     with write_transaction():
         changed = (
             DeckProfile.update(name=checked_name, sizes=checked_sizes, updated_at=utc_now())
@@ -196,8 +230,15 @@ def of_session(session_id: str) -> Profile | None:
 
 def link(session: GameSession, profile_id: str) -> None:
     """Play ``session`` with a profile (inside the store's write transaction)."""
-    if _row(profile_id) is None:
+    row = _row(profile_id)
+    if row is None:
         raise IllegalAction(NO_SUCH_PROFILE, "deck_profile")
+    if row.game != session.game:
+        raise IllegalAction(
+            f"That deck profile is a {GAMES[row.game].title} deck; choose one of "
+            f"{GAMES[session.game].title}.",
+            "deck_profile",
+        )
     SessionDeck.create(session=session, profile=profile_id)
 
 
@@ -213,6 +254,6 @@ def learn(profile_id: str, sizes: Mapping[str, int]) -> None:
     known = dict(row.sizes or {})
     learned = {**known, **sizes}
     if learned != known:
-        row.sizes = check_sizes(learned)
+        row.sizes = check_sizes(learned, sized_cards(row.game))
         row.updated_at = utc_now()
         row.save()

@@ -198,12 +198,24 @@ def store_multi_options_as_lists() -> None:
             )
 
 
+# --- Migration 6: a deck profile names its game ------------------------------------------
+
+
+def name_the_game_of_deck_profiles() -> None:
+    migrator = SqliteMigrator(database) if is_sqlite() else PostgresqlMigrator(database)
+    # Until now only Yadokarick was played with deck profiles.
+    run_operations(
+        migrator.add_column("deck_profile", "game", CharField(max_length=32, default="yadokarick"))
+    )
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
     scope_request_keys_and_key_deck_profiles,
     count_first_dealer_from_0,
     store_multi_options_as_lists,
+    name_the_game_of_deck_profiles,
 )
 
 # Any constant works: it only has to be the same for every app process.

@@ -111,7 +111,7 @@ class RequestKey(BaseModel):
 
 
 class DeckProfile(BaseModel):
-    """The house sizes printed on one physical Yadokarick deck, shared by its sessions.
+    """The sizes printed on the cards of one physical deck, shared by its sessions.
 
     The rule sheet lists no sizes: sessions learn them from the table and
     write them here, so the next session with this deck needs no size taps.
@@ -123,6 +123,8 @@ class DeckProfile(BaseModel):
     # The right to change the profile: held by the phone that made it, by the
     # scorers of its sessions and by whoever opens its "edit this deck" link.
     edit_key = CharField(max_length=64)
+    # The slug of the game whose deck it describes (see games.base.Game.sized_cards).
+    game = CharField(max_length=32)
     name = CharField(max_length=NAME_MAX_LENGTH)
     # {"green 25": 3, ...}: only the cards whose size is known.
     sizes = JSONField(default=dict)
@@ -134,7 +136,7 @@ class DeckProfile(BaseModel):
 
 
 class SessionDeck(BaseModel):
-    """Which deck profile a session plays with (a Yadokarick session has at most one)."""
+    """Which deck profile a session plays with (at most one, of the session's game)."""
 
     session = ForeignKeyField(GameSession, primary_key=True, on_delete="CASCADE")
     profile = ForeignKeyField(DeckProfile, backref="sessions", on_delete="CASCADE")

@@ -106,7 +106,7 @@ class SessionView:
     version: int
     state: Any
     events: tuple[LoggedEvent, ...]
-    # The deck profile the session plays with (Yadokarick), if any.
+    # The deck profile the session plays with (a game with sized cards), if any.
     deck: decks.Profile | None = None
 
     @property
@@ -213,12 +213,12 @@ def _view(session: GameSession) -> SessionView:
         session.version,
         state,
         events,
-        decks.of_session(session.id) if game.learns_card_sizes else None,
+        decks.of_session(session.id) if game.sized_cards is not None else None,
     )
 
 
 def _check_deck_game(game: Game, deck_given: bool) -> None:
-    if deck_given and not game.learns_card_sizes:
+    if deck_given and game.sized_cards is None:
         raise IllegalAction(f"{game.title} is not played with a deck profile.", "deck_profile")
 
 
@@ -241,10 +241,10 @@ def create(
     _check_deck_game(game, bool(deck_profile or new_deck_name))
 
     def link_deck(session: GameSession) -> None:
-        if not game.learns_card_sizes:
+        if game.sized_cards is None:
             return
         name = new_deck_name or decks.default_name(game)
-        profile_id = deck_profile or decks.insert(name, field="new_deck_name").id
+        profile_id = deck_profile or decks.insert(game, name, field="new_deck_name").id
         decks.link(session, profile_id)
 
     return _insert_session(game, seats, resolved, [], form_key, link_deck)
@@ -267,10 +267,10 @@ def import_session(
         # The importer gets a profile of their own: the file's sizes under the file's name.
         if imported.deck_profile is not None:
             name, sizes = imported.deck_profile
-            profile = decks.insert(name, sizes, "deck_profile.name", "deck_profile.sizes")
+            profile = decks.insert(game, name, sizes, "deck_profile.name", "deck_profile.sizes")
             decks.link(session, profile.id)
-        elif game.learns_card_sizes:
-            decks.link(session, decks.insert(decks.default_name(game)).id)
+        elif game.sized_cards is not None:
+            decks.link(session, decks.insert(game, decks.default_name(game)).id)
 
     return _insert_session(game, seats, options, logged, form_key, copy_deck)
 
@@ -409,7 +409,7 @@ def append(
     def write(session: GameSession, view: SessionView) -> None:
         sent = data(view) if callable(data) else data
         if view.deck is not None:
-            sent = decks.with_known_size(view.deck, view.state.sizes, sent)
+            sent = decks.with_known_size(view.deck, view.deck.sized_cards.known(view.state), sent)
         action = view.game.parse_action(sent)
         view.game.apply(view.state, action)
         _check_expected(view, view.game.action_to_json(action))

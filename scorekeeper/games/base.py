@@ -10,7 +10,10 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from scorekeeper.games.house_sizes import SizedCards
 
 # A "multi" option's value is the names picked, a list in JSON.
 OptionValue = int | str | bool | tuple[str, ...]
@@ -341,9 +344,8 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...]
-    # Whether the cards carry printed sizes the table tells once: its sessions keep
-    # them in a deck profile that later sessions with the same deck start from.
-    learns_card_sizes: bool
+    # Cards with a printed size the table tells once, kept in a deck profile (or None).
+    sized_cards: SizedCards | None
 
     def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> Any: ...
 

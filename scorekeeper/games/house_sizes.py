@@ -1,4 +1,4 @@
-"""The house sizes printed on Yadokarick cards, as a session learns them.
+"""Sizes printed on cards, as a session learns them (Yadokarick's house sizes).
 
 The rule sheet lists no sizes, so the table enters a card's size the first
 time the session meets it (the app pre-fills it from a deck profile). After
@@ -8,16 +8,33 @@ refused, so a card never carries two sizes within one session.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from scorekeeper.games.base import IllegalAction, parse_whole_number
-from scorekeeper.games.cards import Card
+from scorekeeper.games.cards import Card, Deck
 
 Sizes = Mapping[Card, int]
 
 NO_SIZES: Sizes = MappingProxyType({})
 LARGEST_SIZE = 99
+
+
+@dataclass(frozen=True)
+class SizedCards:
+    """A game whose cards carry a printed size the table tells once.
+
+    Its sessions keep the sizes in a deck profile that later sessions with the
+    same physical deck start from: ``deck`` is what such a profile describes,
+    ``actions`` the action types whose card comes with its size, and ``known``
+    reads the sizes a state of the game knows.
+    """
+
+    deck: Deck
+    actions: frozenset[str]
+    known: Callable[[Any], Sizes]
 
 
 def parse_size(raw: object, card: Card, field: str = "size") -> int | None:

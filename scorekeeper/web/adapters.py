@@ -85,6 +85,8 @@ class CardCorrection:
         [store.SessionView, store.LoggedEvent, MultiDict[str, str]], dict[str, object]
     ]
     sized: Callable[[store.SessionView, store.LoggedEvent], bool] = lambda _view, _event: False
+    # The action types that lay a card on the board, where it gets its "fix" link.
+    laid: frozenset[str] = frozenset({"play"})
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,9 @@ def trick_judges() -> dict[str, TrickJudge]:
     return {slug: game.judge for slug, game in adapters().items() if game.judge is not None}
 
 
-def card_swap(played_cards: Callable[[Any], frozenset[cards.Card]]) -> CardCorrection:
+def card_swap(
+    played_cards: Callable[[Any], frozenset[cards.Card]], laid: frozenset[str] = frozenset({"play"})
+) -> CardCorrection:
     """The correction of a card played: any card not played yet this round, or the same one.
 
     ``played_cards`` is the game's own reading of the cards a picker greys out.
@@ -150,4 +154,4 @@ def card_swap(played_cards: Callable[[Any], frozenset[cards.Card]]) -> CardCorre
     ) -> dict[str, object]:
         return {**event.action, "card": form.get("card", "")}
 
-    return CardCorrection(unavailable, replacement)
+    return CardCorrection(unavailable, replacement, laid=laid)

@@ -1,4 +1,4 @@
-"""Deck profiles: the sizes printed on one physical Yadokarick deck, on their own page.
+"""Deck profiles: the sizes printed on the cards of one physical deck, on their own page.
 
 Whoever has a profile's link sees its sizes; only a device holding the right
 to change it (see ``access``) may edit them, and only such a device is shown
@@ -11,8 +11,8 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper import decks
+from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction
-from scorekeeper.games.cards import YADOKARICK
 from scorekeeper.web import access
 from scorekeeper.web.forms import KeyedForm
 
@@ -28,12 +28,22 @@ def load_or_404(profile_id: str) -> decks.Profile:
         abort(404, NOT_FOUND)
 
 
-def colour_rows() -> list[tuple[str, list[str]]]:
-    """Each colour of the deck with its cards as written, for the size grid."""
+def colour_rows(profile: decks.Profile) -> list[tuple[str, list[str]]]:
+    """Each colour of the profile's deck with its cards as written, for the size grid."""
+    deck = profile.sized_cards.deck
     return [
-        (colour, [str(card) for card in YADOKARICK.cards() if card.colour == colour])
-        for colour in YADOKARICK.colours
+        (colour, [str(card) for card in deck.cards() if card.colour == colour])
+        for colour in deck.colours
     ]
+
+
+def chosen_game() -> str:
+    """The game a new profile is for: the one chosen, or the only game played with one."""
+    games = [game.slug for game in decks.sized_games()]
+    chosen = request.form.get("game", games[0] if len(games) == 1 else "")
+    if chosen not in games:
+        raise IllegalAction("Choose the game whose deck this is.", "game")
+    return chosen
 
 
 @bp.route("/decks", methods=["GET", "POST"])
@@ -42,7 +52,7 @@ def deck_list() -> Response | tuple[str, int]:
     error = None
     if form.validate_on_submit():
         try:
-            profile = decks.create(request.form.get("name", ""))
+            profile = decks.create(GAMES[chosen_game()], request.form.get("name", ""))
         except IllegalAction as refused:
             error = refused.message
         else:
@@ -53,6 +63,7 @@ def deck_list() -> Response | tuple[str, int]:
     page = render_template(
         "decks/list.html",
         profiles=decks.find(access.remembered_decks()),
+        games=decks.sized_games(),
         error=error,
         form=form,
         name=request.form.get("name", ""),
@@ -71,7 +82,9 @@ def deck_page(profile_id: str) -> Response | tuple[str, int]:
     error: IllegalAction | None = None
     if form.validate_on_submit():
         sizes = {
-            card: request.form.get(f"size-{card}", "") for _, row in colour_rows() for card in row
+            card: request.form.get(f"size-{card}", "")
+            for _, row in colour_rows(profile)
+            for card in row
         }
         try:
             decks.update(profile_id, request.form.get("name", ""), sizes)
@@ -91,7 +104,7 @@ def deck_page(profile_id: str) -> Response | tuple[str, int]:
         profile=profile,
         may_edit=may_edit,
         join_url=join_url,
-        rows=colour_rows(),
+        rows=colour_rows(profile),
         form=form,
         error=error,
         posted=request.form if error else None,

@@ -25,29 +25,37 @@ bp = Blueprint("judge", __name__, url_prefix="/judge")
 SIZE_SEPARATOR = "/"
 SIZE_BUTTONS = tuple(range(1, 10))
 MAX_NAME = 40
-# Sizes are printed on the cards, the same in every copy of the game: once this
-# phone has been told one, it is not asked again (the player can still correct it).
-SIZES_COOKIE_KEY = "yadokarick_sizes"
 
 
-def remembered_sizes() -> dict[str, str]:
-    sizes = session.get(SIZES_COOKIE_KEY, {})
+def sizes_cookie_key(slug: str) -> str:
+    """Where the cookie keeps the sizes this phone told the judge of game ``slug``.
+
+    Sizes are printed on the cards, the same in every copy of the game: once
+    this phone has been told one, it is not asked again (the player can still
+    correct it).
+    """
+    return f"{slug.replace('-', '_')}_sizes"
+
+
+def remembered_sizes(slug: str) -> dict[str, str]:
+    sizes = session.get(sizes_cookie_key(slug), {})
     return sizes if isinstance(sizes, dict) else {}
 
 
-def known_size(card: str) -> str | None:
-    """A card's size as this phone knows it: told to the judge, or in its newest deck profile."""
-    told = remembered_sizes().get(card)
+def known_size(slug: str, card: str) -> str | None:
+    """A card's size as this phone knows it: told to the judge, or in its newest deck profile
+    of the game."""
+    told = remembered_sizes(slug).get(card)
     if told:
         return told
-    newest = decks.find(access.remembered_decks()[:1])
+    newest = decks.find(access.remembered_decks(), slug)[:1]
     size = newest[0].sizes.get(card) if newest else None
     return None if size is None else str(size)
 
 
-def remember_size(card: str, size: str) -> None:
+def remember_size(slug: str, card: str, size: str) -> None:
     if is_digits(size) and 0 < int(size) < 100:
-        session[SIZES_COOKIE_KEY] = {**remembered_sizes(), card: size}
+        session[sizes_cookie_key(slug)] = {**remembered_sizes(slug), card: size}
         session.permanent = True
 
 
@@ -124,7 +132,7 @@ def carry_over(trick: Trick) -> None:
         trick.pending = str(carried_card(trick.game.deck, pending, "The card waiting for its size"))
 
 
-def read_trick(game: TrickJudge) -> Trick:
+def read_trick(slug: str, game: TrickJudge) -> Trick:
     """The trick in the query string, after the tap that was just made."""
     args = request.args
     # A tapped setting button (set_…) wins over the value carried in the form.
@@ -158,7 +166,7 @@ def read_trick(game: TrickJudge) -> Trick:
             card = str(game.deck.parse(added, "add"))
             if trick.used()[card] >= game.deck.copies_of(game.deck.parse(card, "add")):
                 raise IllegalAction(f"{card} is in this trick already.", "add")
-            known = known_size(card)
+            known = known_size(slug, card)
             if not game.needs_sizes or trick.players < (game.sizes_from_players or 0):
                 trick.plays.append(card)
             elif known:
@@ -170,7 +178,7 @@ def read_trick(game: TrickJudge) -> Trick:
             if parse_whole_number(size, f"The size of {trick.pending}", "size") < 1:
                 raise IllegalAction(f"The size of {trick.pending} is at least 1.", "size")
             trick.plays.append(f"{trick.pending}{SIZE_SEPARATOR}{size}")
-            remember_size(trick.pending, size)
+            remember_size(slug, trick.pending, size)
             trick.pending = None
     except IllegalAction as refused:
         trick.error = refused.message
@@ -220,7 +228,7 @@ def judge(slug: str) -> tuple[str, int]:
     game = trick_judges().get(slug)
     if game is None:
         abort(404, f"There is no trick judge for “{slug}”.")
-    trick = read_trick(game)
+    trick = read_trick(slug, game)
     ruling = None
     if trick.complete and not trick.error:
         try:

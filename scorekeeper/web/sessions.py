@@ -36,13 +36,15 @@ def picker_colours(view: store.SessionView) -> tuple[str, ...] | None:
 def card_event_seqs(view: store.SessionView) -> dict[str, tuple[int, ...]]:
     """Each card laid in a trick → the live events that laid it, newest first, for "fix" links.
 
-    A card can be laid twice in a round (Cryptruck's two white 3s): the templates
-    give the n-th newest copy on the table the n-th newest event.
+    A card can be laid twice in a round (two copies of a card in the deck): the
+    templates give the n-th newest copy on the table the n-th newest event.
     """
+    correction = adapter(view.game.slug).correction
+    if correction is None:
+        return {}
     laid: dict[str, list[int]] = {}
     for event in reversed(view.events):
-        # Cryptruck's first lead is recorded as the dealer's revealed card.
-        if not event.undone and event.action["type"] in ("play", "dealer-card"):
+        if not event.undone and event.action["type"] in correction.laid:
             laid.setdefault(str(event.action["card"]), []).append(event.seq)
     return {card: tuple(seqs) for card, seqs in laid.items()}
 
@@ -97,8 +99,9 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
     except IllegalAction as refused:
         abort(422, refused.message)
     deck_choices = None
-    if game.learns_card_sizes:
-        deck_choices = [(p.id, p.name) for p in decks.find(access.remembered_decks())]
+    if game.sized_cards is not None:
+        profiles = decks.find(access.remembered_decks(), game.slug)
+        deck_choices = [(p.id, p.name) for p in profiles]
     form = new_session_form(game, deck_choices)
     refused = False
     if form.validate_on_submit():

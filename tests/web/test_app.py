@@ -124,12 +124,13 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
             database.execute_sql(sql, params)
     make_app(database_url)
     with database.connection_context():
-        assert [row.number for row in SchemaMigration.select()] == [1, 2, 3, 4, 5]
+        assert [row.number for row in SchemaMigration.select()] == [1, 2, 3, 4, 5, 6]
         assert "form_key" not in database.get_tables()
         keys = {(row.scope, row.key, row.session_id) for row in RequestKey.select()}
         assert keys == {("s" * 22, "tap-1", "s" * 22), ("", "new-1", None)}
         profiles = {row.id: row for row in DeckProfile.select()}
         assert {row.sizes["green 5"] for row in profiles.values()} == {2}
+        assert {row.game for row in profiles.values()} == {"yadokarick"}
         edit_keys = [row.edit_key for row in profiles.values()]
         assert all(len(key) == 32 for key in edit_keys) and len(set(edit_keys)) == 2
         assert Event.get().action == {"type": "bank"}

@@ -448,7 +448,9 @@ def test_a_full_cookie_stays_under_the_4_kb_browsers_keep(app: Flask) -> None:
         for _ in range(20):
             access.remember_deck(secrets.token_urlsafe(16))
         flask.session["csrf_token"] = secrets.token_hex(20)
-        flask.session[judge.SIZES_COOKIE_KEY] = {str(card): "3" for card in YADOKARICK.cards()}
+        flask.session[judge.sizes_cookie_key("yadokarick")] = {
+            str(card): "3" for card in YADOKARICK.cards()
+        }
         cookie = app.session_interface.get_signing_serializer(app).dumps(dict(flask.session))
         remembered = access.remembered()
     assert list(remembered.values()).count(access.EDIT) == access.REMEMBERED_SCORING

@@ -5,10 +5,13 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+import pytest
 from conftest import start
 from flask.testing import FlaskClient
 
 from scorekeeper import decks
+from scorekeeper.games import GAMES
+from scorekeeper.games.base import IllegalAction
 
 
 def make_deck(client: FlaskClient, name: str) -> str:
@@ -151,3 +154,23 @@ def test_a_joined_scorer_gets_the_sessions_deck_on_their_phone(
     other.get(f"/s/{table.id}/join/{join}")
     assert "Box" in other.get("/decks").get_data(as_text=True)
     assert key["deck_profile"]["name"] == "Box"
+
+
+def test_a_profile_belongs_to_the_game_whose_cards_carry_sizes(
+    client: FlaskClient, app: Any
+) -> None:
+    profile_id = make_deck(client, "Green tin")
+    assert "Yadokarick · 0 of 72 sizes known" in client.get("/decks").get_data(as_text=True)
+    assert "of this Yadokarick deck" in client.get(f"/decks/{profile_id}").get_data(as_text=True)
+    with app.app_context():
+        assert decks.load(profile_id).game == "yadokarick"
+        assert [game.slug for game in decks.sized_games()] == ["yadokarick"]
+
+
+def test_a_game_without_printed_sizes_has_no_deck_profile(app: Any) -> None:
+    with app.app_context(), pytest.raises(IllegalAction) as refused:
+        decks.create(GAMES["yardkle"], "Dice cup")
+    assert (refused.value.field, refused.value.message) == (
+        "game",
+        "Yardkle is not played with a deck profile.",
+    )

@@ -453,9 +453,7 @@ def test_a_seeded_two_round_game_through_the_pages(client: FlaskClient) -> None:
                 result["house_size"], result["collapsed_size"], record["target"]
             )
             row = next(
-                r
-                for r in rounds
-                if (r["round"], r["seat"]) == (record["number"], result["seat"])
+                r for r in rounds if (r["round"], r["seat"]) == (record["number"], result["seat"])
             )
             assert (row["player"], row["points"]) == (names[result["seat"]], result["points"])
     for seat in range(players):

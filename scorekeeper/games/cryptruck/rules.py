@@ -37,6 +37,7 @@ from scorekeeper.games.base import (
 )
 from scorekeeper.games.cards import CRYPTRUCK, Card, cryptruck_trick
 from scorekeeper.games.follow import ResolveRevoke, RevokeFlag
+from scorekeeper.games.house_sizes import SizedCards
 
 # Re-exported: the play action and a completed trick live in trickplay.py, shared with Yokai Septet.
 from scorekeeper.games.trickplay import CompletedTrick as CompletedTrick
@@ -841,7 +842,7 @@ class Cryptruck:
     title: str = "Cryptruck"
     min_players: int = MIN_SEATS
     max_players: int = MAX_SEATS
-    learns_card_sizes: bool = False
+    sized_cards: SizedCards | None = None
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "colours",

@@ -43,7 +43,8 @@ ADAPTER = GameAdapter(
     template_rules=rules,
     picker_deck=lambda _state: cards.CRYPTRUCK,
     picker_colours=picker_colours,
-    correction=card_swap(rules.played_cards),
+    # The first lead of a round is recorded as the card the dealer reveals.
+    correction=card_swap(rules.played_cards, frozenset({"play", "dealer-card"})),
     judge=TrickJudge(
         "Cryptruck",
         cards.CRYPTRUCK,

@@ -40,7 +40,7 @@ from scorekeeper.games.base import (
     signed,
 )
 from scorekeeper.games.cards import YADOKARICK, Card, Deck, yadokarick_trick
-from scorekeeper.games.house_sizes import NO_SIZES, Sizes, learn_size, parse_size
+from scorekeeper.games.house_sizes import NO_SIZES, SizedCards, Sizes, learn_size, parse_size
 from scorekeeper.games.yadokarick import solo
 
 MIN_SEATS = 1
@@ -903,7 +903,9 @@ class Yadokarick:
     title: str = "Yadokarick"
     min_players: int = MIN_SEATS
     max_players: int = MAX_SEATS
-    learns_card_sizes: bool = True
+    sized_cards: SizedCards | None = SizedCards(
+        YADOKARICK, frozenset({"play", "draw"}), lambda state: state.sizes
+    )
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "rounds",

@@ -32,6 +32,7 @@ from scorekeeper.games.base import (
     required_field,
     resolve_options,
 )
+from scorekeeper.games.house_sizes import SizedCards
 
 FACES = (1, 2, 3, 4, 5, 6)
 ALL_DICE = 6
@@ -689,7 +690,7 @@ class Yardkle:
     title: str = "Yardkle"
     min_players: int = 1
     max_players: int = 8
-    learns_card_sizes: bool = False
+    sized_cards: SizedCards | None = None
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "entry_threshold",

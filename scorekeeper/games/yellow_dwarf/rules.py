@@ -33,6 +33,7 @@ from scorekeeper.games.base import (
     resolve_options,
 )
 from scorekeeper.games.cards import PlayingCard, parse_playing_card
+from scorekeeper.games.house_sizes import SizedCards
 from scorekeeper.games.yellow_dwarf.settlement import (
     ACE,
     DECK,
@@ -1101,7 +1102,7 @@ class YellowDwarf:
     title: str = "Yellow Dwarf"
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
-    learns_card_sizes: bool = False
+    sized_cards: SizedCards | None = None
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "starting_chips",

@@ -39,6 +39,7 @@ from scorekeeper.games.cards import YOKAI_SEPTET, Card, yokai_septet_trick
 from scorekeeper.games.follow import FlagStatus as FlagStatus
 from scorekeeper.games.follow import ResolveRevoke as ResolveRevoke
 from scorekeeper.games.follow import RevokeFlag as RevokeFlag
+from scorekeeper.games.house_sizes import SizedCards
 
 # Re-exported: the play action lives in trickplay.py, shared with Cryptruck.
 from scorekeeper.games.trickplay import Play as Play
@@ -804,7 +805,7 @@ class YokaiSeptet:
     title: str = "Yokai Septet"
     min_players: int = SEATS
     max_players: int = SEATS
-    learns_card_sizes: bool = False
+    sized_cards: SizedCards | None = None
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "team_a",
