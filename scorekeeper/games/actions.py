@@ -30,7 +30,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from scorekeeper.games.base import IllegalAction, and_list, or_list
-from scorekeeper.games.cards import Card
+from scorekeeper.games.cards import Card, PlayingCard
 
 A = TypeVar("A")
 
@@ -41,6 +41,7 @@ ACTION_CONFIG = ConfigDict(extra="forbid")
 AS_TEXT = PlainSerializer(str, return_type=str)
 CARD_TEXT = WithJsonSchema({"type": "string"})
 CardText = Annotated[Card, AS_TEXT, CARD_TEXT]
+PlayingCardText = Annotated[PlayingCard, AS_TEXT, CARD_TEXT]
 
 # Pydantic's names for a key the declaration does not have.
 _UNKNOWN_KEY = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
@@ -109,14 +110,14 @@ class ActionSet(Generic[A]):
 
     def _refusal(self, data: object, errors: Sequence[ErrorDetails]) -> IllegalAction:
         first = errors[0]
-        if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
-            kind = data.get("type") if isinstance(data, Mapping) else None
+        if not isinstance(data, Mapping):
+            return IllegalAction("An action is an object with a type.", "type")
+        if first["type"] in ("union_tag_invalid", "union_tag_not_found") or not first["loc"]:
+            kind = data.get("type")
             shown = "no type" if kind is None else f"type {kind!r}"[:40]
             return IllegalAction(
                 f"Unknown action ({shown}): the type is {or_list(list(self.types))}.", "type"
             )
-        if not isinstance(data, Mapping) or not first["loc"]:
-            return IllegalAction("An action is an object with a type.", "type")
         kind = str(first["loc"][0])
         unknown = sorted(
             str(error["loc"][1])

@@ -864,6 +864,8 @@ class Cryptruck:
         ),
     )
 
+    actions: ActionSet[Action] = ACTIONS
+
     def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
         names = tuple(players)
         seats = len(names)
@@ -887,10 +889,10 @@ class Cryptruck:
         return replace(state, last_ruling=_next_text(state))
 
     def parse_action(self, data: Mapping[str, object]) -> Action:
-        return ACTIONS.parse(data)
+        return self.actions.parse(data)
 
     def action_to_json(self, action: Action) -> dict[str, object]:
-        return ACTIONS.to_json(action)
+        return self.actions.to_json(action)
 
     def apply(self, state: State, action: Action) -> State:
         if isinstance(action, Reveal):

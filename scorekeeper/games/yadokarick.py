@@ -970,6 +970,8 @@ class Yadokarick:
         ),
     )
 
+    actions: ActionSet[Action | solo.SoloAction] = ACTIONS
+
     def start(
         self, players: Sequence[str], options: Mapping[str, OptionValue]
     ) -> State | solo.SoloState:
@@ -1050,10 +1052,10 @@ class Yadokarick:
         return replace(state, last_ruling=_round_start_text(state))
 
     def parse_action(self, data: Mapping[str, object]) -> Action | solo.SoloAction:
-        return ACTIONS.parse(data)
+        return self.actions.parse(data)
 
     def action_to_json(self, action: Action | solo.SoloAction) -> dict[str, object]:
-        return ACTIONS.to_json(action)
+        return self.actions.to_json(action)
 
     def apply(
         self, state: State | solo.SoloState, action: Action | solo.SoloAction

@@ -729,6 +729,8 @@ class Yardkle:
         ),
     )
 
+    actions: ActionSet[Action] = ACTIONS
+
     def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
         names = tuple(players)
         if not self.min_players <= len(names) <= self.max_players:
@@ -752,10 +754,10 @@ class Yardkle:
         )
 
     def parse_action(self, data: Mapping[str, object]) -> Action:
-        return ACTIONS.parse(data)
+        return self.actions.parse(data)
 
     def action_to_json(self, action: Action) -> dict[str, object]:
-        return ACTIONS.to_json(action)
+        return self.actions.to_json(action)
 
     def apply(self, state: State, action: Action) -> State:
         if state.finished:

@@ -829,6 +829,8 @@ class YokaiSeptet:
         ),
     )
 
+    actions: ActionSet[Action] = ACTIONS
+
     def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
         names = tuple(players)
         if len(names) != SEATS:
@@ -853,10 +855,10 @@ class YokaiSeptet:
         )
 
     def parse_action(self, data: Mapping[str, object]) -> Action:
-        return ACTIONS.parse(data)
+        return self.actions.parse(data)
 
     def action_to_json(self, action: Action) -> dict[str, object]:
-        return ACTIONS.to_json(action)
+        return self.actions.to_json(action)
 
     def apply(self, state: State, action: Action) -> State:
         if isinstance(action, TrumpCard):
