@@ -60,9 +60,9 @@ class ResolveRevoke:
     """
 
     type: Literal["revoke"] = field(default="revoke", kw_only=True, repr=False)
-    flag: Annotated[int, Ask("the revoke flag"), BeforeValidator(check_flag_index), Field(ge=0)]
+    flag: Annotated[int, Field(ge=0), Ask("the revoke flag"), BeforeValidator(check_flag_index)]
     accept: Annotated[bool, Ask("whether the revoke is accepted"), BeforeValidator(check_accept)]
-    penalty: Annotated[int, BeforeValidator(_game_penalty), Field(ge=0)] = 0
+    penalty: Annotated[int, Field(ge=0), BeforeValidator(_game_penalty)] = 0
 
 
 class PlayedTrick(Protocol):

@@ -74,9 +74,9 @@ def _crab(raw: object) -> int:
 
 Crab = Annotated[
     int,
+    Field(ge=1, le=CRABS, description="Crab 1 is the leftmost."),
     Ask(f"the crab, 1 to {CRABS} from the left"),
     BeforeValidator(_crab),
-    Field(ge=1, le=CRABS, description="Crab 1 is the leftmost."),
 ]
 
 

@@ -302,9 +302,9 @@ class Roll:
     type: Literal["roll"] = field(default="roll", kw_only=True, repr=False)
     dice: Annotated[
         tuple[Die, ...],
+        Field(min_length=1, max_length=ALL_DICE),
         Ask("the dice rolled"),
         BeforeValidator(_parse_roll),
-        Field(min_length=1, max_length=ALL_DICE),
     ]
 
 
@@ -316,9 +316,9 @@ class Keep:
     type: Literal["keep"] = field(default="keep", kw_only=True, repr=False)
     dice: Annotated[
         tuple[Die, ...],
+        Field(max_length=ALL_DICE),
         Ask("the dice set aside"),
         BeforeValidator(lambda raw: _parse_kept(raw, "dice")),
-        Field(max_length=ALL_DICE),
     ]
     bank: Annotated[bool, BeforeValidator(_check_bank)] = False
 

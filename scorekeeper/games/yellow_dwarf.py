@@ -387,7 +387,7 @@ class Play:
 SaidRank = Annotated[
     Annotated[int, PlainSerializer(rank_name, return_type=str)] | None,
     BeforeValidator(lambda raw: _parse_rank(raw)),
-    WithJsonSchema({"type": ["string", "integer"]}),
+    WithJsonSchema({"type": ["string", "integer", "null"]}),
 ]
 
 

@@ -87,7 +87,7 @@ class FirstLead:
 
     type: Literal["first-lead"] = field(default="first-lead", kw_only=True, repr=False)
     seat: Annotated[
-        int, Ask("the seat that leads"), BeforeValidator(_check_seat), Field(ge=0, lt=SEATS)
+        int, Field(ge=0, le=SEATS - 1), Ask("the seat that leads"), BeforeValidator(_check_seat)
     ]
 
 
@@ -114,7 +114,7 @@ class RoundResult:
 
     type: Literal["result"] = field(default="result", kw_only=True, repr=False)
     team: Annotated[
-        int, Ask("the team that won the round"), BeforeValidator(_check_team), Field(ge=0, le=1)
+        int, Field(ge=0, le=1), Ask("the team that won the round"), BeforeValidator(_check_team)
     ]
     how: Annotated[How, Ask("how the round was won"), BeforeValidator(_check_how)]
     boss: Annotated[
