@@ -97,14 +97,15 @@ class ActionSet(Generic[A]):
     def json_schema(self, ref_template: str) -> dict[str, Any]:
         """The JSON Schema of the input this set accepts; nested declarations go to ``$defs``.
 
-        Each action's ``type`` is required (it is the tag), and pydantic's own titles are
-        replaced by the tag.
+        Each action's ``type`` comes first and is required (it is the tag), and the tag is
+        its title.
         """
         schema = self._adapter.json_schema(ref_template=ref_template, mode="validation")
         for kind, declaration in zip(self.types, self.declarations, strict=True):
             branch = schema["$defs"][declaration.__name__]
             branch["title"] = kind
-            branch["properties"]["type"] = {"const": kind}
+            declared = {key: value for key, value in branch["properties"].items() if key != "type"}
+            branch["properties"] = {"type": {"const": kind}, **declared}
             branch["required"] = ["type", *branch.get("required", ())]
         return schema
 
