@@ -85,7 +85,9 @@ class ActionSet(Generic[A]):
     def parse(self, data: object) -> A:
         """The action ``data`` (JSON or form input) says, or IllegalAction naming the field."""
         try:
-            return self._adapter.validate_python(data, context=self._context)
+            # Any mapping will do (pydantic takes a dataclass's fields from a dict only).
+            given = dict(data) if isinstance(data, Mapping) else data
+            return self._adapter.validate_python(given, context=self._context)
         except ValidationError as error:
             raise self._refusal(data, error.errors(include_url=False)) from None
 
@@ -113,7 +115,7 @@ class ActionSet(Generic[A]):
         first = errors[0]
         if not isinstance(data, Mapping):
             return IllegalAction("An action is an object with a type.", "type")
-        if first["type"] in ("union_tag_invalid", "union_tag_not_found") or not first["loc"]:
+        if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
             kind = data.get("type")
             shown = "no type" if kind is None else f"type {kind!r}"[:40]
             return IllegalAction(
@@ -134,8 +136,8 @@ class ActionSet(Generic[A]):
             return cause
         if first["type"] == "missing" and where in self._asks[kind]:
             return IllegalAction(f"Enter {self._asks[kind][where]}.", where)
-        # A declaration whose field has no engine parser: pydantic's own words.
-        return IllegalAction(f"{where or 'The action'}: {first['msg']}.", where or "type")
+        # A field declared without an engine parser: pydantic's own words.
+        return IllegalAction(f"{where}: {first['msg']}.", where)
 
 
 def _tag_of(declaration: type) -> str:

@@ -383,7 +383,8 @@ class Play:
     called: Annotated[bool | None, BeforeValidator(_called_of_card)] = None
 
 
-# A rank as said: A, 2 to 10, J, Q or K (or its number); written back by name.
+# A rank as said: A, 2 to 10, J, Q or K (or its number); written back by name. (The
+# parsers of these aliases come further down, with the JSON: hence the lambdas.)
 SaidRank = Annotated[
     Annotated[int, PlainSerializer(rank_name, return_type=str)] | None,
     BeforeValidator(lambda raw: _parse_rank(raw)),

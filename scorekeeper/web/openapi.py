@@ -1267,8 +1267,8 @@ def _actions(
 ) -> Schema:
     """The schemas of a game's actions, generated from the game's declarations of them.
 
-    ``<name>Action`` is one of the action types, each described by ``types``; a nested
-    declaration (an entry of a list) is its own component, ``<name><Declaration>``.
+    ``<name>Action`` is one of the game's action types, each described by ``types``; a
+    nested declaration (an entry of a list) is its own component, ``<name><Declaration>``.
     ``fields`` adds what a declaration cannot say (descriptions, examples, the game's
     own bounds) to every property of that name; the type stays the declaration's.
     """
