@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -257,6 +258,15 @@ def test_an_action_set_takes_parsing_json_and_schema_from_the_declarations() -> 
     with pytest.raises(IllegalAction) as caught:
         GHOSTS.parse({"type": "haunt"})
     assert (caught.value.message, caught.value.field) == ("Enter the ghost's name.", "name")
+    # A field declared without a parser of its own is refused in pydantic's words.
+    with pytest.raises(IllegalAction) as caught:
+        GHOSTS.parse({"type": "haunt", "name": "Oiwa", "seat": "many"})
+    assert (caught.value.message, caught.value.field) == (
+        "seat: Input should be a valid integer, unable to parse string as an integer.",
+        "seat",
+    )
+    # Any mapping is an object, as JSON and form input are.
+    assert GHOSTS.parse(MappingProxyType({"type": "vanish"})) == Vanish()
     schema = GHOSTS.json_schema("#/$defs/{model}")
     haunt = schema["$defs"]["Haunt"]
     assert haunt["title"] == "haunt"
