@@ -8,11 +8,12 @@ deals) arrives as input. A state is rebuilt by replaying actions from
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
+    from scorekeeper.games.actions import ActionSet
     from scorekeeper.games.house_sizes import SizedCards
 
 # A "multi" option's value is the names picked, a list in JSON.
@@ -63,30 +64,6 @@ def or_list(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} or {items[-1]}"
-
-
-def action_type(data: Mapping[str, object], fields: Mapping[str, Collection[str]]) -> str:
-    """An action's type, once its keys are checked against the fields that type takes."""
-    if not isinstance(data, Mapping):
-        raise IllegalAction("An action is an object with a type.", "type")
-    kind = data.get("type")
-    if not isinstance(kind, str) or kind not in fields:
-        shown = "no type" if kind is None else f"type {kind!r}"[:40]
-        raise IllegalAction(
-            f"Unknown action ({shown}): the type is {or_list(list(fields))}.", "type"
-        )
-    unknown = sorted(str(key) for key in data if key not in fields[kind])
-    if unknown:
-        listed = and_list([repr(key)[:30] for key in unknown])
-        raise IllegalAction(f"A {kind} action has no field {listed}.", unknown[0])
-    return kind
-
-
-def required_field(data: Mapping[str, object], key: str, what: str) -> object:
-    """``data[key]``, or IllegalAction asking for ``what``."""
-    if key not in data:
-        raise IllegalAction(f"Enter {what}.", key)
-    return data[key]
 
 
 # The longest text option when a game sets none (a team's name fits a seat's).
@@ -346,6 +323,8 @@ class Game(Protocol):
     options: tuple[OptionSpec, ...]
     # Cards with a printed size the table tells once, kept in a deck profile (or None).
     sized_cards: SizedCards | None
+    # Its actions, declared once: parse_action and action_to_json go through them.
+    actions: ActionSet[Any]
 
     def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> Any: ...
 

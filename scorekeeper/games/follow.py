@@ -10,18 +10,18 @@ how a flag is settled and writes the sentences the games share.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Literal, Protocol
 
-from scorekeeper.games.base import IllegalAction, parse_whole_number, plural, required_field
+from pydantic import BeforeValidator, Field, ValidationInfo, with_config
+
+from scorekeeper.games.actions import ACTION_CONFIG, Ask, game_fact
+from scorekeeper.games.base import IllegalAction, parse_whole_number, plural
 from scorekeeper.games.cards import Card
 
 FlagStatus = Literal["open", "accepted", "dismissed"]
 Voids = frozenset[tuple[int, str]]
-
-# The keys of a revoke action's JSON: {"type": "revoke", "flag": 0, "accept": true, "penalty": 2}.
-REVOKE_KEYS = frozenset({"type", "flag", "accept", "penalty"})
 
 
 @dataclass(frozen=True)
@@ -46,13 +46,23 @@ class RevokeFlag:
     settled_in: int | None = None
 
 
+def _game_penalty(raw: object, info: ValidationInfo) -> int:
+    return check_penalty(raw, game_fact(info, "max_penalty"))
+
+
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class ResolveRevoke:
-    """Settle revoke flag ``flag`` (its index, from 0): accept with a penalty, or dismiss."""
+    """Settle revoke flag ``flag`` (its index, from 0): accept with a penalty, or dismiss.
 
-    flag: int
-    accept: bool
-    penalty: int = 0
+    The highest penalty is the game's (``max_penalty`` in its ActionSet's context).
+    JSON: {"type": "revoke", "flag": 0, "accept": true, "penalty": 2}.
+    """
+
+    type: Literal["revoke"] = field(default="revoke", kw_only=True, repr=False)
+    flag: Annotated[int, Field(ge=0), Ask("the revoke flag"), BeforeValidator(check_flag_index)]
+    accept: Annotated[bool, Ask("whether the revoke is accepted"), BeforeValidator(check_accept)]
+    penalty: Annotated[int, Field(ge=0), BeforeValidator(_game_penalty)] = 0
 
 
 class PlayedTrick(Protocol):
@@ -199,24 +209,6 @@ def check_accept(raw: object) -> bool:
     if not isinstance(raw, bool):
         raise IllegalAction("accept must be true or false.", "accept")
     return raw
-
-
-def parse_resolve(data: Mapping[str, object], max_penalty: int) -> ResolveRevoke:
-    """A revoke action from JSON whose keys are already checked; the penalty defaults to 0."""
-    return ResolveRevoke(
-        check_flag_index(required_field(data, "flag", "the revoke flag")),
-        check_accept(required_field(data, "accept", "whether the revoke is accepted")),
-        check_penalty(data.get("penalty", 0), max_penalty),
-    )
-
-
-def resolve_to_json(action: ResolveRevoke) -> dict[str, object]:
-    return {
-        "type": "revoke",
-        "flag": action.flag,
-        "accept": action.accept,
-        "penalty": action.penalty,
-    }
 
 
 def describe_resolve(action: ResolveRevoke) -> str:

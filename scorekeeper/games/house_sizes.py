@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field, ValidationInfo
 
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.games.cards import Card, Deck
@@ -46,6 +48,18 @@ def parse_size(raw: object, card: Card, field: str = "size") -> int | None:
     if not 1 <= size <= LARGEST_SIZE:
         raise IllegalAction(f"{label} must be 1 to {LARGEST_SIZE}; you entered {size}.", field)
     return size
+
+
+def _size_of_card(raw: object, info: ValidationInfo) -> int | None:
+    card = info.data.get("card")
+    # A card refused is the error to show; the size waits for a card.
+    return None if card is None else parse_size(raw, card, "size")
+
+
+# An action's optional ``size`` of its ``card`` (a field declared before it).
+PrintedSize = Annotated[
+    Annotated[int, Field(ge=1, le=LARGEST_SIZE)] | None, BeforeValidator(_size_of_card)
+]
 
 
 def learn_size(sizes: Sizes, card: Card, size: int | None, field: str = "size") -> Sizes:

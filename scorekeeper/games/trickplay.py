@@ -13,19 +13,32 @@ its checks before a card and what a trick, a round and a revoke penalty score.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Annotated, Literal, Protocol
+
+from pydantic import BeforeValidator, ValidationInfo, with_config
 
 from scorekeeper.games import follow
+from scorekeeper.games.actions import ACTION_CONFIG, Ask, CardText, game_fact
 from scorekeeper.games.base import IllegalAction
-from scorekeeper.games.cards import Card, TrickWinner
+from scorekeeper.games.cards import Card, Deck, TrickWinner
 
 
+def _game_card(raw: object, info: ValidationInfo) -> Card:
+    deck: Deck = game_fact(info, "deck")
+    return deck.parse(raw, "card")
+
+
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Play:
-    """The next card of the trick in progress, by the seat whose turn it is."""
+    """The next card of the trick in progress, by the seat whose turn it is.
 
-    card: Card
+    The card is of the game's deck (``deck`` in its ActionSet's context).
+    """
+
+    type: Literal["play"] = field(default="play", kw_only=True, repr=False)
+    card: Annotated[CardText, Ask("the card played"), BeforeValidator(_game_card)]
 
 
 # A game's trick rule: (trump, the cards in play order, the players' names) -> who takes it.

@@ -10,9 +10,11 @@ from typing import Any
 
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, OptionSpec
+from scorekeeper.games.cryptruck import rules as cryptruck
 from scorekeeper.games.yadokarick import rules as yadokarick
 from scorekeeper.games.yardkle import rules as yardkle
 from scorekeeper.games.yellow_dwarf import rules as yellow_dwarf
+from scorekeeper.games.yokai_septet import rules as yokai_septet
 
 Schema = dict[str, Any]
 
@@ -561,61 +563,6 @@ def _schemas() -> Schema:
                     ),
                 },
             },
-        },
-        "YardkleAction": {
-            "description": "One thing that happened at the table, told by its `type`.",
-            "oneOf": [
-                {
-                    "title": "roll",
-                    "type": "object",
-                    "description": "The dice the current player rolled, as they fell.",
-                    "required": ["type", "dice"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "type": {"const": "roll"},
-                        "dice": {"type": "array", "minItems": 1, "maxItems": 6, "items": _DIE},
-                    },
-                },
-                {
-                    "title": "keep",
-                    "type": "object",
-                    "description": (
-                        "Scoring dice set aside from the waiting roll; `bank: true` stops "
-                        "right after and records the turn."
-                    ),
-                    "required": ["type", "dice"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "type": {"const": "keep"},
-                        "dice": {"type": "array", "minItems": 1, "maxItems": 6, "items": _DIE},
-                        "bank": {"type": "boolean", "default": False},
-                    },
-                },
-                {
-                    "title": "bank",
-                    "type": "object",
-                    "description": "Stop and record the turn total.",
-                    "required": ["type"],
-                    "additionalProperties": False,
-                    "properties": {"type": {"const": "bank"}},
-                },
-                {
-                    "title": "total",
-                    "type": "object",
-                    "description": "A whole turn entered as its total (0 for a scoreless turn).",
-                    "required": ["type", "points"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "type": {"const": "total"},
-                        "points": {
-                            "type": "integer",
-                            "minimum": 0,
-                            "maximum": 1000000,
-                            "multipleOf": 50,
-                        },
-                    },
-                },
-            ],
         },
         "EventRequest": {
             "type": "object",
@@ -1326,23 +1273,57 @@ def _judge_paths() -> Schema:
 GAME_SLUGS = list(GAMES)
 
 
-def _action(title: str, description: str, **fields: Schema) -> Schema:
+def _actions(
+    name: str,
+    game: Game,
+    description: str,
+    types: dict[str, str],
+    fields: dict[str, Schema] | None = None,
+) -> Schema:
+    """The schemas of a game's actions, generated from the game's declarations of them.
+
+    ``<name>Action`` is one of the game's action types, each described by ``types``; a
+    nested declaration (an entry of a list) is its own component, ``<name><Declaration>``.
+    ``fields`` adds what a declaration cannot say (descriptions, examples, the game's
+    own bounds) to every property of that name; the type stays the declaration's.
+    """
+    actions = game.actions
+    generated = actions.json_schema(ref_template=f"#/components/schemas/{name}{{model}}")
+    nested = generated["$defs"]
+    branches = [nested.pop(declaration.__name__) for declaration in actions.declarations]
+    for kind, branch in zip(actions.types, branches, strict=True):
+        branch["description"] = types[kind]
+    for schema in [*branches, *nested.values()]:
+        properties = schema.get("properties", {})
+        for field, extra in (fields or {}).items():
+            if field in properties:
+                added = {key: value for key, value in extra.items() if key != "type"}
+                properties[field] = {**properties[field], **added}
     return {
-        "title": title,
-        "type": "object",
-        "description": description,
-        "required": ["type", *fields],
-        "additionalProperties": False,
-        "properties": {"type": {"const": title}, **fields},
+        f"{name}Action": {"description": description, "oneOf": branches},
+        **{f"{name}{declaration}": schema for declaration, schema in nested.items()},
     }
+
+
+def _yardkle_schemas() -> Schema:
+    return _actions(
+        "Yardkle",
+        GAMES["yardkle"],
+        "One thing that happened at the table, told by its `type`.",
+        {
+            "roll": "The dice the current player rolled, as they fell.",
+            "keep": (
+                "Scoring dice set aside from the waiting roll; `bank: true` stops right after "
+                "and records the turn."
+            ),
+            "bank": "Stop and record the turn total.",
+            "total": "A whole turn entered as its total (0 for a scoreless turn).",
+        },
+    )
 
 
 def _yokai_septet_schemas() -> Schema:
     team_name = {"type": "string", "maxLength": 40, "default": ""}
-    boss = {
-        "type": "string",
-        "enum": [f"{c} 7" for c in ("green", "purple", "pink", "yellow", "black", "red", "blue")],
-    }
     return {
         "YokaiSeptetOptions": {
             "type": "object",
@@ -1350,52 +1331,32 @@ def _yokai_septet_schemas() -> Schema:
             "additionalProperties": False,
             "properties": {"team_a": team_name, "team_b": team_name},
         },
-        "YokaiSeptetAction": {
-            "description": (
-                "One thing that happened at a Yokai Septet table (4 seats; seats are 0-based)."
-            ),
-            "oneOf": [
-                _action("trump", "The face-up card that starts a round.", card=_CARD),
-                _action(
-                    "first-lead",
+        **_actions(
+            "YokaiSeptet",
+            GAMES["yokai-septet"],
+            "One thing that happened at a Yokai Septet table (4 seats; seats are 0-based).",
+            {
+                "trump": "The face-up card that starts a round.",
+                "first-lead": (
                     "Round 1: who holds the green 1 (the blue 13 when the green 1 is the "
-                    "trump card) and leads.",
-                    seat={"type": "integer", "minimum": 0, "maximum": 3},
+                    "trump card) and leads."
                 ),
-                _action("pass", "Partners passed 3 cards (optional; changes no score)."),
-                _action(
-                    "play", "The next card of the trick, by the seat whose turn it is.", card=_CARD
+                "pass": "Partners passed 3 cards (optional; changes no score).",
+                "play": "The next card of the trick, by the seat whose turn it is.",
+                "result": (
+                    "The fast path: a round's winning team, how, and its Boss Yokai at the end."
                 ),
-                _action(
-                    "result",
-                    "The fast path: a round's winning team, how, and its Boss Yokai at the end.",
-                    team={"type": "integer", "enum": [0, 1]},
-                    how={"type": "string", "enum": ["four-boss", "seven-tricks", "last-trick"]},
-                    boss={"type": "array", "items": boss, "uniqueItems": True},
-                ),
-                _revoke_action("penalty points go to the other team", 7),
-            ],
-        },
+                "revoke": _REVOKE.format(penalty="penalty points go to the other team"),
+            },
+            {"card": _CARD, "penalty": {"maximum": yokai_septet.MAX_PENALTY}},
+        ),
     }
 
 
 _COLOURS = ["red", "yellow", "green", "blue", "purple"]
 
 
-def _revoke_action(penalty: str, most: int) -> Schema:
-    return {
-        "title": "revoke",
-        "type": "object",
-        "description": f"Settle a revoke flag: accept ({penalty}) or dismiss.",
-        "required": ["type", "flag", "accept"],
-        "additionalProperties": False,
-        "properties": {
-            "type": {"const": "revoke"},
-            "flag": {"type": "integer", "minimum": 0},
-            "accept": {"type": "boolean"},
-            "penalty": {"type": "integer", "minimum": 0, "maximum": most, "default": 0},
-        },
-    }
+_REVOKE = "Settle a revoke flag: accept ({penalty}) or dismiss."
 
 
 def _cryptruck_schemas() -> Schema:
@@ -1419,32 +1380,25 @@ def _cryptruck_schemas() -> Schema:
                 "first_dealer": _option(_spec(GAMES["cryptruck"], "first_dealer")),
             },
         },
-        "CryptruckAction": {
-            "description": "One thing that happened at a Cryptruck table (seats are 0-based).",
-            "oneOf": [
-                _action("reveal", "Round start: the revealed undealt card (trump).", card=_CARD),
-                _action("dealer-card", "The card the dealer reveals from hand.", card=_CARD),
-                _action(
-                    "bid",
-                    "The next player from the dealer's left says want (true) or pass.",
-                    want={"type": "boolean"},
-                ),
-                {
-                    **_action(
-                        "give",
-                        "The taker gives the dealer a card (the card may be left out).",
-                    ),
-                    "properties": {"type": {"const": "give"}, "card": _CARD},
-                },
-                _action("play", "The next card of the trick.", card=_CARD),
-                _action(
-                    "won",
-                    "The fast path: each seat's cards won this round (block cards suffice).",
-                    cards={"type": "array", "items": {"type": "array", "items": _CARD}},
-                ),
-                _revoke_action("the revoking player loses `penalty` points", 10),
-            ],
-        },
+        **_actions(
+            "Cryptruck",
+            GAMES["cryptruck"],
+            "One thing that happened at a Cryptruck table (seats are 0-based).",
+            {
+                "reveal": "Round start: the revealed undealt card (trump).",
+                "dealer-card": "The card the dealer reveals from hand.",
+                "bid": "The next player from the dealer's left says want (true) or pass.",
+                "give": "The taker gives the dealer a card (the card may be left out).",
+                "play": "The next card of the trick.",
+                "won": "The fast path: each seat's cards won this round (block cards suffice).",
+                "revoke": _REVOKE.format(penalty="the revoking player loses `penalty` points"),
+            },
+            {
+                "card": _CARD,
+                "cards": {"description": "Per seat, its cards won, each written like `blue 13`."},
+                "penalty": {"maximum": cryptruck.MAX_PENALTY},
+            },
+        ),
     }
 
 
@@ -1487,15 +1441,11 @@ _HOUSE_CARD = {
     "examples": ["green 25"],
 }
 _SIZE = {
-    "type": "integer",
-    "minimum": 1,
-    "maximum": 99,
     "description": (
         "The house size printed on the card: needed the first time the session meets the "
         "card, optional after that (a different size is refused)."
     ),
 }
-_CRAB = {"type": "integer", "minimum": 1, "maximum": 4, "description": "Crab 1 is the leftmost."}
 
 
 def _yadokarick_schemas() -> Schema:
@@ -1507,41 +1457,28 @@ def _yadokarick_schemas() -> Schema:
                 "game. Every option is checked; each mode uses the ones it needs."
             ),
         ),
-        "YadokarickAction": {
-            "description": (
+        **_actions(
+            "Yadokarick",
+            yadokarick.GAME,
+            (
                 "One thing that happened at a Yadokarick table. Standard and NPC games: play, "
                 "marker. Solo: draw, take, bonus, give-up."
             ),
-            "oneOf": [
-                {
-                    **_action(
-                        "play",
-                        "The next card of the trick (in the NPC game, on the NPC's turn, the "
-                        "top card of the draw deck).",
-                        card=_HOUSE_CARD,
-                    ),
-                    "properties": {"type": {"const": "play"}, "card": _HOUSE_CARD, "size": _SIZE},
-                },
-                _action(
-                    "marker",
-                    "The lowest card's player moves the size marker (ties: each in play order).",
-                    move={"type": "string", "enum": ["left", "right", "stay"]},
+            {
+                "play": (
+                    "The next card of the trick (in the NPC game, on the NPC's turn, the top "
+                    "card of the draw deck)."
                 ),
-                {
-                    **_action(
-                        "draw", "Solo: a card turned from a deck into the row.", card=_HOUSE_CARD
-                    ),
-                    "properties": {"type": {"const": "draw"}, "card": _HOUSE_CARD, "size": _SIZE},
-                },
-                _action("take", "Solo: a row card onto a crab.", card=_HOUSE_CARD, crab=_CRAB),
-                _action(
-                    "bonus",
-                    "Solo: a card of the consecutive run just made, scored face up.",
-                    card=_HOUSE_CARD,
+                "marker": (
+                    "The lowest card's player moves the size marker (ties: each in play order)."
                 ),
-                _action("give-up", "Solo: a crab's cards go face down as a penalty.", crab=_CRAB),
-            ],
-        },
+                "draw": "Solo: a card turned from a deck into the row.",
+                "take": "Solo: a row card onto a crab.",
+                "bonus": "Solo: a card of the consecutive run just made, scored face up.",
+                "give-up": "Solo: a crab's cards go face down as a penalty.",
+            },
+            {"card": _HOUSE_CARD, "size": _SIZE},
+        ),
     }
 
 
@@ -1550,21 +1487,9 @@ _PLAYING_CARD = {
     "description": "A card of the 52-card deck as `<rank><suit>`: `10D`, `QS`, `7♦`, `A♠`.",
     "examples": ["10D"],
 }
-_SEAT = {"type": "integer", "minimum": 0, "description": "A seat index (0 is the first seat)."}
+_SEAT = {"description": "A seat index (0 is the first seat)."}
 _COUNTS = {
-    "type": "array",
-    "items": {"type": "integer", "minimum": 0},
     "description": "Per seat: cards left (payout by cards) or points left (payout by points).",
-}
-_KEPT = {
-    "type": "array",
-    "description": "Taker cards still in a hand: each pays its tray what the tray holds.",
-    "items": {
-        "type": "object",
-        "required": ["player", "card"],
-        "additionalProperties": False,
-        "properties": {"player": _SEAT, "card": _PLAYING_CARD},
-    },
 }
 
 
@@ -1573,73 +1498,37 @@ def _yellow_dwarf_schemas() -> Schema:
         "YellowDwarfOptions": _options(
             yellow_dwarf.GAME, "Yellow Dwarf's options; each one left out takes its default."
         ),
-        "YellowDwarfAction": {
-            "description": (
+        **_actions(
+            "YellowDwarf",
+            yellow_dwarf.GAME,
+            (
                 "One thing that happened at a Yellow Dwarf table. Card by card: play, without, "
                 "then reveal once someone goes out. Or a whole round at once: round."
             ),
-            "oneOf": [
-                {
-                    **_action(
-                        "play", "The player whose turn it is lays a card.", card=_PLAYING_CARD
-                    ),
-                    "properties": {
-                        "type": {"const": "play"},
-                        "card": _PLAYING_CARD,
-                        "called": {
-                            "type": "boolean",
-                            "description": (
-                                "Taker cards only (and required for them): whether the player "
-                                "called “who takes” and so collects the tray."
-                            ),
-                        },
-                    },
+            {
+                "play": "The player whose turn it is lays a card.",
+                "without": "The player says “without N” and play passes on.",
+                "reveal": "After a player went out: the hands, to settle.",
+                "round": "A whole round's result, before any card of it was laid.",
+            },
+            {
+                "card": _PLAYING_CARD,
+                "called": {
+                    "description": (
+                        "Taker cards only (and required for them in play): whether the player "
+                        "called “who takes” and so collects the tray."
+                    )
                 },
-                {
-                    **_action("without", "The player says “without N” and play passes on."),
-                    "properties": {
-                        "type": {"const": "without"},
-                        "rank": {
-                            "type": ["string", "integer"],
-                            "description": "The rank said (checked against the one due).",
-                        },
-                    },
+                "rank": {"description": "The rank said (checked against the one due)."},
+                "winner": _SEAT,
+                "player": _SEAT,
+                "left": _COUNTS,
+                "kept": {
+                    "description": "Taker cards still in a hand: each pays its tray what it holds."
                 },
-                {
-                    **_action("reveal", "After a player went out: the hands, to settle."),
-                    "properties": {"type": {"const": "reveal"}, "left": _COUNTS, "kept": _KEPT},
-                },
-                {
-                    **_action(
-                        "round",
-                        "A whole round's result, before any card of it was laid.",
-                        winner=_SEAT,
-                        left=_COUNTS,
-                    ),
-                    "properties": {
-                        "type": {"const": "round"},
-                        "winner": _SEAT,
-                        "left": _COUNTS,
-                        "kept": _KEPT,
-                        "played": {
-                            "type": "array",
-                            "description": "Taker cards laid: by whom, and whether called.",
-                            "items": {
-                                "type": "object",
-                                "required": ["player", "card", "called"],
-                                "additionalProperties": False,
-                                "properties": {
-                                    "player": _SEAT,
-                                    "card": _PLAYING_CARD,
-                                    "called": {"type": "boolean"},
-                                },
-                            },
-                        },
-                        "grand_opera": {"type": "boolean", "default": False},
-                    },
-                },
-            ],
-        },
+                "played": {"description": "Taker cards laid: by whom, and whether called."},
+            },
+        ),
     }
 
 
@@ -1663,6 +1552,7 @@ def openapi_document() -> dict[str, Any]:
         "components": {
             "schemas": {
                 **_schemas(),
+                **_yardkle_schemas(),
                 **_judge_schemas(),
                 **_settle_schemas(),
                 **_yokai_septet_schemas(),

@@ -213,18 +213,20 @@ def test_settling_refuses_a_missing_settled_or_out_of_range_flag(
 
 
 def test_the_revoke_action_json_round_trips_and_defaults_the_penalty() -> None:
+    # The revoke is declared once (follow.ResolveRevoke) and parsed through a game's
+    # actions, which give its highest penalty: Cryptruck's is 10.
     action = ResolveRevoke(0, True, 2)
-    data = follow.resolve_to_json(action)
+    data = cryptruck.GAME.action_to_json(action)
     assert data == {"type": "revoke", "flag": 0, "accept": True, "penalty": 2}
-    assert follow.parse_resolve(data, 10) == action
-    assert follow.parse_resolve({"type": "revoke", "flag": 3, "accept": False}, 10) == (
+    assert cryptruck.GAME.parse_action(data) == action
+    assert cryptruck.GAME.parse_action({"type": "revoke", "flag": 3, "accept": False}) == (
         ResolveRevoke(3, False, 0)
     )
     with pytest.raises(IllegalAction) as caught:
-        follow.parse_resolve({"type": "revoke", "flag": 0, "accept": "yes"}, 10)
+        cryptruck.GAME.parse_action({"type": "revoke", "flag": 0, "accept": "yes"})
     assert caught.value.field == "accept"
     with pytest.raises(IllegalAction) as caught:
-        follow.parse_resolve({"type": "revoke", "flag": 0, "accept": True, "penalty": 11}, 10)
+        cryptruck.GAME.parse_action({"type": "revoke", "flag": 0, "accept": True, "penalty": 11})
     assert caught.value.field == "penalty"
     assert follow.describe_resolve(action) == "revoke flag 0 accepted, 2 points"
     assert follow.describe_resolve(ResolveRevoke(0, True, 1)) == "revoke flag 0 accepted, 1 point"

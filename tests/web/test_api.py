@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import MISSING, fields
 from typing import Any
 
 import pytest
@@ -547,6 +548,60 @@ def test_the_openapi_document_is_valid(document: dict[str, Any]) -> None:
     validate(document)
     assert document["openapi"].startswith("3.")
     assert document["info"]["title"]
+
+
+def required_fields(declaration: type) -> list[str]:
+    """An action's required keys: its type, then every field without a default."""
+    return ["type"] + [
+        each.name
+        for each in fields(declaration)
+        if each.default is MISSING and each.default_factory is MISSING
+    ]
+
+
+def test_the_documented_actions_are_the_games_declarations(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    for slug, game in GAMES.items():
+        name = "".join(word.title() for word in slug.split("-"))
+        documented = schemas[f"{name}Action"]["oneOf"]
+        assert [branch["title"] for branch in documented] == list(game.actions.types), slug
+        for branch, declaration in zip(documented, game.actions.declarations, strict=True):
+            # The document's keys come sorted: the properties are compared as a set.
+            assert set(branch["properties"]) == {each.name for each in fields(declaration)}
+            assert branch["properties"]["type"] == {"const": branch["title"]}
+            assert branch["required"] == required_fields(declaration)
+            assert branch["additionalProperties"] is False
+    # Declarations nested in an action (an entry of a list) are components of their own.
+    kept = schemas["YellowDwarfKept"]
+    assert set(kept["properties"]) == {"player", "card"}
+    assert kept["required"] == ["player", "card"]
+    assert schemas["YellowDwarfAction"]["oneOf"][2]["properties"]["kept"]["items"] == {
+        "$ref": "#/components/schemas/YellowDwarfKept"
+    }
+
+
+def test_the_documented_actions_keep_their_descriptions_and_game_bounds(
+    document: dict[str, Any],
+) -> None:
+    schemas = document["components"]["schemas"]
+    yokai = {branch["title"]: branch for branch in schemas["YokaiSeptetAction"]["oneOf"]}
+    crypt = {branch["title"]: branch for branch in schemas["CryptruckAction"]["oneOf"]}
+    assert yokai["trump"]["description"] == "The face-up card that starts a round."
+    assert yokai["trump"]["properties"]["card"]["examples"] == ["blue 13"]
+    assert yokai["first-lead"]["properties"]["seat"] | {"title": None} == {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 3,
+        "title": None,
+    }
+    assert yokai["revoke"]["properties"]["penalty"]["maximum"] == 7
+    assert crypt["revoke"]["properties"]["penalty"]["maximum"] == 10
+    roll = schemas["YardkleAction"]["oneOf"][0]["properties"]["dice"]
+    assert (roll["minItems"], roll["maxItems"], roll["items"]) == (
+        1,
+        6,
+        {"type": "integer", "minimum": 1, "maximum": 6},
+    )
 
 
 def api_routes(app: Flask, prefix: str) -> dict[str, set[str]]:

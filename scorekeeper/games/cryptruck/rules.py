@@ -11,10 +11,13 @@ Rule sheet: shared/rules/cryptruck.md and NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BeforeValidator, with_config
 
 from scorekeeper.games import follow, trickplay
+from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask, CardText
 from scorekeeper.games.base import (
     MINUS,
     Accepts,
@@ -25,14 +28,12 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    action_type,
     and_list,
     check_seat_option,
     int_option,
     names_option,
     plural,
     rank_by_score,
-    required_field,
     resolve_options,
 )
 from scorekeeper.games.cards import CRYPTRUCK, Card, cryptruck_trick
@@ -65,6 +66,7 @@ _STEP_ORDER: tuple[Step, ...] = ("reveal", "dealer-card", "bid", "give", "play",
 # --- Actions -------------------------------------------------------------------
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Reveal:
     """One of the two undealt cards, turned up at the start of a round.
@@ -73,35 +75,54 @@ class Reveal:
     is out of play this round.
     """
 
-    card: Card
+    type: Literal["reveal"] = field(default="reveal", kw_only=True, repr=False)
+    card: Annotated[
+        CardText, Ask("the revealed card"), BeforeValidator(lambda raw: _parse_card(raw, "card"))
+    ]
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class DealerCard:
     """The card the dealer reveals from hand: it leads trick 1."""
 
-    card: Card
+    type: Literal["dealer-card"] = field(default="dealer-card", kw_only=True, repr=False)
+    card: Annotated[
+        CardText,
+        Ask("the card the dealer reveals"),
+        BeforeValidator(lambda raw: _parse_card(raw, "card")),
+    ]
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Bid:
     """The next seat from the dealer's left says it wants the dealer's card, or passes."""
 
-    want: bool
+    type: Literal["bid"] = field(default="bid", kw_only=True, repr=False)
+    want: Annotated[bool, Ask("want (true) or pass (false)"), BeforeValidator(_parse_want)]
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Give:
     """The taker takes the dealer's card and gives the dealer a card (None: not recorded)."""
 
-    card: Card | None = None
+    type: Literal["give"] = field(default="give", kw_only=True, repr=False)
+    card: Annotated[CardText | None, BeforeValidator(_parse_given)] = None
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class WonCards:
     """A whole round as each seat's cards won, one tuple per seat (block cards are enough)."""
 
-    cards: tuple[tuple[Card, ...], ...]
+    type: Literal["won"] = field(default="won", kw_only=True, repr=False)
+    cards: Annotated[
+        tuple[tuple[CardText, ...], ...],
+        Ask("each seat's cards won"),
+        BeforeValidator(_parse_won),
+    ]
 
 
 Action = Reveal | DealerCard | Bid | Give | Play | WonCards | ResolveRevoke
@@ -777,16 +798,6 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
 
 # --- JSON ------------------------------------------------------------------------
 
-_ACTION_KEYS: dict[str, frozenset[str]] = {
-    "reveal": frozenset({"type", "card"}),
-    "dealer-card": frozenset({"type", "card"}),
-    "bid": frozenset({"type", "want"}),
-    "give": frozenset({"type", "card"}),
-    "play": frozenset({"type", "card"}),
-    "won": frozenset({"type", "cards"}),
-    "revoke": follow.REVOKE_KEYS,
-}
-
 
 def _parse_card(raw: object, field: str) -> Card:
     return CRYPTRUCK.parse(raw, field)
@@ -798,27 +809,20 @@ def _parse_want(raw: object) -> bool:
     return raw
 
 
-def _parse_action(data: Mapping[str, object]) -> Action:
-    kind = action_type(data, _ACTION_KEYS)
-    if kind == "reveal":
-        return Reveal(_parse_card(required_field(data, "card", "the revealed card"), "card"))
-    if kind == "dealer-card":
-        return DealerCard(
-            _parse_card(required_field(data, "card", "the card the dealer reveals"), "card")
-        )
-    if kind == "bid":
-        return Bid(_parse_want(required_field(data, "want", "want (true) or pass (false)")))
-    if kind == "give":
-        raw = data.get("card")
-        if raw is None or (isinstance(raw, str) and not raw.strip()):
-            return Give(None)
-        return Give(_parse_card(raw, "card"))
-    if kind == "play":
-        return Play(_parse_card(required_field(data, "card", "the card played"), "card"))
-    if kind == "won":
-        lists = _won_lists(required_field(data, "cards", "each seat's cards won"))
-        return WonCards(tuple(tuple(_parse_card(card, "cards") for card in seat) for seat in lists))
-    return follow.parse_resolve(data, MAX_PENALTY)
+def _parse_given(raw: object) -> Card | None:
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    return _parse_card(raw, "card")
+
+
+def _parse_won(raw: object) -> tuple[tuple[Card, ...], ...]:
+    return tuple(tuple(_parse_card(card, "cards") for card in seat) for seat in _won_lists(raw))
+
+
+# The deck of a card played and the highest revoke penalty, for the shared declarations.
+ACTIONS: ActionSet[Action] = ActionSet(
+    Action, context={"deck": CRYPTRUCK, "max_penalty": MAX_PENALTY}
+)
 
 
 # --- The game ------------------------------------------------------------------------
@@ -862,6 +866,8 @@ class Cryptruck:
         ),
     )
 
+    actions: ActionSet[Action] = ACTIONS
+
     def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
         names = tuple(players)
         seats = len(names)
@@ -885,24 +891,10 @@ class Cryptruck:
         return replace(state, last_ruling=_next_text(state))
 
     def parse_action(self, data: Mapping[str, object]) -> Action:
-        return _parse_action(data)
+        return self.actions.parse(data)
 
     def action_to_json(self, action: Action) -> dict[str, object]:
-        if isinstance(action, Reveal):
-            return {"type": "reveal", "card": str(action.card)}
-        if isinstance(action, DealerCard):
-            return {"type": "dealer-card", "card": str(action.card)}
-        if isinstance(action, Bid):
-            return {"type": "bid", "want": action.want}
-        if isinstance(action, Give):
-            if action.card is None:
-                return {"type": "give"}
-            return {"type": "give", "card": str(action.card)}
-        if isinstance(action, Play):
-            return {"type": "play", "card": str(action.card)}
-        if isinstance(action, WonCards):
-            return {"type": "won", "cards": [[str(card) for card in seat] for seat in action.cards]}
-        return follow.resolve_to_json(action)
+        return self.actions.to_json(action)
 
     def apply(self, state: State, action: Action) -> State:
         if isinstance(action, Reveal):

@@ -1,6 +1,6 @@
 """Yadokarick, the hermit crab trick game, for 1 to 7 seats.
 
-One player plays the solo game (its rules live in ``yadokarick_solo``). 3 to 7
+One player plays the solo game (its rules live in ``solo``). 3 to 7
 players play the standard game: rounds of 10 tricks, a size marker the lowest
 card moves, houses built from the cards won and scored against the size under
 the marker. 2 players play against the NPC crab, whose cards come from the top
@@ -13,10 +13,13 @@ Rule sheet: shared/rules/yadokarick.txt and NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
+from pydantic import BeforeValidator, with_config
+
+from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask, CardText
 from scorekeeper.games.base import (
     MINUS,
     NOTHING_EXPECTED,
@@ -28,19 +31,24 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    action_type,
     and_list,
     capitalised,
     check_seat_option,
     int_option,
     plural,
     rank_by_score,
-    required_field,
     resolve_options,
     signed,
 )
 from scorekeeper.games.cards import YADOKARICK, Card, Deck, yadokarick_trick
-from scorekeeper.games.house_sizes import NO_SIZES, SizedCards, Sizes, learn_size, parse_size
+from scorekeeper.games.house_sizes import (
+    NO_SIZES,
+    PrintedSize,
+    SizedCards,
+    Sizes,
+    learn_size,
+    parse_size,
+)
 from scorekeeper.games.yadokarick import solo
 
 MIN_SEATS = 1
@@ -71,6 +79,7 @@ _MARKER_STEPS: Mapping[Move, int] = MappingProxyType({"left": -1, "stay": 0, "ri
 # --- Actions -------------------------------------------------------------------
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Play:
     """The card of the seat whose turn it is (the NPC's: the top card of the draw deck).
@@ -78,15 +87,22 @@ class Play:
     ``size`` is the size printed on it; None once the session knows it.
     """
 
-    card: Card
-    size: int | None = None
+    type: Literal["play"] = field(default="play", kw_only=True, repr=False)
+    card: Annotated[
+        CardText,
+        Ask("the card played"),
+        BeforeValidator(lambda raw: YADOKARICK.parse(raw, "card")),
+    ]
+    size: PrintedSize = None
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class MarkerMove:
     """A mover's choice after a trick: the size marker one card left, right, or left alone."""
 
-    move: Move
+    type: Literal["marker"] = field(default="marker", kw_only=True, repr=False)
+    move: Annotated[Move, Ask("the marker move: left, right or stay"), BeforeValidator(_parse_move)]
 
 
 Action = Play | MarkerMove
@@ -837,13 +853,6 @@ def _finish_round(state: State, sentences: list[str]) -> State:
 
 # --- JSON ------------------------------------------------------------------------------
 
-_ACTION_KEYS: Mapping[str, frozenset[str]] = MappingProxyType(
-    {
-        "play": frozenset({"type", "card", "size"}),
-        "marker": frozenset({"type", "move"}),
-    }
-)
-
 
 def _parse_move(raw: object) -> Move:
     move = _MOVES.get(raw.strip().lower()) if isinstance(raw, str) else None
@@ -852,21 +861,9 @@ def _parse_move(raw: object) -> Move:
     return move
 
 
-_SOLO_TYPES = ("draw", "take", "bonus", "give-up")
-
-
-def _parse_action(data: Mapping[str, object]) -> Action | solo.SoloAction:
-    if isinstance(data, Mapping) and data.get("type") in _SOLO_TYPES:
-        return solo.parse_action(data)
-    # The solo types are listed too, so an unknown type is told every type there is.
-    no_fields: frozenset[str] = frozenset()
-    kind = action_type(data, {**_ACTION_KEYS, **dict.fromkeys(_SOLO_TYPES, no_fields)})
-    if kind == "play":
-        card = YADOKARICK.parse(required_field(data, "card", "the card played"), "card")
-        return Play(card, parse_size(data.get("size"), card, "size"))
-    return MarkerMove(
-        _parse_move(required_field(data, "move", "the marker move: left, right or stay"))
-    )
+# One set for every mode: the solo game's types are parsed here too, so an unknown
+# type is told every type there is.
+ACTIONS: ActionSet[Action | solo.SoloAction] = ActionSet(Action | solo.SoloAction)
 
 
 # --- The game --------------------------------------------------------------------------
@@ -983,6 +980,8 @@ class Yadokarick:
         ),
     )
 
+    actions: ActionSet[Action | solo.SoloAction] = ACTIONS
+
     def start(
         self, players: Sequence[str], options: Mapping[str, OptionValue]
     ) -> State | solo.SoloState:
@@ -1063,17 +1062,10 @@ class Yadokarick:
         return replace(state, last_ruling=_round_start_text(state))
 
     def parse_action(self, data: Mapping[str, object]) -> Action | solo.SoloAction:
-        return _parse_action(data)
+        return self.actions.parse(data)
 
     def action_to_json(self, action: Action | solo.SoloAction) -> dict[str, object]:
-        if not isinstance(action, Play | MarkerMove):
-            return solo.action_to_json(action)
-        if isinstance(action, Play):
-            data: dict[str, object] = {"type": "play", "card": str(action.card)}
-            if action.size is not None:
-                data["size"] = action.size
-            return data
-        return {"type": "marker", "move": action.move}
+        return self.actions.to_json(action)
 
     def apply(
         self, state: State | solo.SoloState, action: Action | solo.SoloAction

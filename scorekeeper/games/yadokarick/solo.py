@@ -12,11 +12,14 @@ Rule sheet: shared/rules/yadokarick.txt ("Solo Game Rules") and NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import permutations
 from types import MappingProxyType
-from typing import Literal
+from typing import Annotated, Literal
 
+from pydantic import BeforeValidator, Field, with_config
+
+from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask, CardText
 from scorekeeper.games.base import (
     MINUS,
     NOTHING_EXPECTED,
@@ -24,16 +27,14 @@ from scorekeeper.games.base import (
     Expected,
     IllegalAction,
     ScoreRow,
-    action_type,
     and_list,
     or_list,
     parse_whole_number,
     plural,
-    required_field,
     signed,
 )
 from scorekeeper.games.cards import YADOKARICK, Card
-from scorekeeper.games.house_sizes import NO_SIZES, Sizes, learn_size, parse_size
+from scorekeeper.games.house_sizes import NO_SIZES, PrintedSize, Sizes, learn_size
 
 COLOURS: tuple[str, ...] = ("green", "pink")
 LEFT_OUT = 30
@@ -63,34 +64,58 @@ Step = Literal["layout", "refill", "play", "over"]
 # --- Actions -------------------------------------------------------------------
 
 
+def _solo_card(raw: object) -> Card:
+    return _check_card(YADOKARICK.parse(raw, "card"))
+
+
+def _crab(raw: object) -> int:
+    return _check_crab(parse_whole_number(raw, "The crab", "crab"))
+
+
+Crab = Annotated[
+    int,
+    Field(ge=1, le=CRABS, description="Crab 1 is the leftmost."),
+    Ask(f"the crab, 1 to {CRABS} from the left"),
+    BeforeValidator(_crab),
+]
+
+
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Draw:
     """A card turned face up from its deck into the row; ``size`` may be left out once known."""
 
-    card: Card
-    size: int | None = None
+    type: Literal["draw"] = field(default="draw", kw_only=True, repr=False)
+    card: Annotated[CardText, Ask("the card drawn"), BeforeValidator(_solo_card)]
+    size: PrintedSize = None
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Take:
     """A row card placed on crab ``crab`` (1 to 4 from the left)."""
 
-    card: Card
-    crab: int
+    type: Literal["take"] = field(default="take", kw_only=True, repr=False)
+    card: Annotated[CardText, Ask("the card taken from the row"), BeforeValidator(_solo_card)]
+    crab: Crab
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Bonus:
     """One card of a consecutive run, taken face up right after the draw that made the run."""
 
-    card: Card
+    type: Literal["bonus"] = field(default="bonus", kw_only=True, repr=False)
+    card: Annotated[CardText, Ask("the card taken as the bonus"), BeforeValidator(_solo_card)]
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class GiveUp:
     """All cards of crab ``crab`` (1 to 4) go face down as a penalty."""
 
-    crab: int
+    type: Literal["give-up"] = field(default="give-up", kw_only=True, repr=False)
+    crab: Crab
 
 
 SoloAction = Draw | Take | Bonus | GiveUp
@@ -695,45 +720,14 @@ def score_rows(state: SoloState) -> list[ScoreRow]:
 
 # --- JSON ------------------------------------------------------------------------
 
-_ACTION_KEYS: dict[str, frozenset[str]] = {
-    "draw": frozenset({"type", "card", "size"}),
-    "take": frozenset({"type", "card", "crab"}),
-    "bonus": frozenset({"type", "card"}),
-    "give-up": frozenset({"type", "crab"}),
-}
-
-
-def _parse_card(data: Mapping[str, object], what: str) -> Card:
-    return _check_card(YADOKARICK.parse(required_field(data, "card", what), "card"))
-
-
-def _parse_crab(data: Mapping[str, object]) -> int:
-    raw = required_field(data, "crab", f"the crab, 1 to {CRABS} from the left")
-    return _check_crab(parse_whole_number(raw, "The crab", "crab"))
+ACTIONS: ActionSet[SoloAction] = ActionSet(SoloAction)
 
 
 def parse_action(data: Mapping[str, object]) -> SoloAction:
     """An action from JSON or a form, or IllegalAction naming the wrong field."""
-    kind = action_type(data, _ACTION_KEYS)
-    if kind == "draw":
-        card = _parse_card(data, "the card drawn")
-        return Draw(card, parse_size(data.get("size"), card, "size"))
-    if kind == "take":
-        return Take(_parse_card(data, "the card taken from the row"), _parse_crab(data))
-    if kind == "bonus":
-        return Bonus(_parse_card(data, "the card taken as the bonus"))
-    return GiveUp(_parse_crab(data))
+    return ACTIONS.parse(data)
 
 
 def action_to_json(action: SoloAction) -> dict[str, object]:
     """The action as stored; crabs are numbered 1 to 4 from the left."""
-    if isinstance(action, Draw):
-        drawn: dict[str, object] = {"type": "draw", "card": str(action.card)}
-        if action.size is not None:
-            drawn["size"] = action.size
-        return drawn
-    if isinstance(action, Take):
-        return {"type": "take", "card": str(action.card), "crab": action.crab}
-    if isinstance(action, Bonus):
-        return {"type": "bonus", "card": str(action.card)}
-    return {"type": "give-up", "crab": action.crab}
+    return ACTIONS.to_json(action)

@@ -8,11 +8,14 @@ dice and the final round. Rule sheet: shared/rules/yardkle.txt and NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import product
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
+from pydantic import BeforeValidator, Field, with_config
+
+from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask
 from scorekeeper.games.base import (
     Accepts,
     Expected,
@@ -22,14 +25,12 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    action_type,
     and_list,
     capitalised,
     int_option,
     is_digits,
     parse_whole_number,
     rank_by_score,
-    required_field,
     resolve_options,
 )
 from scorekeeper.games.house_sizes import SizedCards
@@ -285,31 +286,67 @@ def best_keep(roll: Sequence[int]) -> tuple[int, ...]:
 # --- Actions and state -------------------------------------------------------
 
 
+Die = Annotated[int, Field(ge=1, le=6)]
+
+
+def _check_bank(raw: object) -> bool:
+    if not isinstance(raw, bool):
+        raise IllegalAction("bank must be true or false.", "bank")
+    return raw
+
+
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Roll:
     """The dice a player just rolled, as they fell."""
 
-    dice: tuple[int, ...]
+    type: Literal["roll"] = field(default="roll", kw_only=True, repr=False)
+    dice: Annotated[
+        tuple[Die, ...],
+        Field(min_length=1, max_length=ALL_DICE),
+        Ask("the dice rolled"),
+        BeforeValidator(_parse_roll),
+    ]
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Keep:
     """Scoring dice set aside from the waiting roll; bank=True stops right after."""
 
-    dice: tuple[int, ...]
-    bank: bool = False
+    type: Literal["keep"] = field(default="keep", kw_only=True, repr=False)
+    dice: Annotated[
+        tuple[Die, ...],
+        Field(max_length=ALL_DICE),
+        Ask("the dice set aside"),
+        BeforeValidator(lambda raw: _parse_kept(raw, "dice")),
+    ]
+    bank: Annotated[bool, BeforeValidator(_check_bank)] = False
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Bank:
     """Stop and record the turn total."""
 
+    type: Literal["bank"] = field(default="bank", kw_only=True, repr=False)
 
+
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class QuickTurn:
     """A whole turn entered as its total (the table kept track of the dice)."""
 
-    points: int
+    type: Literal["total"] = field(default="total", kw_only=True, repr=False)
+    # The bounds are the rules' (see _check_turn_points, applied with the turn).
+    points: Annotated[
+        int,
+        Ask("the turn total"),
+        BeforeValidator(lambda raw: parse_whole_number(raw, "The turn total", "points")),
+        Field(
+            json_schema_extra={"minimum": 0, "maximum": MAX_TURN_POINTS, "multipleOf": POINT_STEP}
+        ),
+    ]
 
 
 Action = Roll | Keep | Bank | QuickTurn
@@ -660,27 +697,7 @@ def _apply_quick(state: State, action: QuickTurn) -> State:
     return _end_turn(state, points, "quick", ruling)
 
 
-_ACTION_KEYS: dict[str, frozenset[str]] = {
-    "roll": frozenset({"type", "dice"}),
-    "keep": frozenset({"type", "dice", "bank"}),
-    "bank": frozenset({"type"}),
-    "total": frozenset({"type", "points"}),
-}
-
-
-def _parse_action(data: Mapping[str, object]) -> Action:
-    kind = action_type(data, _ACTION_KEYS)
-    if kind == "roll":
-        return Roll(_parse_roll(required_field(data, "dice", "the dice rolled"), "dice"))
-    if kind == "keep":
-        bank = data.get("bank", False)
-        if not isinstance(bank, bool):
-            raise IllegalAction("bank must be true or false.", "bank")
-        return Keep(_parse_kept(required_field(data, "dice", "the dice set aside"), "dice"), bank)
-    if kind == "bank":
-        return Bank()
-    raw = required_field(data, "points", "the turn total")
-    return QuickTurn(parse_whole_number(raw, "The turn total", "points"))
+ACTIONS: ActionSet[Action] = ActionSet(Action)
 
 
 class Yardkle:
@@ -714,6 +731,8 @@ class Yardkle:
         ),
     )
 
+    actions: ActionSet[Action] = ACTIONS
+
     def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
         names = tuple(players)
         if not self.min_players <= len(names) <= self.max_players:
@@ -737,16 +756,10 @@ class Yardkle:
         )
 
     def parse_action(self, data: Mapping[str, object]) -> Action:
-        return _parse_action(data)
+        return self.actions.parse(data)
 
     def action_to_json(self, action: Action) -> dict[str, object]:
-        if isinstance(action, Roll):
-            return {"type": "roll", "dice": list(action.dice)}
-        if isinstance(action, Keep):
-            return {"type": "keep", "dice": list(action.dice), "bank": action.bank}
-        if isinstance(action, Bank):
-            return {"type": "bank"}
-        return {"type": "total", "points": action.points}
+        return self.actions.to_json(action)
 
     def apply(self, state: State, action: Action) -> State:
         if state.finished:

@@ -11,8 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import field as dataclass_field
+from typing import TYPE_CHECKING, Annotated, Literal
 
+from pydantic import (
+    BeforeValidator,
+    Field,
+    PlainSerializer,
+    ValidationInfo,
+    WithJsonSchema,
+    with_config,
+)
+
+from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask, PlayingCardText
 from scorekeeper.games.base import (
     MINUS,
     NOTHING_EXPECTED,
@@ -24,12 +35,10 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    action_type,
     and_list,
     parse_whole_number,
     plural,
     rank_by_score,
-    required_field,
     resolve_options,
 )
 from scorekeeper.games.cards import PlayingCard, parse_playing_card
@@ -60,6 +69,13 @@ from scorekeeper.games.yellow_dwarf.settlement import (
 # --- The session: actions ------------------------------------------------------------
 
 
+def _called_of_card(raw: object, info: ValidationInfo) -> bool | None:
+    card = info.data.get("card")
+    # Left out, or after a card refused (the error to show): nothing to check.
+    return None if raw is None or card is None else _check_called(card, raw)
+
+
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Play:
     """The player whose turn it is lays ``card``.
@@ -68,10 +84,25 @@ class Play:
     taker card, None for any other card.
     """
 
-    card: PlayingCard
-    called: bool | None = None
+    type: Literal["play"] = dataclass_field(default="play", kw_only=True, repr=False)
+    card: Annotated[
+        PlayingCardText,
+        Ask("the card laid"),
+        BeforeValidator(lambda raw: parse_playing_card(raw, "card")),
+    ]
+    called: Annotated[bool | None, BeforeValidator(_called_of_card)] = None
 
 
+# A rank as said: A, 2 to 10, J, Q or K (or its number); written back by name. (The
+# parsers of these aliases come further down, with the JSON: hence the lambdas.)
+SaidRank = Annotated[
+    Annotated[int, PlainSerializer(rank_name, return_type=str)] | None,
+    BeforeValidator(lambda raw: _parse_rank(raw)),
+    WithJsonSchema({"type": ["string", "integer", "null"]}),
+]
+
+
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Without:
     """The player whose turn it is says "without N" and the turn passes.
@@ -80,26 +111,39 @@ class Without:
     stale tap on a second phone is refused instead of passing the wrong turn.
     """
 
-    rank: int | None = None
+    type: Literal["without"] = dataclass_field(default="without", kw_only=True, repr=False)
+    rank: SaidRank = None
 
 
+# A seat index, from 0 (checked against the seats of the session when applied).
+Seat = Annotated[int, Field(json_schema_extra={"minimum": 0})]
+
+
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Kept:
     """A taker card still in ``player``'s hand when the round ends."""
 
-    player: int
-    card: PlayingCard
+    player: Seat
+    card: PlayingCardText
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Played:
     """A taker card laid in a round entered as a summary, and whether it was called."""
 
-    player: int
-    card: PlayingCard
+    player: Seat
+    card: PlayingCardText
     called: bool
 
 
+# Per seat: cards left (payout by cards) or points left (payout by points).
+Counts = tuple[Annotated[int, Field(json_schema_extra={"minimum": 0})], ...]
+KeptCards = Annotated[tuple[Kept, ...], BeforeValidator(lambda raw: _parse_kept(raw))]
+
+
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Reveal:
     """After a player went out, card by card: what the other hands still hold.
@@ -108,10 +152,15 @@ class Reveal:
     count them) or points left (the "points" payout).
     """
 
-    left: tuple[int, ...] | None
-    kept: tuple[Kept, ...] = ()
+    type: Literal["reveal"] = dataclass_field(default="reveal", kw_only=True, repr=False)
+    left: Annotated[
+        Counts | None,
+        BeforeValidator(lambda raw: None if raw is None else _parse_numbers(raw, "left")),
+    ] = None
+    kept: KeptCards = ()
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class RoundSummary:
     """A whole round at once: who went out, what each seat has left, the taker cards.
@@ -121,11 +170,20 @@ class RoundSummary:
     points left per seat, as the payout option counts.
     """
 
-    winner: int
-    left: tuple[int, ...]
-    kept: tuple[Kept, ...] = ()
-    played: tuple[Played, ...] = ()
-    grand_opera: bool = False
+    type: Literal["round"] = dataclass_field(default="round", kw_only=True, repr=False)
+    winner: Annotated[
+        Seat,
+        Ask("the seat that went out"),
+        BeforeValidator(lambda raw: parse_whole_number(raw, "The winner", "winner")),
+    ]
+    left: Annotated[
+        Counts,
+        Ask("what each seat has left"),
+        BeforeValidator(lambda raw: _parse_numbers(raw, "left")),
+    ]
+    kept: KeptCards = ()
+    played: Annotated[tuple[Played, ...], BeforeValidator(lambda raw: _parse_played(raw))] = ()
+    grand_opera: Annotated[bool, BeforeValidator(_check_grand_opera)] = False
 
 
 Action = Play | Without | Reveal | RoundSummary
@@ -986,12 +1044,6 @@ def _apply_summary(state: State, action: RoundSummary) -> State:
 
 # --- JSON ------------------------------------------------------------------------------
 
-_ACTION_KEYS: dict[str, frozenset[str]] = {
-    "play": frozenset({"type", "card", "called"}),
-    "without": frozenset({"type", "rank"}),
-    "reveal": frozenset({"type", "left", "kept"}),
-    "round": frozenset({"type", "winner", "left", "kept", "played", "grand_opera"}),
-}
 _RANKS_BY_NAME = {rank_name(rank): rank for rank in range(ACE, KING + 1)}
 
 
@@ -1064,32 +1116,13 @@ def _parse_played(raw: object) -> tuple[Played, ...]:
     return tuple(played)
 
 
-def _parse_action(data: Mapping[str, object]) -> Action:
-    kind = action_type(data, _ACTION_KEYS)
-    if kind == "play":
-        card = parse_playing_card(required_field(data, "card", "the card laid"), "card")
-        called = data.get("called")
-        return Play(card, None if called is None else _check_called(card, called))
-    if kind == "without":
-        return Without(_parse_rank(data.get("rank")))
-    if kind == "reveal":
-        raw_left = data.get("left")
-        left = None if raw_left is None else _parse_numbers(raw_left, "left")
-        return Reveal(left, _parse_kept(data.get("kept")))
-    winner = parse_whole_number(
-        required_field(data, "winner", "the seat that went out"), "The winner", "winner"
-    )
-    left = _parse_numbers(required_field(data, "left", "what each seat has left"), "left")
-    grand_opera = data.get("grand_opera", False)
-    if not isinstance(grand_opera, bool):
+def _check_grand_opera(raw: object) -> bool:
+    if not isinstance(raw, bool):
         raise IllegalAction("“grand_opera” must be true or false.", "grand_opera")
-    return RoundSummary(
-        winner, left, _parse_kept(data.get("kept")), _parse_played(data.get("played")), grand_opera
-    )
+    return raw
 
 
-def _kept_json(kept: Sequence[Kept]) -> list[dict[str, object]]:
-    return [{"player": entry.player, "card": str(entry.card)} for entry in kept]
+ACTIONS: ActionSet[Action] = ActionSet(Action)
 
 
 # --- The game ----------------------------------------------------------------------------
@@ -1138,6 +1171,8 @@ class YellowDwarf:
         ),
     )
 
+    actions: ActionSet[Action] = ACTIONS
+
     def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
         names = tuple(players)
         seats = len(names)
@@ -1179,35 +1214,10 @@ class YellowDwarf:
         return _check_conserved(_begin_round(state, 1, []))
 
     def parse_action(self, data: Mapping[str, object]) -> Action:
-        return _parse_action(data)
+        return self.actions.parse(data)
 
     def action_to_json(self, action: Action) -> dict[str, object]:
-        if isinstance(action, Play):
-            played: dict[str, object] = {"type": "play", "card": str(action.card)}
-            if action.called is not None:
-                played["called"] = action.called
-            return played
-        if isinstance(action, Without):
-            if action.rank is None:
-                return {"type": "without"}
-            return {"type": "without", "rank": rank_name(action.rank)}
-        if isinstance(action, Reveal):
-            revealed: dict[str, object] = {"type": "reveal"}
-            if action.left is not None:
-                revealed["left"] = list(action.left)
-            revealed["kept"] = _kept_json(action.kept)
-            return revealed
-        return {
-            "type": "round",
-            "winner": action.winner,
-            "left": list(action.left),
-            "kept": _kept_json(action.kept),
-            "played": [
-                {"player": entry.player, "card": str(entry.card), "called": entry.called}
-                for entry in action.played
-            ],
-            "grand_opera": action.grand_opera,
-        }
+        return self.actions.to_json(action)
 
     def apply(self, state: State, action: Action) -> State:
         if isinstance(action, Play):

@@ -10,11 +10,14 @@ sheet: shared/rules/yokai-septet.html and NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import BeforeValidator, Field, WithJsonSchema, with_config
 
 from scorekeeper.games import follow, trickplay
+from scorekeeper.games.actions import ACTION_CONFIG, AS_TEXT, ActionSet, Ask, CardText
 from scorekeeper.games.base import (
     Accepts,
     Expected,
@@ -24,13 +27,11 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    action_type,
     and_list,
     capitalised,
     parse_whole_number,
     plural,
     rank_by_score,
-    required_field,
     resolve_options,
 )
 from scorekeeper.games.cards import YOKAI_SEPTET, Card, yokai_septet_trick
@@ -69,32 +70,60 @@ _ORDINALS = ("0th", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th")
 # --- Actions -------------------------------------------------------------------
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class TrumpCard:
     """The face-up card that starts a round: its colour is trump; it is out of play."""
 
-    card: Card
+    type: Literal["trump"] = field(default="trump", kw_only=True, repr=False)
+    card: Annotated[
+        CardText, Ask("the trump card"), BeforeValidator(lambda raw: _check_card(raw, "card"))
+    ]
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class FirstLead:
     """Round 1 only: the seat (from 0) holding the green 1 (blue 13 if the green 1 is trump)."""
 
-    seat: int
+    type: Literal["first-lead"] = field(default="first-lead", kw_only=True, repr=False)
+    seat: Annotated[
+        int, Field(ge=0, le=SEATS - 1), Ask("the seat that leads"), BeforeValidator(_check_seat)
+    ]
 
 
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class Pass:
     """Partners passed 3 cards each (optional; changes no score)."""
 
+    type: Literal["pass"] = field(default="pass", kw_only=True, repr=False)
 
+
+# A Boss Yokai: a 7, of any colour.
+BossCard = Annotated[
+    Card,
+    AS_TEXT,
+    WithJsonSchema({"type": "string", "enum": [f"{colour} {BOSS_NUMBER}" for colour in STARS]}),
+]
+
+
+@with_config(ACTION_CONFIG)
 @dataclass(frozen=True)
 class RoundResult:
     """A whole round as its result: the winning team, how, and the Boss Yokai it ends with."""
 
-    team: int
-    how: How
-    boss: tuple[Card, ...]
+    type: Literal["result"] = field(default="result", kw_only=True, repr=False)
+    team: Annotated[
+        int, Field(ge=0, le=1), Ask("the team that won the round"), BeforeValidator(_check_team)
+    ]
+    how: Annotated[How, Ask("how the round was won"), BeforeValidator(_check_how)]
+    boss: Annotated[
+        tuple[BossCard, ...],
+        Ask("the winners' Boss Yokai"),
+        BeforeValidator(_check_boss),
+        Field(json_schema_extra={"uniqueItems": True}),
+    ]
 
 
 Action = TrumpCard | FirstLead | Pass | Play | RoundResult | ResolveRevoke
@@ -753,33 +782,10 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
 
 # --- JSON --------------------------------------------------------------------------
 
-_ACTION_KEYS: dict[str, frozenset[str]] = {
-    "trump": frozenset({"type", "card"}),
-    "first-lead": frozenset({"type", "seat"}),
-    "pass": frozenset({"type"}),
-    "play": frozenset({"type", "card"}),
-    "result": frozenset({"type", "team", "how", "boss"}),
-    "revoke": follow.REVOKE_KEYS,
-}
-
-
-def _parse_action(data: Mapping[str, object]) -> Action:
-    kind = action_type(data, _ACTION_KEYS)
-    if kind == "trump":
-        return TrumpCard(_check_card(required_field(data, "card", "the trump card"), "card"))
-    if kind == "first-lead":
-        return FirstLead(_check_seat(required_field(data, "seat", "the seat that leads")))
-    if kind == "pass":
-        return Pass()
-    if kind == "play":
-        return Play(_check_card(required_field(data, "card", "the card played"), "card"))
-    if kind == "result":
-        return RoundResult(
-            _check_team(required_field(data, "team", "the team that won the round")),
-            _check_how(required_field(data, "how", "how the round was won")),
-            _check_boss(required_field(data, "boss", "the winners' Boss Yokai")),
-        )
-    return follow.parse_resolve(data, MAX_PENALTY)
+# The deck of a card played and the highest revoke penalty, for the shared declarations.
+ACTIONS: ActionSet[Action] = ActionSet(
+    Action, context={"deck": YOKAI_SEPTET, "max_penalty": MAX_PENALTY}
+)
 
 
 # --- The game ------------------------------------------------------------------------
@@ -825,6 +831,8 @@ class YokaiSeptet:
         ),
     )
 
+    actions: ActionSet[Action] = ACTIONS
+
     def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
         names = tuple(players)
         if len(names) != SEATS:
@@ -849,25 +857,10 @@ class YokaiSeptet:
         )
 
     def parse_action(self, data: Mapping[str, object]) -> Action:
-        return _parse_action(data)
+        return self.actions.parse(data)
 
     def action_to_json(self, action: Action) -> dict[str, object]:
-        if isinstance(action, TrumpCard):
-            return {"type": "trump", "card": str(action.card)}
-        if isinstance(action, FirstLead):
-            return {"type": "first-lead", "seat": action.seat}
-        if isinstance(action, Pass):
-            return {"type": "pass"}
-        if isinstance(action, Play):
-            return {"type": "play", "card": str(action.card)}
-        if isinstance(action, RoundResult):
-            return {
-                "type": "result",
-                "team": action.team,
-                "how": action.how,
-                "boss": [str(card) for card in action.boss],
-            }
-        return follow.resolve_to_json(action)
+        return self.actions.to_json(action)
 
     def apply(self, state: State, action: Action) -> State:
         if isinstance(action, TrumpCard):
