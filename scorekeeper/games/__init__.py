@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from scorekeeper.games import cryptruck, yadokarick, yardkle, yellow_dwarf, yokai_septet
+from scorekeeper.games import (
+    cryptruck,
+    score_sheet,
+    yadokarick,
+    yardkle,
+    yellow_dwarf,
+    yokai_septet,
+)
 from scorekeeper.games.base import Game, IllegalAction
 
 GAMES: dict[str, Game] = {
@@ -13,6 +20,7 @@ GAMES: dict[str, Game] = {
         cryptruck.GAME,
         yadokarick.GAME,
         yellow_dwarf.GAME,
+        score_sheet.GAME,
     )
 }
 
