@@ -15,12 +15,14 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import store
 from scorekeeper.games import yellow_dwarf
-from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.base import MINUS, IllegalAction, parse_whole_number
 from scorekeeper.games.cards import YADOKARICK, parse_playing_card
+from scorekeeper.games.score_sheet import rules as score_sheet
 from scorekeeper.web import access
 from scorekeeper.web.forms import new_form_key
 from scorekeeper.web.sessions import (
     DECKS,
+    RETYPED_EVENTS,
     TEMPLATE_RULES,
     load_or_404,
     picker_colours,
@@ -203,12 +205,33 @@ def taker_fates(form: MultiDict[str, str]) -> dict[str, list[dict[str, object]]]
     return fates
 
 
+def read_score_sheet(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
+    kind = form.get("type", "")
+    if kind == "round":
+        typed = [signed_points(form, seat) for seat in range(len(view.seats))]
+        # Read here, with the players' names, so a refusal names the player.
+        return {"type": kind, "points": list(score_sheet.parse_points(typed, view.seats))}
+    if kind == "finish":
+        return {"type": kind}
+    raise IllegalAction("Choose what happened: a round's points or the end of the game.", "type")
+
+
+def signed_points(form: MultiDict[str, str], seat: int) -> str:
+    """A seat's points as typed, made negative by its minus toggle (a phone's number pad may
+    have no minus key); a number typed with its minus sign stays as it is."""
+    text = form.get(f"points-{seat}", "").strip()
+    if form.get(f"negative-{seat}") and text and not text.startswith(("-", MINUS)):
+        return "-" + text
+    return text
+
+
 FORM_READERS: dict[str, FormReader] = {
     "yardkle": read_yardkle,
     "yokai-septet": read_yokai_septet,
     "cryptruck": read_cryptruck,
     "yadokarick": read_yadokarick,
     "yellow-dwarf": read_yellow_dwarf,
+    "score-sheet": read_score_sheet,
 }
 
 
@@ -217,19 +240,23 @@ def posted_version() -> int:
 
 
 def record(
-    view: store.SessionView, write: Callable[[int, str | None], object]
+    view: store.SessionView,
+    write: Callable[[int, str | None], object],
+    show_refusal: Callable[[IllegalAction], tuple[str, int]] | None = None,
 ) -> Response | tuple[str, int]:
     """Run one checked write from a form and answer as a player expects.
 
     Success and a repeated tap both go back to the session page; a refused
-    action shows the page again with the reason; a stale page shows the
-    current state with a 409.
+    action shows the page again with the reason (or ``show_refusal``'s page: the
+    form it came from); a stale page shows the current state with a 409.
     """
     session_id = view.id
     access.require_device_edit(session_id)
     try:
         write(posted_version(), request.form.get("form_key") or None)
     except IllegalAction as refused:
+        if show_refusal is not None:
+            return show_refusal(refused)
         return render_session(view, refused, 422)
     except store.StaleVersion:
         return render_session(
@@ -317,10 +344,63 @@ def corrected_size(
     return {"size": view.deck.size_of(card) if view.deck is not None else None}
 
 
+def retypable(view: store.SessionView, seq: int) -> store.LoggedEvent:
+    """The live event ``seq`` of a type the game corrects by retyping it, or 404 saying why."""
+    types = RETYPED_EVENTS[view.game.slug]
+    event = next(
+        (
+            logged
+            for logged in view.events
+            if logged.seq == seq and not logged.undone and logged.action["type"] in types
+        ),
+        None,
+    )
+    if event is None:
+        listed = " or ".join(sorted(types))
+        abort(404, f"Event {seq} is not a {listed} that can be corrected.")
+    return event
+
+
+def retype_form(
+    view: store.SessionView, event: store.LoggedEvent, refused: IllegalAction | None = None
+) -> tuple[str, int]:
+    """The game's own form to type an event again, with the posted values and the
+    reason when a correction was refused."""
+    page = render_template(
+        f"games/{view.game.slug}/correct.html",
+        view=view,
+        event=event,
+        error=refused.message if refused else None,
+        error_field=refused.field if refused else None,
+        posted=request.form if request.method == "POST" else MultiDict(),
+        form_key=new_form_key(),
+    )
+    return page, 422 if refused else 200
+
+
+def retype(view: store.SessionView, seq: int) -> Response | tuple[str, int]:
+    """Replace an event with the one typed again on the game's form; the later events
+    are replayed, or the correction is refused naming the one it would break."""
+    event = retypable(view, seq)
+
+    def write(version: int, form_key: str | None) -> object:
+        # Built here, inside record: a refused reading shows the form again with its reason.
+        action = FORM_READERS[view.game.slug](request.form, view)
+        if action["type"] != event.action["type"]:
+            raise IllegalAction(
+                f"Event {seq} is a {event.action['type']}: type it again as one.", "type"
+            )
+        return store.correct(view.id, seq, action, version, form_key)
+
+    return record(view, write, lambda refused: retype_form(view, event, refused))
+
+
 @bp.get("/s/<session_id>/events/<int:seq>/correct")
-def correction_form(session_id: str, seq: int) -> str:
+def correction_form(session_id: str, seq: int) -> str | tuple[str, int]:
     view = load_or_404(session_id)
     access.require_device_edit(session_id)
+    if view.game.slug in RETYPED_EVENTS:
+        return retype_form(view, retypable(view, seq))
     event = correctable(view, seq)
     deck = session_deck(view)
     assert deck is not None  # correctable: the other card games pick from a coloured deck
@@ -348,6 +428,8 @@ def correct(session_id: str, seq: int) -> Response | tuple[str, int]:
     """Replace a mistyped card; the later tricks are ruled again."""
     view = load_or_404(session_id)
     access.require_device_edit(session_id)
+    if view.game.slug in RETYPED_EVENTS:
+        return retype(view, seq)
     event = correctable(view, seq)
 
     def write(version: int, form_key: str | None) -> object:

@@ -20,6 +20,7 @@ from scorekeeper.games import (
     yokai_septet,
 )
 from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.score_sheet import rules as score_sheet
 from scorekeeper.web import access
 from scorekeeper.web.forms import check_seat_fields, new_form_key, new_session_form
 
@@ -34,7 +35,12 @@ TEMPLATE_RULES = {
     "cryptruck": cryptruck,
     "yadokarick": yadokarick,
     "yellow-dwarf": yellow_dwarf,
+    "score-sheet": score_sheet,
 }
+# The event types a game corrects by having them typed again: its own form
+# (templates/games/<slug>/correct.html) posts what its input form posts, and its form
+# reader reads it. The card games correct a card on the shared card picker instead.
+RETYPED_EVENTS = {"score-sheet": frozenset({"round"})}
 DECKS = {"yokai-septet": cards.YOKAI_SEPTET, "cryptruck": cards.CRYPTRUCK}
 
 
@@ -193,10 +199,12 @@ def session_page(session_id: str) -> tuple[str, int]:
 @bp.get("/s/<session_id>/history")
 def history(session_id: str) -> str:
     view = load_or_404(session_id)
+    may_edit = access.device_may_edit(session_id)
     return render_template(
         "sessions/history.html",
         view=view,
-        correctable=session_deck(view) is not None and access.device_may_edit(session_id),
+        correctable=session_deck(view) is not None and may_edit,
+        retypable=RETYPED_EVENTS.get(view.game.slug, frozenset()) if may_edit else frozenset(),
     )
 
 

@@ -80,8 +80,9 @@ class State:
         return self.winner == "lowest"
 
 
-def _number(number: int) -> str:
-    # House style: digit groups only from five digits on; MINUS before a negative.
+def number_text(number: int) -> str:
+    """A number as the sheet writes it: digit groups only from five digits on ("4350",
+    "10,150"), MINUS before a negative."""
     text = f"{abs(number):,}" if abs(number) >= 10_000 else str(abs(number))
     return f"{MINUS}{text}" if number < 0 else text
 
@@ -100,7 +101,7 @@ def leaders(state: State) -> list[int]:
 def _who_leads(state: State) -> str:
     seats = best_seats(state)
     names = and_list([state.players[seat] for seat in seats])
-    total = _number(state.totals[seats[0]])
+    total = number_text(state.totals[seats[0]])
     if len(state.players) == 1:
         return f"{names} has {total}."
     if len(seats) == len(state.players):
@@ -111,7 +112,7 @@ def _who_leads(state: State) -> str:
 
 def _who_wins(state: State) -> str:
     seats = best_seats(state)
-    total = _number(state.totals[seats[0]])
+    total = number_text(state.totals[seats[0]])
     if len(state.players) == 1:
         return f"Game over: {state.players[0]} finishes with {total}."
     names = and_list([state.players[seat] for seat in seats])
@@ -123,7 +124,7 @@ def _who_wins(state: State) -> str:
 
 def _round_text(players: Sequence[str], points: Sequence[int]) -> str:
     pairs = zip(players, points, strict=True)
-    return ", ".join(f"{name} {_number(value)}" for name, value in pairs)
+    return ", ".join(f"{name} {number_text(value)}" for name, value in pairs)
 
 
 def _reached_target(state: State) -> list[int]:
@@ -144,8 +145,8 @@ def _apply_round(state: State, action: Round) -> State:
     for seat, value in enumerate(action.points):
         if abs(value) > MAX_ROUND_POINTS:
             raise IllegalAction(
-                f"{players[seat]}'s {_number(value)} is more than a round can score here: "
-                f"at most {_number(MAX_ROUND_POINTS)} either way.",
+                f"{players[seat]}'s {number_text(value)} is more than a round can score here: "
+                f"at most {number_text(MAX_ROUND_POINTS)} either way.",
                 f"points.{seat}",
             )
     totals = tuple(total + value for total, value in zip(state.totals, action.points, strict=True))
@@ -155,11 +156,11 @@ def _apply_round(state: State, action: Round) -> State:
     reached = _reached_target(played)
     if not reached:
         return replace(played, last_ruling=f"{head} {_who_leads(played)}")
-    names = and_list([f"{players[seat]} ({_number(totals[seat])})" for seat in reached])
+    names = and_list([f"{players[seat]} ({number_text(totals[seat])})" for seat in reached])
     over = replace(played, finished=True)
     return replace(
         over,
-        last_ruling=f"{head} {names} reached the target of {_number(state.target)}. "
+        last_ruling=f"{head} {names} reached the target of {number_text(state.target)}. "
         f"{_who_wins(over)}",
     )
 
@@ -286,7 +287,7 @@ class ScoreSheet:
         )
         goal = "lowest" if state.lowest_wins else "highest"
         end = (
-            f"a round that takes anyone to {_number(target)} ends the game"
+            f"a round that takes anyone to {number_text(target)} ends the game"
             if target
             else "finish the game when the table stops"
         )
@@ -323,7 +324,7 @@ class ScoreSheet:
 
     def describe(self, action: Action) -> str:
         if isinstance(action, Round):
-            return "round: " + ", ".join(_number(value) for value in action.points)
+            return "round: " + ", ".join(number_text(value) for value in action.points)
         return "finish"
 
     def is_finished(self, state: State) -> bool:
