@@ -38,8 +38,8 @@ from scorekeeper.games.base import (
 
 # Bigger than any game's round; a typo of a few extra digits is refused, not added up.
 MAX_ROUND_POINTS = 1_000_000
-# One to twelve seats: a solo game still keeps a sheet, and twelve is the largest table
-# whose round (a number per seat) still fits a phone's screen without scrolling past it.
+# One to twelve seats: a solo game still keeps a sheet; twelve seats a big party game and
+# keeps a round's form (a row per seat) to about one phone screen.
 MIN_PLAYERS, MAX_PLAYERS = 1, 12
 GAME_NAME_MAX_LENGTH = 40
 # The signs a player may type before a negative number: the hyphen of a keyboard and the
