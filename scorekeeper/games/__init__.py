@@ -18,6 +18,7 @@ PACKAGES = (
     "cryptruck",
     "yadokarick",
     "yellow_dwarf",
+    "score_sheet",
 )
 
 GAMES: dict[str, Game] = {}

@@ -110,6 +110,9 @@ class GameAdapter:
     # The colours the picker offers, when the game plays with some of the deck's only.
     picker_colours: Callable[[Any], tuple[str, ...]] | None = None
     correction: CardCorrection | None = None
+    # The event types corrected by typing them again: the game's own form
+    # (templates/games/<slug>/correct.html) posts what its input form posts.
+    retyped: frozenset[str] = frozenset()
     # Why an event of this game cannot be corrected, when it cannot.
     no_correction: str = ""
     judge: TrickJudge | None = None

@@ -11,6 +11,7 @@ from typing import Any
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, OptionSpec
 from scorekeeper.games.cryptruck import rules as cryptruck
+from scorekeeper.games.score_sheet import rules as score_sheet_rules
 from scorekeeper.games.yadokarick import rules as yadokarick
 from scorekeeper.games.yardkle import rules as yardkle
 from scorekeeper.games.yellow_dwarf import rules as yellow_dwarf
@@ -22,8 +23,9 @@ OPENAPI_VERSION = "3.1.0"
 API_VERSION = "1.0.0"
 
 DESCRIPTION = """\
-Keep score of sessions of Yardkle, Yokai Septet, Cryptruck, Yadokarick and Yellow Dwarf,
-rule on disputed tricks, settle Yellow Dwarf rounds and score Yardkle rolls, from any client.
+Keep score of sessions of Yardkle, Yokai Septet, Cryptruck, Yadokarick, Yellow Dwarf and (on a
+plain score sheet) any other game, rule on disputed tricks, settle Yellow Dwarf rounds and score
+Yardkle rolls, from any client.
 
 **Errors** are always JSON: `{"error": "<a sentence a player can read>", "field": "<name>" | null}`.
 `field` names the input that is wrong (`"seats.2"`, `"options.winning_score"`, `"dice"`),
@@ -456,7 +458,9 @@ def _schemas() -> Schema:
                         "[{cards, collapsed, roofed, size, collapsed_size}], records, totals "
                         "(solo: row, crabs, scored, penalty, drawn, offer, step). Yellow Dwarf: "
                         "players, chips, trays, active, round, turn, required (rank), laid, "
-                        "went_out, rounds [{changes, trays, explanation, …}], start_total."
+                        "went_out, rounds [{changes, trays, explanation, …}], start_total. "
+                        "Score sheet: players, game_name, winner, target, rounds (a list of "
+                        "points per seat), totals, finished, last_ruling."
                     ),
                     "additionalProperties": True,
                 },
@@ -520,7 +524,7 @@ def _schemas() -> Schema:
                 "seats": {
                     "type": "array",
                     "minItems": 1,
-                    "maxItems": 8,
+                    "maxItems": max(game.max_players for game in GAMES.values()),
                     "items": _NAME,
                     "description": (
                         "Player names in table order, each unique (ignoring case), at most 40 "
@@ -535,6 +539,7 @@ def _schemas() -> Schema:
                         _ref("CryptruckOptions"),
                         _ref("YadokarickOptions"),
                         _ref("YellowDwarfOptions"),
+                        _ref("ScoreSheetOptions"),
                     ],
                     "default": {},
                     "description": "The game's options; each one left out takes its default.",
@@ -577,6 +582,7 @@ def _schemas() -> Schema:
                         _ref("CryptruckAction"),
                         _ref("YadokarickAction"),
                         _ref("YellowDwarfAction"),
+                        _ref("ScoreSheetAction"),
                     ]
                 },
                 "request_key": _REQUEST_KEY,
@@ -1532,6 +1538,43 @@ def _yellow_dwarf_schemas() -> Schema:
     }
 
 
+def _score_sheet_schemas() -> Schema:
+    game = score_sheet_rules.GAME
+    game_name = _spec(game, "game_name")
+    return {
+        "ScoreSheetOptions": {
+            "type": "object",
+            "description": "The score sheet's options; each one left out takes its default.",
+            "additionalProperties": False,
+            "properties": {
+                "game_name": {
+                    "type": "string",
+                    "maxLength": game_name.maximum,
+                    "default": game_name.default,
+                    "description": game_name.help,
+                },
+                "winner": _option(_spec(game, "winner")),
+                "target": _option(_spec(game, "target")),
+            },
+        },
+        **_actions(
+            "ScoreSheet",
+            game,
+            "One round of a score sheet, or the end of the game (any seat may enter it).",
+            {
+                "round": (
+                    "One round's points: a whole number per seat, in seat order (negative "
+                    "allowed). A refused number names its field as `points.<seat index>`."
+                ),
+                "finish": (
+                    "The table stops after at least one round: the best total wins (ties "
+                    "share). A round reaching the target ends the game without it."
+                ),
+            },
+        ),
+    }
+
+
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI 3.1.0 document of the JSON API v1."""
     return {
@@ -1559,6 +1602,7 @@ def openapi_document() -> dict[str, Any]:
                 **_cryptruck_schemas(),
                 **_yadokarick_schemas(),
                 **_yellow_dwarf_schemas(),
+                **_score_sheet_schemas(),
             },
             "responses": _responses(),
             "parameters": {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from scorekeeper import store
@@ -27,19 +28,23 @@ def posted_version() -> int:
 
 
 def record(
-    view: store.SessionView, write: Callable[[int, str | None], object]
+    view: store.SessionView,
+    write: Callable[[int, str | None], object],
+    show_refusal: Callable[[IllegalAction], tuple[str, int]] | None = None,
 ) -> Response | tuple[str, int]:
     """Run one checked write from a form and answer as a player expects.
 
     Success and a repeated tap both go back to the session page; a refused
-    action shows the page again with the reason; a stale page shows the
-    current state with a 409.
+    action shows the page again with the reason (or ``show_refusal``'s page: the
+    form it came from); a stale page shows the current state with a 409.
     """
     session_id = view.id
     access.require_device_edit(session_id)
     try:
         write(posted_version(), request.form.get("form_key") or None)
     except IllegalAction as refused:
+        if show_refusal is not None:
+            return show_refusal(refused)
         return render_session(view, refused, 422)
     except store.StaleVersion:
         return render_session(
@@ -97,10 +102,63 @@ def correctable(view: store.SessionView, seq: int) -> tuple[store.LoggedEvent, C
     return event, game.correction
 
 
+def retypable(view: store.SessionView, seq: int) -> store.LoggedEvent:
+    """The live event ``seq`` of a type the game corrects by retyping it, or 404 saying why."""
+    types = adapter(view.game.slug).retyped
+    event = next(
+        (
+            logged
+            for logged in view.events
+            if logged.seq == seq and not logged.undone and logged.action["type"] in types
+        ),
+        None,
+    )
+    if event is None:
+        listed = " or ".join(sorted(types))
+        abort(404, f"Event {seq} is not a {listed} that can be corrected.")
+    return event
+
+
+def retype_form(
+    view: store.SessionView, event: store.LoggedEvent, refused: IllegalAction | None = None
+) -> tuple[str, int]:
+    """The game's own form to type an event again, with the posted values and the
+    reason when a correction was refused."""
+    page = render_template(
+        f"games/{view.game.slug}/correct.html",
+        view=view,
+        event=event,
+        error=refused.message if refused else None,
+        error_field=refused.field if refused else None,
+        posted=request.form if request.method == "POST" else MultiDict(),
+        form_key=new_form_key(),
+    )
+    return page, 422 if refused else 200
+
+
+def retype(view: store.SessionView, seq: int) -> Response | tuple[str, int]:
+    """Replace an event with the one typed again on the game's form; the later events
+    are replayed, or the correction is refused naming the one it would break."""
+    event = retypable(view, seq)
+
+    def write(version: int, form_key: str | None) -> object:
+        # Built here, inside record: a refused reading shows the form again with its reason.
+        action = adapter(view.game.slug).read_form(request.form, view)
+        if action["type"] != event.action["type"]:
+            raise IllegalAction(
+                f"Event {seq} is a {event.action['type']}: type it again as one.", "type"
+            )
+        return store.correct(view.id, seq, action, version, form_key)
+
+    return record(view, write, lambda refused: retype_form(view, event, refused))
+
+
 @bp.get("/s/<session_id>/events/<int:seq>/correct")
-def correction_form(session_id: str, seq: int) -> str:
+def correction_form(session_id: str, seq: int) -> str | tuple[str, int]:
     view = load_or_404(session_id)
     access.require_device_edit(session_id)
+    if adapter(view.game.slug).retyped:
+        return retype_form(view, retypable(view, seq))
     event, correction = correctable(view, seq)
     deck = session_deck(view)
     assert deck is not None  # a game that corrects cards has a card picker
@@ -118,9 +176,11 @@ def correction_form(session_id: str, seq: int) -> str:
 
 @bp.post("/s/<session_id>/events/<int:seq>/correct")
 def correct(session_id: str, seq: int) -> Response | tuple[str, int]:
-    """Replace a mistyped card; the later tricks are ruled again."""
+    """Replace a mistyped card, or an event typed again; the later events are ruled again."""
     view = load_or_404(session_id)
     access.require_device_edit(session_id)
+    if adapter(view.game.slug).retyped:
+        return retype(view, seq)
     event, correction = correctable(view, seq)
 
     def write(version: int, form_key: str | None) -> object:

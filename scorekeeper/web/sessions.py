@@ -173,11 +173,13 @@ def session_page(session_id: str) -> tuple[str, int]:
 @bp.get("/s/<session_id>/history")
 def history(session_id: str) -> str:
     view = load_or_404(session_id)
+    game = adapter(view.game.slug)
+    may_edit = access.device_may_edit(session_id)
     return render_template(
         "sessions/history.html",
         view=view,
-        correctable=adapter(view.game.slug).correction is not None
-        and access.device_may_edit(session_id),
+        correctable=game.correction is not None and may_edit,
+        retypable=game.retyped if may_edit else frozenset(),
     )
 
 

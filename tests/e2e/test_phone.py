@@ -307,3 +307,38 @@ def test_a_yellow_dwarf_run_with_a_taker_card_on_a_phone(server: str) -> None:
         page.get_by_role("button", name="Ann: “without J”").click()
         assert "Bo" in page.inner_text("tr.current")
         browser.close()
+
+
+def test_an_eight_seat_score_sheet_on_a_phone(server: str) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    names = ["Annabelle", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    with playwright_api.sync_playwright() as playwright:
+        browser, page = launch(playwright, False)
+        start_on_phone(page, server, "score-sheet", names)
+        check_phone_layout(page, "score-sheet-start")
+        for number, points in enumerate(
+            (
+                ["12", "-4", "0", "7", "3", "25", "-10", "1"],
+                ["5", "8", "13", "0", "26", "2", "4", "9"],
+                ["30", "-6", "1", "14", "0", "3", "18", "2"],
+            ),
+            start=1,
+        ):
+            for seat, text in enumerate(points):
+                if text.startswith("-"):
+                    # The number pad has no minus key: the seat's minus toggle makes it negative.
+                    page.locator(f"label.sign:has(input[name=negative-{seat}])").click()
+                page.fill(f"#points-{seat}", text.removeprefix("-"))
+            page.get_by_role("button", name=f"Record round {number}").click()
+        assert "Bo \u22126" in page.inner_text(".ruling")
+        # The totals stay in view beside the names; the rounds scroll inside the sheet.
+        assert page.inner_text("tr.leader .sheet-total") == "47"
+        check_phone_layout(page, "score-sheet-three-rounds")
+        # Annabelle's 12 in round 1 was a minus 12: the correction form, one toggle, save.
+        page.get_by_role("link", name="correct round 1").click()
+        check_phone_layout(page, "score-sheet-correct")
+        page.locator("label.sign:has(input[name=negative-0])").click()
+        page.get_by_role("button", name="Save round 1").click()
+        assert page.inner_text("tr.leader .sheet-name").endswith("Flo")
+        assert page.inner_text("tr.leader .sheet-total") == "30"
+        browser.close()

@@ -71,6 +71,10 @@ STORED: dict[str, list[dict[str, Any]]] = {
             "grand_opera": False,
         },
     ],
+    "score-sheet": [
+        {"type": "round", "points": [12, -4, 0]},
+        {"type": "finish"},
+    ],
 }
 
 

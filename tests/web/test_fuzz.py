@@ -136,6 +136,8 @@ VARIANTS = {
         "yadokarick", FOUR, [{"type": "play", "card": "green 5", "size": 3}], card_seq=1
     ),
     "yellow-dwarf": Variant("yellow-dwarf", FOUR[:3], [{"type": "play", "card": "5H"}], card_seq=1),
+    # One seat: the document's example round (one number) is a right one.
+    "score-sheet": Variant("score-sheet", FOUR[:1], [{"type": "round", "points": [-3]}]),
 }
 CARD_VARIANTS = [name for name, variant in VARIANTS.items() if variant.card_seq is not None]
 
@@ -438,6 +440,10 @@ ACTION_FORMS: dict[str, dict[str, dict[str, Any]]] = {
             "grand_opera": "1",
         },
     },
+    "score-sheet": {
+        "round": {"points-0": "12", "negative-0": "1"},
+        "finish": {},
+    },
 }
 
 
@@ -517,8 +523,20 @@ def other_forms() -> list[Form]:
             ("yokai-septet", new_session_form("yokai-septet", 4)),
             ("cryptruck", new_session_form("cryptruck", 3)),
             ("yellow-dwarf", new_session_form("yellow-dwarf", 3)),
+            ("score-sheet", new_session_form("score-sheet", 3)),
         )
     ]
+    # A score sheet's round is corrected by typing it again (its event 1 is a round).
+    forms.append(
+        Form(
+            "correct-score-sheet",
+            "play.correct",
+            "POST",
+            lambda w: f"/s/{w.session('score-sheet').id}/events/1/correct",
+            lambda w: keyed(w, "score-sheet", type="round", **{"points-0": "4"}),
+            also=("negative-0",),
+        )
+    )
     forms += [
         Form(
             f"new-yadokarick-{seats}",
