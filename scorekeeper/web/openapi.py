@@ -659,6 +659,7 @@ def _schemas() -> Schema:
                 "finished",
                 "winners",
             ],
+            "additionalProperties": False,
             "properties": {
                 "deck_profile": {
                     "type": "object",
