@@ -25,11 +25,13 @@ _CARD_TEXT: dict[type, Schema] = {
     cards.Card: {
         "type": "string",
         "description": "A card as `<colour> <number>`, lower case: `blue 9`, `white 3`.",
+        "pattern": "^[a-z]+ [1-9][0-9]*$",
         "examples": ["blue 9"],
     },
     cards.PlayingCard: {
         "type": "string",
         "description": "A card of the 52-card deck as `<rank><suit>`: `10D`, `KH`, `AS`.",
+        "pattern": "^(A|[2-9]|10|J|Q|K)[SHDC]$",
         "examples": ["10D"],
     },
 }
@@ -60,8 +62,8 @@ def component_name(cls: type) -> str:
 
 @functools.cache
 def state_schemas() -> tuple[dict[str, Schema], dict[str, Schema]]:
-    """Each game's state schema (by slug) and the components they refer to (made once;
-    callers copy what they change)."""
+    """Each game's state schema (by slug) and the components they refer to (made once:
+    callers must not change them)."""
     adapters = [(slug, "serialization", TypeAdapter(state_type(slug))) for slug in GAMES]
     by_key, definitions = TypeAdapter.json_schemas(
         adapters, ref_template=_COMPONENTS + "{model}", schema_generator=_StateSchema
