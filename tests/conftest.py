@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from openapi_check import CheckedClient
 
 from scorekeeper import create_app
 from scorekeeper.db import open_database
@@ -40,7 +41,7 @@ def empty_postgres(url: str) -> None:
 
 
 def make_app(database_url: str, **config: Any) -> Flask:
-    return create_app(
+    app = create_app(
         {
             "TESTING": True,
             "DATABASE_URL": database_url,
@@ -49,6 +50,9 @@ def make_app(database_url: str, **config: Any) -> Flask:
             **config,
         }
     )
+    # Every answer of the API the suite receives is checked against the served document.
+    app.test_client_class = CheckedClient
+    return app
 
 
 @pytest.fixture(params=BACKENDS)

@@ -73,6 +73,8 @@ def sent_text() -> Iterator[tuple[str, str]]:
 def init_app(app: Flask) -> None:
     @app.before_request
     def check_request() -> object:
+        if request.routing_exception is not None:
+            return None  # no such route or method: it answers 404 or 405, nothing is read
         for name, not_found in ID_ARGUMENTS.items():
             value = (request.view_args or {}).get(name)
             if value is not None and not keys.is_id(value):

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from werkzeug.exceptions import InternalServerError
+
+from scorekeeper.export import FORMAT_VERSION, READABLE_VERSIONS
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, OptionSpec
 from scorekeeper.games.cryptruck import rules as cryptruck
@@ -16,6 +19,7 @@ from scorekeeper.games.yadokarick import rules as yadokarick
 from scorekeeper.games.yardkle import rules as yardkle
 from scorekeeper.games.yellow_dwarf import rules as yellow_dwarf
 from scorekeeper.games.yokai_septet import rules as yokai_septet
+from scorekeeper.web.state_schemas import state_schemas
 
 Schema = dict[str, Any]
 
@@ -30,7 +34,8 @@ Yardkle rolls, from any client.
 **Errors** are always JSON: `{"error": "<a sentence a player can read>", "field": "<name>" | null}`.
 `field` names the input that is wrong (`"seats.2"`, `"options.winning_score"`, `"dice"`),
 `"action"` when the rules refuse the whole move, or null for an error about no input (a missing
-key, an unknown session).
+key, an unknown session). A path this document does not list answers 404, a method it does
+not list for a path 405 (with `Allow`), both with this error body.
 
 **What comes next.** Every answer carrying a session's state includes `expected`: the 0-based
 seat whose move it is and every action type the game accepts now, with the accepted values
@@ -192,7 +197,7 @@ _CREATED_EXAMPLE: Schema = {
 
 _EXPORT_EXAMPLE: Schema = {
     "format": "tabletop-scorekeeper/session",
-    "format_version": 3,
+    "format_version": FORMAT_VERSION,
     "game": "yardkle",
     "options": {"entry_threshold": 500, "winning_score": 10000},
     "seats": [{"position": 0, "name": "Ana"}, {"position": 1, "name": "Bo"}],
@@ -269,12 +274,143 @@ def _texts(description: str) -> Schema:
     return {"type": "array", "items": {"type": "string"}, "description": description}
 
 
+def _schema_name(slug: str, kind: str) -> str:
+    """``YokaiSeptetOptions`` for ("yokai-septet", "Options")."""
+    return "".join(word.title() for word in slug.split("-")) + kind
+
+
+def _game_refs(kind: str) -> list[Schema]:
+    """A reference to every game's schema of a kind ("Options", "Action")."""
+    return [_ref(_schema_name(slug, kind)) for slug in GAME_SLUGS]
+
+
+def _session(description: str, *, created: bool, error: Schema | None = None) -> Schema:
+    """A session's state as the API answers it; ``created``: with the keys and the join link
+    of the answer that creates it; ``error``: with the error of a refused write beside it.
+
+    The `game` picks which game's options and state the session carries.
+    """
+    deck_profile: Schema = {
+        "type": "object",
+        "description": (
+            "Yadokarick only: the deck profile the session plays with. Its id "
+            "shows its page (read only); changing it takes its key."
+        ),
+        "required": ["id", "name", "sizes", *(["edit_key"] if created else [])],
+        "additionalProperties": False,
+        "properties": {"id": {"type": "string"}, "name": _NAME, "sizes": _DECK_SIZES},
+    }
+    links: Schema = {
+        "type": "object",
+        "required": ["view", "export", *(["join"] if created else [])],
+        "additionalProperties": False,
+        "properties": {
+            "view": {"type": "string", "format": "uri", "description": "The scoreboard page."},
+            "export": {
+                "type": "string",
+                "format": "uri",
+                "description": "This session's JSON export.",
+            },
+        },
+    }
+    extra: Schema = dict(error or {})
+    if created:
+        deck_profile["properties"]["edit_key"] = {
+            "type": "string",
+            "description": "Send it as `deck_key` to play a later session with this deck.",
+        }
+        links["properties"]["join"] = {
+            "type": "string",
+            "format": "uri",
+            "description": "Opening it lets a browser record too.",
+        }
+        extra["edit_key"] = {
+            "type": "string",
+            "description": "Send as `Authorization: Bearer <edit_key>`.",
+        }
+    states, _ = state_schemas()
+    return {
+        "type": "object",
+        "description": description,
+        "required": [
+            "id",
+            "game",
+            "version",
+            "seats",
+            "options",
+            "ruling",
+            "finished",
+            "winners",
+            "standings",
+            "can_undo",
+            "can_redo",
+            "expected",
+            "state",
+            "links",
+            *extra,
+        ],
+        "additionalProperties": False,
+        "properties": {
+            "id": {
+                "type": "string",
+                "description": "The session id: whoever has it can watch the session.",
+            },
+            "game": {"type": "string", "enum": GAME_SLUGS},
+            "version": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Rises by one with every write; send it back with the next.",
+            },
+            "seats": {"type": "array", "items": {"type": "string"}},
+            "options": {
+                "description": "Every option of the game, with the given or default value.",
+            },
+            "ruling": {
+                "type": "string",
+                "description": "The game's latest ruling, as a sentence.",
+            },
+            "finished": {"type": "boolean"},
+            "winners": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 0},
+                "description": "Seat indexes of the winners once finished; empty before.",
+            },
+            "standings": {"type": "array", "items": _ref("Standing")},
+            "can_undo": {"type": "boolean"},
+            "can_redo": {"type": "boolean"},
+            "expected": _ref("Expected"),
+            "deck_profile": deck_profile,
+            "state": {
+                "description": (
+                    "The game's own state, every field of the engine's state: cards as text "
+                    "(`blue 9`, `10D`), sets as sorted lists, seats as indexes from 0. Its "
+                    "schema is the one of the session's `game`."
+                ),
+            },
+            "links": links,
+            **extra,
+        },
+        "oneOf": [
+            {
+                "title": slug,
+                "properties": {
+                    "game": {"const": slug},
+                    "options": _ref(_schema_name(slug, "Options")),
+                    "state": states[slug],
+                },
+            }
+            for slug in GAME_SLUGS
+        ],
+    }
+
+
 def _schemas() -> Schema:
     return {
         "Error": {
             "type": "object",
             "description": "Every error of this API.",
             "required": ["error", "field"],
+            "additionalProperties": False,
             "properties": {
                 "error": {"type": "string", "description": "A sentence a player can read."},
                 "field": {
@@ -287,23 +423,15 @@ def _schemas() -> Schema:
                 },
             },
         },
-        "StaleVersion": {
-            "description": (
-                "A write with an old version: the session's current state, at the same place "
-                "as in a 2xx answer, with the error beside it."
-            ),
-            "allOf": [
-                _ref("SessionState"),
-                {
-                    "type": "object",
-                    "required": ["error", "field"],
-                    "properties": {
-                        "error": {"type": "string", "description": "A sentence a player can read."},
-                        "field": {"const": "version"},
-                    },
-                },
-            ],
-        },
+        "StaleVersion": _session(
+            "A write with an old version: the session's current state, at the same place "
+            "as in a 2xx answer, with the error beside it.",
+            created=False,
+            error={
+                "error": {"type": "string", "description": "A sentence a player can read."},
+                "field": {"const": "version"},
+            },
+        ),
         "Expected": {
             "type": "object",
             "description": (
@@ -364,6 +492,7 @@ def _schemas() -> Schema:
             "type": "object",
             "description": "One seat's place: rank 1 leads; tied seats share a rank (1, 1, 3).",
             "required": ["seat", "name", "score", "rank"],
+            "additionalProperties": False,
             "properties": {
                 "seat": {
                     "type": "integer",
@@ -375,143 +504,14 @@ def _schemas() -> Schema:
                 "rank": {"type": "integer", "minimum": 1},
             },
         },
-        "SessionState": {
-            "type": "object",
-            "description": "A session as it stands after replaying its live events.",
-            "required": [
-                "id",
-                "game",
-                "version",
-                "seats",
-                "options",
-                "ruling",
-                "finished",
-                "winners",
-                "standings",
-                "can_undo",
-                "can_redo",
-                "expected",
-                "state",
-                "links",
-            ],
-            "properties": {
-                "id": {
-                    "type": "string",
-                    "description": "The session id: whoever has it can watch the session.",
-                },
-                "game": {"type": "string", "enum": GAME_SLUGS},
-                "version": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "Rises by one with every write; send it back with the next.",
-                },
-                "seats": {"type": "array", "items": {"type": "string"}},
-                "options": {
-                    "type": "object",
-                    "description": "Every option of the game, with the given or default value.",
-                    "additionalProperties": {"type": ["integer", "string", "boolean"]},
-                },
-                "ruling": {
-                    "type": "string",
-                    "description": "The game's latest ruling, as a sentence.",
-                },
-                "finished": {"type": "boolean"},
-                "winners": {
-                    "type": "array",
-                    "items": {"type": "integer", "minimum": 0},
-                    "description": "Seat indexes of the winners once finished; empty before.",
-                },
-                "standings": {"type": "array", "items": _ref("Standing")},
-                "can_undo": {"type": "boolean"},
-                "can_redo": {"type": "boolean"},
-                "expected": _ref("Expected"),
-                "deck_profile": {
-                    "type": "object",
-                    "description": (
-                        "Yadokarick only: the deck profile the session plays with. Its id "
-                        "shows its page (read only); changing it takes its key."
-                    ),
-                    "required": ["id", "name", "sizes"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "id": {"type": "string"},
-                        "name": _NAME,
-                        "sizes": _DECK_SIZES,
-                        "edit_key": {
-                            "type": "string",
-                            "description": (
-                                "Only in the answer that creates or imports the session: "
-                                "send it as `deck_key` to play a later session with this deck."
-                            ),
-                        },
-                    },
-                },
-                "state": {
-                    "type": "object",
-                    "description": (
-                        "The game's own state. For Yardkle: players, entry_threshold, "
-                        "winning_score, scores, entered, current (seat index), turn {total, "
-                        "dice_left, pending_roll, hot_dice, rolls}, turns [{round, seat, "
-                        "points, result}], final_round_by, finished, last_ruling. Card games "
-                        "write cards as text (`blue 9`, `10D`). Yadokarick: players, mode, "
-                        "sizes (card → printed size), marker, current, tricks, movers, houses "
-                        "[{cards, collapsed, roofed, size, collapsed_size}], records, totals "
-                        "(solo: row, crabs, scored, penalty, drawn, offer, step). Yellow Dwarf: "
-                        "players, chips, trays, active, round, turn, required (rank), laid, "
-                        "went_out, rounds [{changes, trays, explanation, …}], start_total. "
-                        "Score sheet: players, game_name, winner, target, rounds (a list of "
-                        "points per seat), totals, finished, last_ruling."
-                    ),
-                    "additionalProperties": True,
-                },
-                "links": {
-                    "type": "object",
-                    "required": ["view", "export"],
-                    "properties": {
-                        "view": {
-                            "type": "string",
-                            "format": "uri",
-                            "description": "The scoreboard page.",
-                        },
-                        "export": {
-                            "type": "string",
-                            "format": "uri",
-                            "description": "This session's JSON export.",
-                        },
-                    },
-                },
-            },
-        },
-        "CreatedSession": {
-            "description": (
-                "A new session: its state, the edit key (shown only this once) and a "
-                "“score with me” link that hands the key to another phone."
-            ),
-            "allOf": [
-                _ref("SessionState"),
-                {
-                    "type": "object",
-                    "required": ["edit_key", "links"],
-                    "properties": {
-                        "edit_key": {
-                            "type": "string",
-                            "description": "Send as `Authorization: Bearer <edit_key>`.",
-                        },
-                        "links": {
-                            "type": "object",
-                            "required": ["join"],
-                            "properties": {
-                                "join": {
-                                    "type": "string",
-                                    "format": "uri",
-                                    "description": "Opening it lets a browser record too.",
-                                }
-                            },
-                        },
-                    },
-                },
-            ],
-        },
+        "SessionState": _session(
+            "A session as it stands after replaying its live events.", created=False
+        ),
+        "CreatedSession": _session(
+            "A new session: its state, the edit key (shown only this once) and a "
+            "“score with me” link that hands the key to another phone.",
+            created=True,
+        ),
         "YardkleOptions": _options(
             yardkle.GAME, "Yardkle's options; each one left out takes its default."
         ),
@@ -613,6 +613,7 @@ def _schemas() -> Schema:
                 "finished",
                 "winners",
             ],
+            "additionalProperties": False,
             "properties": {
                 "deck_profile": {
                     "type": "object",
@@ -621,6 +622,7 @@ def _schemas() -> Schema:
                         "import makes the importer a profile of their own from it."
                     ),
                     "required": ["name", "sizes"],
+                    "additionalProperties": False,
                     "properties": {
                         "name": _NAME,
                         "sizes": _DECK_SIZES,
@@ -628,18 +630,21 @@ def _schemas() -> Schema:
                 },
                 "format": {"const": "tabletop-scorekeeper/session"},
                 "format_version": {
-                    "type": "integer",
-                    "enum": [1, 2, 3],
-                    "description": "An export writes 3; an import reads 1 to 3 (a version 1 "
-                    "file counted the seat an option names from 1, and is converted).",
+                    "enum": list(READABLE_VERSIONS),
+                    "description": (
+                        f"{FORMAT_VERSION} in every export. An import reads versions 1 and 2 "
+                        "too (a version 1 file counted the seat an option names from 1, and "
+                        "is converted)."
+                    ),
                 },
                 "game": {"type": "string", "enum": GAME_SLUGS},
-                "options": {"type": "object", "additionalProperties": True},
+                "options": {"anyOf": _game_refs("Options")},
                 "seats": {
                     "type": "array",
                     "items": {
                         "type": "object",
                         "required": ["name"],
+                        "additionalProperties": False,
                         "properties": {
                             "position": {
                                 "type": "integer",
@@ -657,14 +662,15 @@ def _schemas() -> Schema:
                     "items": {
                         "type": "object",
                         "required": ["seq", "action", "undone", "redoable", "text", "ruling"],
+                        "additionalProperties": False,
                         "properties": {
                             "seq": {
                                 "type": "integer",
                                 "description": "Rises from one event to the next.",
                             },
                             "action": {
-                                "type": "object",
                                 "description": "The game's action, as in EventRequest.",
+                                "anyOf": _game_refs("Action"),
                             },
                             "undone": {"type": "boolean", "default": False},
                             "redoable": {
@@ -688,6 +694,7 @@ def _schemas() -> Schema:
                     "items": {
                         "type": "object",
                         "required": ["round", "seat", "player", "points", "running_total", "note"],
+                        "additionalProperties": False,
                         "properties": {
                             "round": {"type": "integer", "minimum": 1},
                             "seat": {
@@ -708,6 +715,7 @@ def _schemas() -> Schema:
                     "items": {
                         "type": "object",
                         "required": ["rank", "seat", "player", "score"],
+                        "additionalProperties": False,
                         "properties": {
                             "rank": {"type": "integer", "minimum": 1},
                             "seat": {"type": "integer", "minimum": 0},
@@ -752,6 +760,7 @@ def _schemas() -> Schema:
         "YardkleScore": {
             "type": "object",
             "required": ["points", "combos", "yardkle"],
+            "additionalProperties": False,
             "properties": {
                 "points": {"type": "integer", "minimum": 0},
                 "combos": {
@@ -760,6 +769,7 @@ def _schemas() -> Schema:
                     "items": {
                         "type": "object",
                         "required": ["name", "dice", "points"],
+                        "additionalProperties": False,
                         "properties": {
                             "name": {"type": "string"},
                             "dice": {"type": "array", "items": _DIE},
@@ -809,6 +819,14 @@ def _responses() -> Schema:
                 },
             ),
         },
+        "BadText": _error(
+            "A query argument with a control character or an unpaired surrogate.",
+            "“q” contains a control character; remove it.",
+            "q",
+        ),
+        "ServerError": _error(
+            "An unexpected error on the server.", InternalServerError.description or ""
+        ),
         "TooLarge": _error(
             "The request body is larger than the server accepts.",
             "The data value transmitted exceeds the capacity limit.",
@@ -960,7 +978,16 @@ def _paths() -> Schema:
                 "description": "The file `POST /sessions/import` reads back.",
                 "parameters": session_param,
                 "responses": {
-                    "200": _ok("The session's export.", "SessionExport", _EXPORT_EXAMPLE),
+                    "200": {
+                        "description": "The session's export.",
+                        "content": _json(
+                            {
+                                "allOf": [_ref("SessionExport")],
+                                "properties": {"format_version": {"const": FORMAT_VERSION}},
+                            },
+                            _EXPORT_EXAMPLE,
+                        ),
+                    },
                     **_standard_errors(404),
                 },
             }
@@ -1071,6 +1098,7 @@ def _judge_schemas() -> Schema:
         "TrickWinner": {
             "type": "object",
             "required": ["winner", "card", "rule", "explanation"],
+            "additionalProperties": False,
             "properties": {
                 "winner": {"type": "integer", "minimum": 0, "description": "Index into plays."},
                 "card": _CARD,
@@ -1106,6 +1134,7 @@ def _judge_schemas() -> Schema:
         "YadokarickRuling": {
             "type": "object",
             "required": ["movers", "next_lead", "takes", "discarded", "explanation"],
+            "additionalProperties": False,
             "properties": {
                 "movers": {
                     "type": "array",
@@ -1182,6 +1211,7 @@ def _settle_schemas() -> Schema:
                     "items": {
                         "type": "object",
                         "required": ["player", "card"],
+                        "additionalProperties": False,
                         "properties": {"player": {"type": "integer", "minimum": 0}, "card": taker},
                     },
                 },
@@ -1192,6 +1222,7 @@ def _settle_schemas() -> Schema:
         "YellowDwarfSettlement": {
             "type": "object",
             "required": ["chips", "trays", "explanation"],
+            "additionalProperties": False,
             "properties": {
                 "chips": {
                     "type": "array",
@@ -1575,6 +1606,18 @@ def _score_sheet_schemas() -> Schema:
     }
 
 
+def _answered_everywhere(paths: Schema) -> Schema:
+    """Every operation with the answers any request can get: a crash (500) and, checked
+    before any endpoint reads the request, query text that is no text (422)."""
+    for item in paths.values():
+        for operation in item.values():
+            responses = operation["responses"]
+            responses.setdefault("422", {"$ref": "#/components/responses/BadText"})
+            responses["500"] = {"$ref": "#/components/responses/ServerError"}
+            operation["responses"] = dict(sorted(responses.items()))
+    return paths
+
+
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI 3.1.0 document of the JSON API v1."""
     return {
@@ -1591,7 +1634,7 @@ def openapi_document() -> dict[str, Any]:
             {"name": "judge", "description": "Stateless rulings: no session, no key."},
             {"name": "meta", "description": "About this API."},
         ],
-        "paths": {**_paths(), **_judge_paths()},
+        "paths": _answered_everywhere({**_paths(), **_judge_paths()}),
         "components": {
             "schemas": {
                 **_schemas(),
@@ -1603,6 +1646,7 @@ def openapi_document() -> dict[str, Any]:
                 **_yadokarick_schemas(),
                 **_yellow_dwarf_schemas(),
                 **_score_sheet_schemas(),
+                **state_schemas()[1],
             },
             "responses": _responses(),
             "parameters": {

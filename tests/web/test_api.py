@@ -354,6 +354,15 @@ def test_an_unknown_api_url_is_a_404_json_error(client: FlaskClient) -> None:
     assert_error(client.get(f"{API}/yardkle/score"), 405, None)
 
 
+def test_an_unknown_url_or_method_is_404_or_405_whatever_its_query_text(
+    client: FlaskClient,
+) -> None:
+    # Nothing of a request no endpoint takes is read, so its text is not checked either.
+    assert_error(client.get(f"{API}/nothing-here?q=%01"), 404, None)
+    assert_error(client.get(f"{API}/sessions?q=%01"), 405, None)
+    assert_error(client.get(f"{API}/yardkle/score?q=%01"), 405, None)
+
+
 def test_an_unknown_game_is_422_field_game(client: FlaskClient) -> None:
     for game in ("chess", None, 7):
         response = client.post(f"{API}/sessions", json={"game": game, "seats": ["Ann"]})

@@ -1,0 +1,104 @@
+"""JSON Schemas of every game's state, generated from the engines' State dataclasses.
+
+The API sends a state as ``api.plain(state)``: each dataclass field as a property,
+cards as written ("blue 9", "10D"), sets as sorted lists, mapping keys as text. These
+schemas are made by pydantic from the same type annotations, so they cannot drift
+from the engines: a field added to a State is described the moment it exists.
+"""
+
+from __future__ import annotations
+
+import functools
+import typing
+from typing import Any
+
+from pydantic import TypeAdapter
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
+
+from scorekeeper.games import GAMES, cards
+
+Schema = dict[str, Any]
+
+_COMPONENTS = "#/components/schemas/"
+_CARD_TEXT: dict[type, Schema] = {
+    cards.Card: {
+        "type": "string",
+        "description": "A card as `<colour> <number>`, lower case: `blue 9`, `white 3`.",
+        "pattern": "^[a-z]+ [1-9][0-9]*$",
+        "examples": ["blue 9"],
+    },
+    cards.PlayingCard: {
+        "type": "string",
+        "description": "A card of the 52-card deck as `<rank><suit>`: `10D`, `KH`, `AS`.",
+        "pattern": "^(A|[2-9]|10|J|Q|K)[SHDC]$",
+        "examples": ["10D"],
+    },
+}
+# Names a component after the class it describes; dropped before the document is served.
+_CLASS_KEY = "x-dataclass"
+
+
+class _StateSchema(GenerateJsonSchema):
+    """Pydantic's schema of a dataclass, with the card classes written as text."""
+
+    def dataclass_schema(self, schema: core_schema.DataclassSchema) -> JsonSchemaValue:
+        cls = schema["cls"]
+        described = dict(_CARD_TEXT[cls]) if cls in _CARD_TEXT else super().dataclass_schema(schema)
+        return {**described, _CLASS_KEY: cls}
+
+
+def state_type(slug: str) -> Any:
+    """The type a game's ``start`` (and so every replay) returns."""
+    return typing.get_type_hints(type(GAMES[slug]).start)["return"]
+
+
+def component_name(cls: type) -> str:
+    """``Yadokarick.Trick`` for ``scorekeeper.games.yadokarick.Trick``: one name per class,
+    apart from the hand-written components (which have no dot)."""
+    module = cls.__module__.removeprefix("scorekeeper.games.").split(".")[0]
+    return "".join(word.title() for word in module.split("_")) + "." + cls.__qualname__
+
+
+@functools.cache
+def state_schemas() -> tuple[dict[str, Schema], dict[str, Schema]]:
+    """Each game's state schema (by slug) and the components they refer to (made once:
+    callers must not change them)."""
+    adapters = [(slug, "serialization", TypeAdapter(state_type(slug))) for slug in GAMES]
+    by_key, definitions = TypeAdapter.json_schemas(
+        adapters, ref_template=_COMPONENTS + "{model}", schema_generator=_StateSchema
+    )
+    generated = definitions.get("$defs", {})
+    names = {
+        _COMPONENTS + key: component_name(schema[_CLASS_KEY]) for key, schema in generated.items()
+    }
+    if len(set(names.values())) != len(names):
+        raise ValueError(f"two state classes share a component name: {sorted(names.values())}")
+    components = {
+        names[_COMPONENTS + key]: _closed(schema, names) for key, schema in generated.items()
+    }
+    states = {slug: _closed(by_key[(slug, "serialization")], names) for slug in GAMES}
+    return states, components
+
+
+def _closed(schema: Any, names: dict[str, str]) -> Any:
+    """The schema as ``plain`` fills it: every field present (defaults are only the engine's
+    business), no other property, references renamed, pydantic's titles dropped."""
+    if isinstance(schema, list):
+        return [_closed(item, names) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    closed = {
+        key: _closed(value, names)
+        for key, value in schema.items()
+        if key not in ("title", "default", _CLASS_KEY)
+    }
+    if "$ref" in closed:
+        closed["$ref"] = _COMPONENTS + names[closed["$ref"]]
+    if "properties" in schema:
+        closed["properties"] = {
+            name: _closed(value, names) for name, value in schema["properties"].items()
+        }
+        closed["required"] = list(schema["properties"])
+        closed["additionalProperties"] = False
+    return closed

@@ -1,0 +1,138 @@
+"""Every answer of the JSON API checked against the OpenAPI document the app serves.
+
+``CheckedClient`` is the test client of every app the suite makes: each response to a
+path under /api/v1 must be documented (path, method, status code or ``default``, media
+type) and a JSON body must validate (JSON Schema 2020-12) against the documented schema,
+whose objects are closed: a property the document does not describe fails the test.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+from werkzeug.test import TestResponse
+
+API = "/api/v1"
+DOCUMENT_URI = "urn:tabletop-scorekeeper:openapi"
+
+
+def _pointer_part(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def _describe(error: ValidationError) -> str:
+    """Where and why; for a oneOf/anyOf, why the branch that came closest fails."""
+    if not error.context:
+        return f"{error.json_path}: {error.message}"
+    branches: dict[Any, list[ValidationError]] = {}
+    for inner in error.context:
+        branches.setdefault(inner.relative_schema_path[0], []).append(inner)
+    closest = min(branches.values(), key=len)
+    return "; ".join(_describe(inner) for inner in closest)
+
+
+class ApiDocument:
+    """The served OpenAPI document, ready to check responses (one validator per schema)."""
+
+    def __init__(self, document: dict[str, Any]) -> None:
+        self.document = document
+        self.registry: Registry[Any] = Registry().with_resource(
+            DOCUMENT_URI, Resource(contents=document, specification=DRAFT202012)
+        )
+        self.resolver = self.registry.resolver(DOCUMENT_URI)
+        self.templates = [
+            (re.compile("^" + re.sub(r"\\\{[^{}]+\\\}", "[^/]+", re.escape(path)) + "$"), path)
+            for path in document["paths"]
+        ]
+        self.validators: dict[str, Draft202012Validator] = {}
+
+    def lookup(self, pointer: str) -> Any:
+        return self.resolver.lookup(DOCUMENT_URI + pointer).contents
+
+    def problems(self, method: str, path: str, status: int, mimetype: str, body: Any) -> list[str]:
+        """Why this answer is not the one the document describes; empty when it is."""
+        paths = self.document["paths"]
+        # As the app routes: "//" is "/", and "/sessions/import" is also
+        # "/sessions/{session_id}" for a GET.
+        routed = re.sub("/+", "/", path)
+        if status == 308 and routed != path:
+            return []  # the router's redirect to the squeezed path is no answer of the API
+        matching = [t for pattern, t in self.templates if pattern.match(routed)]
+        template = next((t for t in matching if method.lower() in paths[t]), None)
+        if template is None:
+            # No document can list the paths and methods it lacks. Its description says they
+            # answer 404 and 405 as its Error, and so does a crash (500) wherever it happens.
+            unrouted = 405 if matching else 404
+            if status not in (unrouted, 500) or mimetype != "application/json":
+                return [f"{method} {path} is not documented, yet answered {status} {mimetype}"]
+            return self.invalid(f"{method} {path} {status}", "#/components/schemas/Error", body)
+        operation = paths[template][method.lower()]
+        codes = operation["responses"]
+        code = next(
+            (c for c in (str(status), f"{str(status)[0]}XX", "default") if c in codes), None
+        )
+        if code is None:
+            return [f"{method} {template} documents no {status} answer"]
+        pointer = (
+            f"#/paths/{_pointer_part(template)}/{method.lower()}/responses/{code}"
+            if "$ref" not in codes[code]
+            else codes[code]["$ref"]
+        )
+        content = self.lookup(pointer).get("content", {})
+        if mimetype not in content:
+            return [f"{method} {template} {status}: {mimetype} is not among {sorted(content)}"]
+        if mimetype != "application/json":
+            return []
+        schema = f"{pointer}/content/{_pointer_part(mimetype)}/schema"
+        return self.invalid(f"{method} {template} {status}", schema, body)
+
+    def invalid(self, answer: str, schema: str, body: Any) -> list[str]:
+        """What in ``body`` the schema at the pointer ``schema`` does not describe."""
+        validator = self.validators.get(schema)
+        if validator is None:
+            validator = Draft202012Validator(
+                {"$ref": DOCUMENT_URI + schema}, registry=self.registry
+            )
+            self.validators[schema] = validator
+        errors = sorted(validator.iter_errors(body), key=lambda error: error.json_path)
+        return [f"{answer}: {_describe(error)}" for error in errors]
+
+
+_served: ApiDocument | None = None
+
+
+def served_document(client: FlaskClient) -> ApiDocument:
+    """The document the app serves, fetched and prepared once per test run."""
+    global _served
+    if _served is None:
+        plain = FlaskClient(client.application, client.application.response_class)
+        _served = ApiDocument(plain.get(f"{API}/openapi.json").get_json())
+    return _served
+
+
+class CheckedClient(FlaskClient):
+    """A test client that fails the test on any answer of the API the document does not
+    describe."""
+
+    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
+        response = super().open(*args, **kwargs)
+        request = response.request
+        if request.path.startswith(API + "/"):
+            body = response.get_json(silent=True) if response.is_json else None
+            problems = served_document(self).problems(
+                request.method,
+                request.path.removeprefix(API),
+                response.status_code,
+                response.mimetype,
+                body,
+            )
+            assert not problems, "The API answered what its document does not describe:\n" + (
+                "\n".join(problems)
+            )
+        return response
