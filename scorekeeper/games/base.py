@@ -234,13 +234,9 @@ class Standing:
     rank: int
 
 
-def rank_by_score(
-    names: Sequence[str], scores: Sequence[int], lowest_first: bool = False
-) -> list[Standing]:
-    """Standings, highest score first (lowest first where the lowest wins); equal scores
-    share a rank (1, 1, 3)."""
-    sign = 1 if lowest_first else -1
-    order = sorted(range(len(names)), key=lambda seat: (sign * scores[seat], seat))
+def rank_by_score(names: Sequence[str], scores: Sequence[int]) -> list[Standing]:
+    """Standings, highest score first; equal scores share a rank (1, 1, 3)."""
+    order = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
     standings: list[Standing] = []
     for position, seat in enumerate(order):
         tied_with_previous = position > 0 and scores[seat] == standings[-1].score

@@ -117,6 +117,11 @@ class GameAdapter:
     no_correction: str = ""
     judge: TrickJudge | None = None
     api_routes: tuple[ApiRoute, ...] = ()
+    # Its part of the API document: its components (``<Name>Options`` and
+    # ``<Name>Action`` at least, see openapi_parts.schema_name) and the path items of its
+    # trick judge and its own endpoints.
+    api_schemas: Callable[[], dict[str, Any]] = dict
+    api_paths: Callable[[], dict[str, Any]] = dict
 
 
 @cache

@@ -1,7 +1,9 @@
 """The OpenAPI 3.1 document of the JSON API v1, served at ``/api/v1/openapi.json``.
 
 It describes exactly the endpoints of ``scorekeeper.web.api``: sessions (create,
-import, read, events, undo, redo, export) and the stateless Yardkle scorer.
+import, read, events, undo, redo, export), and with each game's part of it (its
+adapter's ``api_schemas`` and ``api_paths``) the games' options, actions, trick
+judges and calculators.
 """
 
 from __future__ import annotations
@@ -12,25 +14,33 @@ from werkzeug.exceptions import InternalServerError
 
 from scorekeeper.export import FORMAT_VERSION, READABLE_VERSIONS
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Game, OptionSpec
-from scorekeeper.games.cryptruck import rules as cryptruck
-from scorekeeper.games.score_sheet import rules as score_sheet_rules
-from scorekeeper.games.yadokarick import rules as yadokarick
-from scorekeeper.games.yardkle import rules as yardkle
-from scorekeeper.games.yellow_dwarf import rules as yellow_dwarf
-from scorekeeper.games.yokai_septet import rules as yokai_septet
+from scorekeeper.games.base import and_list
+from scorekeeper.web.adapters import adapters
+from scorekeeper.web.openapi_parts import (
+    CARD,
+    Schema,
+    body,
+    error_response,
+    json_content,
+    ok,
+    ref,
+    schema_name,
+    standard_errors,
+)
 from scorekeeper.web.state_schemas import state_schemas
-
-Schema = dict[str, Any]
 
 OPENAPI_VERSION = "3.1.0"
 API_VERSION = "1.0.0"
 
-DESCRIPTION = """\
-Keep score of sessions of Yardkle, Yokai Septet, Cryptruck, Yadokarick, Yellow Dwarf and (on a
-plain score sheet) any other game, rule on disputed tricks, settle Yellow Dwarf rounds and score
-Yardkle rolls, from any client.
+# The games played with a deck profile (printed card sizes), as the prose names them.
+_SIZED_GAMES = and_list([game.title for game in GAMES.values() if game.sized_cards is not None])
 
+DESCRIPTION = (
+    (
+        f"Keep score of sessions of {and_list([game.title for game in GAMES.values()])}, rule on "
+        "disputed tricks and use each game's calculators, from any client.\n\n"
+    )
+    + """\
 **Errors** are always JSON: `{"error": "<a sentence a player can read>", "field": "<name>" | null}`.
 `field` names the input that is wrong (`"seats.2"`, `"options.winning_score"`, `"dice"`),
 `"action"` when the rules refuse the whole move, or null for an error about no input (a missing
@@ -55,63 +65,16 @@ request again with the same key records nothing new and answers exactly what the
 said; the same key with a different request is refused with 422 (`field`: `request_key`), and
 nothing is recorded. Never reuse a key for another write.
 
-**Deck profiles.** A Yadokarick session plays with a deck profile (the sizes printed on a
-physical deck). Anyone may read a session's `deck_profile` (its id, name and sizes); changing
-it takes a key. Creating or importing a session answers with the profile's `edit_key` once;
-send it as `deck_key` to start a later session with the same deck.
+**Deck profiles.** A session of a game whose cards carry a printed size plays with a deck
+profile (the sizes printed on a physical deck). Anyone may read a session's `deck_profile`
+(its id, name and sizes); changing it takes a key. Creating or importing a session answers
+with the profile's `edit_key` once; send it as `deck_key` to start a later session with the
+same deck.
 
 **Text.** Names and other text must not contain control characters or unpaired surrogates
 (422 naming the field). Unknown properties of a request body are refused with 422.
 """
-
-
-def _ref(name: str) -> Schema:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _json(schema: Schema, example: Any = None) -> Schema:
-    """A JSON content map with a schema and, optionally, one example."""
-    media: Schema = {"schema": schema}
-    if example is not None:
-        media["example"] = example
-    return {"application/json": media}
-
-
-def _error_example(message: str, field: str | None) -> Schema:
-    return {"error": message, "field": field}
-
-
-def _error(description: str, message: str, field: str | None = None) -> Schema:
-    """A response whose body is the shared Error object."""
-    return {
-        "description": description,
-        "content": _json(_ref("Error"), _error_example(message, field)),
-    }
-
-
-def _ok(description: str, schema_name: str, example: Any = None) -> Schema:
-    return {"description": description, "content": _json(_ref(schema_name), example)}
-
-
-def _body(description: str, schema_name: str, example: Any = None) -> Schema:
-    return {
-        "required": True,
-        "description": description,
-        "content": _json(_ref(schema_name), example),
-    }
-
-
-def _standard_errors(*codes: int) -> Schema:
-    """References to the shared error responses, keyed by status code."""
-    names = {
-        400: "BadRequest",
-        401: "Unauthorized",
-        403: "Forbidden",
-        404: "NotFound",
-        409: "StaleVersion",
-        413: "TooLarge",
-    }
-    return {str(code): {"$ref": f"#/components/responses/{names[code]}"} for code in codes}
+)
 
 
 def _session_write(
@@ -125,8 +88,8 @@ def _session_write(
 ) -> Schema:
     """A Bearer-protected, version-checked write to one session."""
     responses: Schema = {
-        str(success_code): _ok(success_description, "SessionState"),
-        **_standard_errors(400, 401, 403, 404, 409, 413),
+        str(success_code): ok(success_description, "SessionState"),
+        **standard_errors(400, 401, 403, 404, 409, 413),
         "422": refusal,
     }
     return {
@@ -233,20 +196,9 @@ _CSV_EXAMPLE = (
     "round,seat,player,points,running_total,note\r\n1,1,Ana,650,650,entered as a total\r\n"
 )
 
-_SCORE_REQUEST_EXAMPLE: Schema = {"dice": [1, 1, 1, 5, 2, 3]}
-_SCORE_EXAMPLE: Schema = {
-    "points": 1050,
-    "combos": [
-        {"name": "three 1s", "dice": [1, 1, 1], "points": 1000},
-        {"name": "single 5", "dice": [5], "points": 50},
-    ],
-    "yardkle": False,
-}
-
 
 # --- Schemas -------------------------------------------------------------------
 
-_DIE: Schema = {"type": "integer", "minimum": 1, "maximum": 6}
 _NAME: Schema = {"type": "string", "minLength": 1, "maxLength": 40}
 _DECK_SIZES: Schema = {
     "type": "object",
@@ -274,14 +226,9 @@ def _texts(description: str) -> Schema:
     return {"type": "array", "items": {"type": "string"}, "description": description}
 
 
-def _schema_name(slug: str, kind: str) -> str:
-    """``YokaiSeptetOptions`` for ("yokai-septet", "Options")."""
-    return "".join(word.title() for word in slug.split("-")) + kind
-
-
 def _game_refs(kind: str) -> list[Schema]:
     """A reference to every game's schema of a kind ("Options", "Action")."""
-    return [_ref(_schema_name(slug, kind)) for slug in GAME_SLUGS]
+    return [ref(schema_name(slug, kind)) for slug in GAME_SLUGS]
 
 
 def _session(description: str, *, created: bool, error: Schema | None = None) -> Schema:
@@ -293,7 +240,7 @@ def _session(description: str, *, created: bool, error: Schema | None = None) ->
     deck_profile: Schema = {
         "type": "object",
         "description": (
-            "Yadokarick only: the deck profile the session plays with. Its id "
+            f"{_SIZED_GAMES} only: the deck profile the session plays with. Its id "
             "shows its page (read only); changing it takes its key."
         ),
         "required": ["id", "name", "sizes", *(["edit_key"] if created else [])],
@@ -375,10 +322,10 @@ def _session(description: str, *, created: bool, error: Schema | None = None) ->
                 "items": {"type": "integer", "minimum": 0},
                 "description": "Seat indexes of the winners once finished; empty before.",
             },
-            "standings": {"type": "array", "items": _ref("Standing")},
+            "standings": {"type": "array", "items": ref("Standing")},
             "can_undo": {"type": "boolean"},
             "can_redo": {"type": "boolean"},
-            "expected": _ref("Expected"),
+            "expected": ref("Expected"),
             "deck_profile": deck_profile,
             "state": {
                 "description": (
@@ -395,7 +342,7 @@ def _session(description: str, *, created: bool, error: Schema | None = None) ->
                 "title": slug,
                 "properties": {
                     "game": {"const": slug},
-                    "options": _ref(_schema_name(slug, "Options")),
+                    "options": ref(schema_name(slug, "Options")),
                     "state": states[slug],
                 },
             }
@@ -451,7 +398,7 @@ def _schemas() -> Schema:
                 },
                 "actions": {
                     "type": "array",
-                    "items": _ref("ExpectedAction"),
+                    "items": ref("ExpectedAction"),
                     "description": (
                         "Every action type accepted now; empty once the game is over (but for "
                         "a revoke flag still open after the last trick)."
@@ -512,9 +459,6 @@ def _schemas() -> Schema:
             "“score with me” link that hands the key to another phone.",
             created=True,
         ),
-        "YardkleOptions": _options(
-            yardkle.GAME, "Yardkle's options; each one left out takes its default."
-        ),
         "NewSession": {
             "type": "object",
             "required": ["game", "seats"],
@@ -533,21 +477,14 @@ def _schemas() -> Schema:
                     ),
                 },
                 "options": {
-                    "anyOf": [
-                        _ref("YardkleOptions"),
-                        _ref("YokaiSeptetOptions"),
-                        _ref("CryptruckOptions"),
-                        _ref("YadokarickOptions"),
-                        _ref("YellowDwarfOptions"),
-                        _ref("ScoreSheetOptions"),
-                    ],
+                    "anyOf": _game_refs("Options"),
                     "default": {},
                     "description": "The game's options; each one left out takes its default.",
                 },
                 "deck_profile": {
                     "type": "string",
                     "description": (
-                        "Yadokarick only: the id of the deck profile (the sizes printed on "
+                        f"{_SIZED_GAMES} only: the id of the deck profile (the sizes printed on "
                         "your physical deck) to play with; needs `deck_key`."
                     ),
                 },
@@ -563,8 +500,8 @@ def _schemas() -> Schema:
                     "type": "string",
                     "maxLength": 40,
                     "description": (
-                        "Yadokarick only, without `deck_profile`: the name of the new deck "
-                        "profile made for this session (default “My Yadokarick deck”)."
+                        f"{_SIZED_GAMES} only, without `deck_profile`: the name of the new "
+                        "deck profile made for this session (default “My <game> deck”)."
                     ),
                 },
             },
@@ -575,16 +512,7 @@ def _schemas() -> Schema:
             "additionalProperties": False,
             "properties": {
                 "version": _VERSION,
-                "action": {
-                    "anyOf": [
-                        _ref("YardkleAction"),
-                        _ref("YokaiSeptetAction"),
-                        _ref("CryptruckAction"),
-                        _ref("YadokarickAction"),
-                        _ref("YellowDwarfAction"),
-                        _ref("ScoreSheetAction"),
-                    ]
-                },
+                "action": {"anyOf": _game_refs("Action")},
                 "request_key": _REQUEST_KEY,
             },
         },
@@ -618,7 +546,7 @@ def _schemas() -> Schema:
                 "deck_profile": {
                     "type": "object",
                     "description": (
-                        "Yadokarick only: the name and known sizes of the deck profile; an "
+                        f"{_SIZED_GAMES} only: the name and known sizes of the deck profile; an "
                         "import makes the importer a profile of their own from it."
                     ),
                     "required": ["name", "sizes"],
@@ -733,74 +661,24 @@ def _schemas() -> Schema:
                 },
             },
         },
-        "YardkleScoreRequest": {
-            "type": "object",
-            "required": ["dice"],
-            "additionalProperties": False,
-            "properties": {
-                "dice": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": 6,
-                    "items": _DIE,
-                    "description": "One roll of 1 to 6 dice.",
-                },
-                "keep": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": 6,
-                    "items": _DIE,
-                    "description": (
-                        "Dice set aside from the roll: the answer scores exactly these, and "
-                        "every one of them must be in the roll and score."
-                    ),
-                },
-            },
-        },
-        "YardkleScore": {
-            "type": "object",
-            "required": ["points", "combos", "yardkle"],
-            "additionalProperties": False,
-            "properties": {
-                "points": {"type": "integer", "minimum": 0},
-                "combos": {
-                    "type": "array",
-                    "description": "The combos of the best split, highest points first.",
-                    "items": {
-                        "type": "object",
-                        "required": ["name", "dice", "points"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "name": {"type": "string"},
-                            "dice": {"type": "array", "items": _DIE},
-                            "points": {"type": "integer"},
-                        },
-                    },
-                },
-                "yardkle": {
-                    "type": "boolean",
-                    "description": "True when no die scores: the turn is lost.",
-                },
-            },
-        },
     }
 
 
 def _responses() -> Schema:
     return {
-        "BadRequest": _error(
+        "BadRequest": error_response(
             "The body is not a JSON object.",
             "The request body must be a JSON object (Content-Type: application/json).",
         ),
-        "Unauthorized": _error(
+        "Unauthorized": error_response(
             "No edit key was sent.",
             "Send the session's edit key as “Authorization: Bearer <key>”.",
         ),
-        "Forbidden": _error(
+        "Forbidden": error_response(
             "The edit key is not this session's.",
             "That edit key does not belong to this session.",
         ),
-        "NotFound": _error(
+        "NotFound": error_response(
             "No session has this id.",
             "No session has this link. Check the address, or start a new session.",
         ),
@@ -809,8 +687,8 @@ def _responses() -> Schema:
                 "The session changed since the client's version: nothing was recorded; the "
                 "answer is the current state, as a 2xx would carry it, with `error` and `field`."
             ),
-            "content": _json(
-                _ref("StaleVersion"),
+            "content": json_content(
+                ref("StaleVersion"),
                 {
                     **_SESSION_STATE_EXAMPLE,
                     "version": 1,
@@ -819,15 +697,15 @@ def _responses() -> Schema:
                 },
             ),
         },
-        "BadText": _error(
+        "BadText": error_response(
             "A query argument with a control character or an unpaired surrogate.",
             "“q” contains a control character; remove it.",
             "q",
         ),
-        "ServerError": _error(
+        "ServerError": error_response(
             "An unexpected error on the server.", InternalServerError.description or ""
         ),
-        "TooLarge": _error(
+        "TooLarge": error_response(
             "The request body is larger than the server accepts.",
             "The data value transmitted exceeds the capacity limit.",
         ),
@@ -851,19 +729,19 @@ def _paths() -> Schema:
                 "tags": ["sessions"],
                 "summary": "Start a session",
                 "description": "Creates a session with its seats and options. No key needed.",
-                "requestBody": _body(
+                "requestBody": body(
                     "The game, the seats in table order and the options.",
                     "NewSession",
                     {"game": "yardkle", "seats": ["Ana", "Bo"], "options": {}},
                 ),
                 "responses": {
-                    "201": _ok(
+                    "201": ok(
                         "The new session, with its edit key (returned only this once).",
                         "CreatedSession",
                         _CREATED_EXAMPLE,
                     ),
-                    **_standard_errors(400, 413),
-                    "422": _error(
+                    **standard_errors(400, 413),
+                    "422": error_response(
                         "An unknown game, bad seats or a bad option.",
                         "Two seats are called Ana; give each seat its own name.",
                         "seats.2",
@@ -881,17 +759,17 @@ def _paths() -> Schema:
                     "`GET /sessions/{session_id}/export`), with a new id and a new edit key. "
                     "Every event is replayed and checked by the rules."
                 ),
-                "requestBody": _body(
+                "requestBody": body(
                     "A file from the JSON export.", "SessionExport", _EXPORT_EXAMPLE
                 ),
                 "responses": {
-                    "201": _ok(
+                    "201": ok(
                         "The new session, with its edit key (returned only this once).",
                         "CreatedSession",
                         _CREATED_EXAMPLE,
                     ),
-                    **_standard_errors(400, 413),
-                    "422": _error(
+                    **standard_errors(400, 413),
+                    "422": error_response(
                         "Not an export of this app, another format version, bad seats or "
                         "options, or an event the rules refuse.",
                         "This is not a session file exported by Tabletop Scorekeeper.",
@@ -907,10 +785,10 @@ def _paths() -> Schema:
                 "summary": "Read a session",
                 "parameters": session_param,
                 "responses": {
-                    "200": _ok(
+                    "200": ok(
                         "The session's current state.", "SessionState", _SESSION_STATE_EXAMPLE
                     ),
-                    **_standard_errors(404),
+                    **standard_errors(404),
                 },
             }
         },
@@ -919,7 +797,7 @@ def _paths() -> Schema:
             "Record an action",
             "Records one action, if the rules allow it at this point of the game; a refused "
             "action records nothing. A new action ends the redo trail. " + write_note,
-            _body(
+            body(
                 "The version the client saw and the action.",
                 "EventRequest",
                 {
@@ -930,7 +808,7 @@ def _paths() -> Schema:
             ),
             201,
             "The action was recorded (or had been, for a retried `request_key`): the new state.",
-            _error(
+            error_response(
                 "The rules refuse the action, or a field is malformed.",
                 "Die 1 is 7: a die shows 1 to 6.",
                 "dice",
@@ -941,14 +819,14 @@ def _paths() -> Schema:
             "Undo the newest event",
             "Marks the newest live event undone: it stays in the history, struck through, "
             "and redo can restore it. " + write_note,
-            _body(
+            body(
                 "The version the client saw.",
                 "VersionRequest",
                 {"version": 1, "request_key": "e3a91b07-5c44-4f0b-9d7a-2b8f6c1e0a35"},
             ),
             200,
             "The state after the undo.",
-            _error(
+            error_response(
                 "Nothing to undo, or a malformed version or request key.",
                 "Nothing to undo: no event is recorded yet.",
             ),
@@ -957,14 +835,14 @@ def _paths() -> Schema:
             "redo",
             "Redo the most recently undone event",
             "Restores the most recently undone event, checked by the rules again. " + write_note,
-            _body(
+            body(
                 "The version the client saw.",
                 "VersionRequest",
                 {"version": 2, "request_key": "0b6d7e21-8f3a-4c95-a1e4-7d2c9f5b3e60"},
             ),
             200,
             "The state after the redo.",
-            _error(
+            error_response(
                 "Nothing to redo, the rules refuse the event now, or a malformed version or "
                 "request key.",
                 "Nothing to redo.",
@@ -980,15 +858,15 @@ def _paths() -> Schema:
                 "responses": {
                     "200": {
                         "description": "The session's export.",
-                        "content": _json(
+                        "content": json_content(
                             {
-                                "allOf": [_ref("SessionExport")],
+                                "allOf": [ref("SessionExport")],
                                 "properties": {"format_version": {"const": FORMAT_VERSION}},
                             },
                             _EXPORT_EXAMPLE,
                         ),
                     },
-                    **_standard_errors(404),
+                    **standard_errors(404),
                 },
             }
         },
@@ -1014,35 +892,7 @@ def _paths() -> Schema:
                             }
                         },
                     },
-                    **_standard_errors(404),
-                },
-            }
-        },
-        "/yardkle/score": {
-            "post": {
-                "operationId": "scoreYardkle",
-                "tags": ["judge"],
-                "summary": "Score a Yardkle roll",
-                "description": (
-                    "Stateless, no key. With `dice` only: the best score of the roll (dice "
-                    "that score nothing may be left). With `keep`: the points of exactly those "
-                    "dice, 422 if a kept die is not in the roll or scores nothing."
-                ),
-                "requestBody": _body(
-                    "The roll and, optionally, the dice kept.",
-                    "YardkleScoreRequest",
-                    _SCORE_REQUEST_EXAMPLE,
-                ),
-                "responses": {
-                    "200": _ok(
-                        "The points and the combos that make them.", "YardkleScore", _SCORE_EXAMPLE
-                    ),
-                    **_standard_errors(400, 413),
-                    "422": _error(
-                        "Bad dice, an unknown field, or kept dice that do not all score.",
-                        "A 2 on its own scores nothing.",
-                        "keep",
-                    ),
+                    **standard_errors(404),
                 },
             }
         },
@@ -1054,7 +904,7 @@ def _paths() -> Schema:
                 "responses": {
                     "200": {
                         "description": "The OpenAPI 3.1 document of this API.",
-                        "content": _json({"type": "object"}),
+                        "content": json_content({"type": "object"}),
                     }
                 },
             }
@@ -1062,548 +912,35 @@ def _paths() -> Schema:
     }
 
 
-_CARD = {
-    "type": "string",
-    "description": "A card as `<colour> <number>`, any case: `blue 13`, `white 3`.",
-    "examples": ["blue 13"],
-}
-
-
-def _trick_request(trumps: list[str], min_plays: int, max_plays: int) -> Schema:
-    return {
-        "type": "object",
-        "required": ["trump", "plays"],
-        "additionalProperties": False,
-        "properties": {
-            "trump": {"type": "string", "enum": trumps},
-            "plays": {
-                "type": "array",
-                "minItems": min_plays,
-                "maxItems": max_plays,
-                "items": _CARD,
-                "description": "The cards in playing order; index 0 is the lead.",
-            },
-        },
-    }
-
-
 def _judge_schemas() -> Schema:
     return {
-        "YokaiSeptetTrick": _trick_request(
-            ["green", "purple", "pink", "yellow", "black", "red", "blue"], 3, 4
-        ),
-        "CryptruckTrick": _trick_request(
-            ["red", "yellow", "green", "blue", "purple", "white"], 3, 5
-        ),
         "TrickWinner": {
             "type": "object",
             "required": ["winner", "card", "rule", "explanation"],
             "additionalProperties": False,
             "properties": {
                 "winner": {"type": "integer", "minimum": 0, "description": "Index into plays."},
-                "card": _CARD,
+                "card": CARD,
                 "rule": {"type": "string", "enum": ["green-one", "trump", "lead-suit"]},
                 "explanation": {"type": "string"},
             },
         },
-        "YadokarickTrick": {
-            "type": "object",
-            "required": ["plays"],
-            "additionalProperties": False,
-            "properties": {
-                "plays": {
-                    "type": "array",
-                    "minItems": 3,
-                    "maxItems": 7,
-                    "description": (
-                        "The cards in playing order with the house size printed on each; "
-                        "3 plays is the one-colour game, where sizes may be left out."
-                    ),
-                    "items": {
-                        "type": "object",
-                        "required": ["card"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "card": _CARD,
-                            "size": {"type": "integer", "minimum": 1},
-                        },
-                    },
-                }
-            },
-        },
-        "YadokarickRuling": {
-            "type": "object",
-            "required": ["movers", "next_lead", "takes", "discarded", "explanation"],
-            "additionalProperties": False,
-            "properties": {
-                "movers": {
-                    "type": "array",
-                    "items": {"type": "integer"},
-                    "description": "Who may move the size marker, in play order.",
-                },
-                "next_lead": {"type": "integer"},
-                "takes": {
-                    "type": "object",
-                    "description": "Play index (as a string) → the cards that player takes.",
-                    "additionalProperties": {"type": "array", "items": _CARD},
-                },
-                "discarded": {"type": "array", "items": _CARD},
-                "explanation": {"type": "string"},
-            },
-        },
-    }
-
-
-def _judge_path(
-    operation: str, summary: str, request: str, response: str, example: Any, answer: Any
-) -> Schema:
-    return {
-        "post": {
-            "operationId": operation,
-            "tags": ["judge"],
-            "summary": summary,
-            "description": "Stateless, no key. Bad input answers 422 naming the field.",
-            "requestBody": _body("The trick, in playing order.", request, example),
-            "responses": {
-                "200": _ok("The ruling and the rule that decided it.", response, answer),
-                **_standard_errors(400, 413),
-                "422": _error(
-                    "An unknown or repeated card, a bad trump or the wrong number of plays.",
-                    "“blue 9” is played twice (plays 0 and 2); there is only one.",
-                    "plays.2",
-                ),
-            },
-        }
-    }
-
-
-def _settle_schemas() -> Schema:
-    taker = {"type": "string", "enum": ["10D", "JC", "QS", "KH", "7D"]}
-    playing_card = {
-        "type": "string",
-        "description": "A card as `<rank><suit>`: `10D`, `QS`, `7♦`, `ac` (ace low).",
-    }
-    trays = {
-        "type": "object",
-        "required": ["10D", "JC", "QS", "KH", "7D"],
-        "additionalProperties": False,
-        "properties": {name: {"type": "integer", "minimum": 0} for name in taker["enum"]},
-    }
-    return {
-        "YellowDwarfSettleRequest": {
-            "type": "object",
-            "required": ["winner", "trays", "hands"],
-            "additionalProperties": False,
-            "properties": {
-                "winner": {"type": "integer", "minimum": 0, "description": "Who went out."},
-                "trays": trays,
-                "hands": {
-                    "type": "array",
-                    "minItems": 3,
-                    "maxItems": 8,
-                    "description": "Each player's cards left, in seat order; the winner's is [].",
-                    "items": {"type": "array", "items": playing_card},
-                },
-                "forgot": {
-                    "type": "array",
-                    "default": [],
-                    "description": "Taker cards played without calling “who takes”.",
-                    "items": {
-                        "type": "object",
-                        "required": ["player", "card"],
-                        "additionalProperties": False,
-                        "properties": {"player": {"type": "integer", "minimum": 0}, "card": taker},
-                    },
-                },
-                "grand_opera": {"type": "boolean", "default": False},
-                "payout": {"type": "string", "enum": ["cards", "points"], "default": "cards"},
-            },
-        },
-        "YellowDwarfSettlement": {
-            "type": "object",
-            "required": ["chips", "trays", "explanation"],
-            "additionalProperties": False,
-            "properties": {
-                "chips": {
-                    "type": "array",
-                    "items": {"type": "integer"},
-                    "description": "Each player's change in chips (with the trays' gain: 0).",
-                },
-                "trays": trays,
-                "explanation": {"type": "string"},
-            },
-        },
-    }
-
-
-def _judge_paths() -> Schema:
-    return {
-        "/judge/yellow-dwarf/settle": _judge_path(
-            "settleYellowDwarf",
-            "Who pays whom at the end of a Yellow Dwarf round",
-            "YellowDwarfSettleRequest",
-            "YellowDwarfSettlement",
-            {
-                "winner": 0,
-                "trays": {"10D": 4, "JC": 8, "QS": 12, "KH": 16, "7D": 20},
-                "hands": [[], ["3H", "KH"], ["QS", "2C"], ["AC"]],
-                "forgot": [{"player": 1, "card": "JC"}],
-                "grand_opera": False,
-                "payout": "cards",
-            },
-            {
-                "chips": [5, -26, -14, -1],
-                "trays": {"10D": 4, "JC": 16, "QS": 24, "KH": 32, "7D": 20},
-                "explanation": "Player 0 went out: player 1 pays 2 (2 cards), …",
-            },
-        ),
-        "/judge/yokai-septet": _judge_path(
-            "judgeYokaiSeptet",
-            "Who takes a Yokai Septet trick",
-            "YokaiSeptetTrick",
-            "TrickWinner",
-            {"trump": "red", "plays": ["blue 9", "blue 12", "red 6", "green 1"]},
-            {
-                "winner": 3,
-                "card": "green 1",
-                "rule": "green-one",
-                "explanation": "The green 1 takes every trick it is in, whatever the trump.",
-            },
-        ),
-        "/judge/cryptruck": _judge_path(
-            "judgeCryptruck",
-            "Who takes a Cryptruck trick",
-            "CryptruckTrick",
-            "TrickWinner",
-            {"trump": "blue", "plays": ["red 4", "white 3", "blue 3", "red 6"]},
-            {
-                "winner": 2,
-                "card": "blue 3",
-                "rule": "trump",
-                "explanation": "White 3 and blue 3 tie at 3: the later card wins.",
-            },
-        ),
-        "/judge/yadokarick": _judge_path(
-            "judgeYadokarick",
-            "Who takes what in a Yadokarick trick",
-            "YadokarickTrick",
-            "YadokarickRuling",
-            {
-                "plays": [
-                    {"card": "green 25", "size": 3},
-                    {"card": "pink 8", "size": 2},
-                    {"card": "green 17", "size": 1},
-                    {"card": "pink 29", "size": 4},
-                ]
-            },
-            {
-                "movers": [1],
-                "next_lead": 1,
-                "takes": {"3": ["pink 29"], "0": ["green 25"]},
-                "discarded": ["pink 8", "green 17"],
-                "explanation": "Pink 8 is the lowest: it moves the size marker and leads next.",
-            },
-        ),
     }
 
 
 GAME_SLUGS = list(GAMES)
 
 
-def _actions(
-    name: str,
-    game: Game,
-    description: str,
-    types: dict[str, str],
-    fields: dict[str, Schema] | None = None,
-) -> Schema:
-    """The schemas of a game's actions, generated from the game's declarations of them.
-
-    ``<name>Action`` is one of the game's action types, each described by ``types``; a
-    nested declaration (an entry of a list) is its own component, ``<name><Declaration>``.
-    ``fields`` adds what a declaration cannot say (descriptions, examples, the game's
-    own bounds) to every property of that name; the type stays the declaration's.
-    """
-    actions = game.actions
-    generated = actions.json_schema(ref_template=f"#/components/schemas/{name}{{model}}")
-    nested = generated["$defs"]
-    branches = [nested.pop(declaration.__name__) for declaration in actions.declarations]
-    for kind, branch in zip(actions.types, branches, strict=True):
-        branch["description"] = types[kind]
-    for schema in [*branches, *nested.values()]:
-        properties = schema.get("properties", {})
-        for field, extra in (fields or {}).items():
-            if field in properties:
-                added = {key: value for key, value in extra.items() if key != "type"}
-                properties[field] = {**properties[field], **added}
+def _game_schemas() -> Schema:
+    """Every game's own schemas: its options, its actions and what its endpoints take."""
     return {
-        f"{name}Action": {"description": description, "oneOf": branches},
-        **{f"{name}{declaration}": schema for declaration, schema in nested.items()},
+        name: schema for game in adapters().values() for name, schema in game.api_schemas().items()
     }
 
 
-def _yardkle_schemas() -> Schema:
-    return _actions(
-        "Yardkle",
-        GAMES["yardkle"],
-        "One thing that happened at the table, told by its `type`.",
-        {
-            "roll": "The dice the current player rolled, as they fell.",
-            "keep": (
-                "Scoring dice set aside from the waiting roll; `bank: true` stops right after "
-                "and records the turn."
-            ),
-            "bank": "Stop and record the turn total.",
-            "total": "A whole turn entered as its total (0 for a scoreless turn).",
-        },
-    )
-
-
-def _yokai_septet_schemas() -> Schema:
-    team_name = {"type": "string", "maxLength": 40, "default": ""}
-    return {
-        "YokaiSeptetOptions": {
-            "type": "object",
-            "description": "Team names; blank shows the partners' names (seats 1 & 3, 2 & 4).",
-            "additionalProperties": False,
-            "properties": {"team_a": team_name, "team_b": team_name},
-        },
-        **_actions(
-            "YokaiSeptet",
-            GAMES["yokai-septet"],
-            "One thing that happened at a Yokai Septet table (4 seats; seats are 0-based).",
-            {
-                "trump": "The face-up card that starts a round.",
-                "first-lead": (
-                    "Round 1: who holds the green 1 (the blue 13 when the green 1 is the "
-                    "trump card) and leads."
-                ),
-                "pass": "Partners passed 3 cards (optional; changes no score).",
-                "play": "The next card of the trick, by the seat whose turn it is.",
-                "result": (
-                    "The fast path: a round's winning team, how, and its Boss Yokai at the end."
-                ),
-                "revoke": _REVOKE.format(penalty="penalty points go to the other team"),
-            },
-            {"card": _CARD, "penalty": {"maximum": yokai_septet.MAX_PENALTY}},
-        ),
-    }
-
-
-_COLOURS = ["red", "yellow", "green", "blue", "purple"]
-
-
-_REVOKE = "Settle a revoke flag: accept ({penalty}) or dismiss."
-
-
-def _cryptruck_schemas() -> Schema:
-    return {
-        "CryptruckOptions": {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "colours": {
-                    "description": (
-                        "The colours in use, as many as players; empty: the first ones of "
-                        "red, yellow, green, blue, purple. Sent as a list (a comma-separated "
-                        "string is read too), it always comes back as a list."
-                    ),
-                    "anyOf": [
-                        {"type": "string"},
-                        {"type": "array", "items": {"type": "string", "enum": _COLOURS}},
-                    ],
-                    "default": [],
-                },
-                "first_dealer": _option(_spec(GAMES["cryptruck"], "first_dealer")),
-            },
-        },
-        **_actions(
-            "Cryptruck",
-            GAMES["cryptruck"],
-            "One thing that happened at a Cryptruck table (seats are 0-based).",
-            {
-                "reveal": "Round start: the revealed undealt card (trump).",
-                "dealer-card": "The card the dealer reveals from hand.",
-                "bid": "The next player from the dealer's left says want (true) or pass.",
-                "give": "The taker gives the dealer a card (the card may be left out).",
-                "play": "The next card of the trick.",
-                "won": "The fast path: each seat's cards won this round (block cards suffice).",
-                "revoke": _REVOKE.format(penalty="the revoking player loses `penalty` points"),
-            },
-            {
-                "card": _CARD,
-                "cards": {"description": "Per seat, its cards won, each written like `blue 13`."},
-                "penalty": {"maximum": cryptruck.MAX_PENALTY},
-            },
-        ),
-    }
-
-
-def _options(game: Game, description: str) -> Schema:
-    """A game's options schema, from the same specs (default, bounds, choices) the app checks."""
-    return {
-        "type": "object",
-        "description": description,
-        "additionalProperties": False,
-        "properties": {spec.name: _option(spec) for spec in game.options},
-    }
-
-
-def _spec(game: Game, name: str) -> OptionSpec:
-    return next(spec for spec in game.options if spec.name == name)
-
-
-def _option(spec: OptionSpec) -> Schema:
-    if spec.kind == "choice":
-        values = [value for value, _ in spec.choices]
-        return {"type": "string", "enum": values, "default": spec.default, "description": spec.help}
-    assert spec.kind in ("int", "seat"), f"{spec.name}: a {spec.kind} option is described apart"
-    seat = spec.kind == "seat"
-    bounds = {
-        "minimum": 0 if seat else spec.minimum,
-        "maximum": spec.maximum,
-        "multipleOf": spec.step,
-    }
-    return {
-        "type": "integer",
-        **{key: value for key, value in bounds.items() if value is not None},
-        "default": spec.default,
-        "description": spec.help + (" A seat index, counted from 0." if seat else ""),
-    }
-
-
-_HOUSE_CARD = {
-    "type": "string",
-    "description": "A Yadokarick house card, `green 1` to `pink 36`, any case.",
-    "examples": ["green 25"],
-}
-_SIZE = {
-    "description": (
-        "The house size printed on the card: needed the first time the session meets the "
-        "card, optional after that (a different size is refused)."
-    ),
-}
-
-
-def _yadokarick_schemas() -> Schema:
-    return {
-        "YadokarickOptions": _options(
-            yadokarick.GAME,
-            (
-                "1 seat plays the solo game, 2 the game with the NPC crab, 3 to 7 the standard "
-                "game. Every option is checked; each mode uses the ones it needs."
-            ),
-        ),
-        **_actions(
-            "Yadokarick",
-            yadokarick.GAME,
-            (
-                "One thing that happened at a Yadokarick table. Standard and NPC games: play, "
-                "marker. Solo: draw, take, bonus, give-up."
-            ),
-            {
-                "play": (
-                    "The next card of the trick (in the NPC game, on the NPC's turn, the top "
-                    "card of the draw deck)."
-                ),
-                "marker": (
-                    "The lowest card's player moves the size marker (ties: each in play order)."
-                ),
-                "draw": "Solo: a card turned from a deck into the row.",
-                "take": "Solo: a row card onto a crab.",
-                "bonus": "Solo: a card of the consecutive run just made, scored face up.",
-                "give-up": "Solo: a crab's cards go face down as a penalty.",
-            },
-            {"card": _HOUSE_CARD, "size": _SIZE},
-        ),
-    }
-
-
-_PLAYING_CARD = {
-    "type": "string",
-    "description": "A card of the 52-card deck as `<rank><suit>`: `10D`, `QS`, `7♦`, `A♠`.",
-    "examples": ["10D"],
-}
-_SEAT = {"description": "A seat index (0 is the first seat)."}
-_COUNTS = {
-    "description": "Per seat: cards left (payout by cards) or points left (payout by points).",
-}
-
-
-def _yellow_dwarf_schemas() -> Schema:
-    return {
-        "YellowDwarfOptions": _options(
-            yellow_dwarf.GAME, "Yellow Dwarf's options; each one left out takes its default."
-        ),
-        **_actions(
-            "YellowDwarf",
-            yellow_dwarf.GAME,
-            (
-                "One thing that happened at a Yellow Dwarf table. Card by card: play, without, "
-                "then reveal once someone goes out. Or a whole round at once: round."
-            ),
-            {
-                "play": "The player whose turn it is lays a card.",
-                "without": "The player says “without N” and play passes on.",
-                "reveal": "After a player went out: the hands, to settle.",
-                "round": "A whole round's result, before any card of it was laid.",
-            },
-            {
-                "card": _PLAYING_CARD,
-                "called": {
-                    "description": (
-                        "Taker cards only (and required for them in play): whether the player "
-                        "called “who takes” and so collects the tray."
-                    )
-                },
-                "rank": {"description": "The rank said (checked against the one due)."},
-                "winner": _SEAT,
-                "player": _SEAT,
-                "left": _COUNTS,
-                "kept": {
-                    "description": "Taker cards still in a hand: each pays its tray what it holds."
-                },
-                "played": {"description": "Taker cards laid: by whom, and whether called."},
-            },
-        ),
-    }
-
-
-def _score_sheet_schemas() -> Schema:
-    game = score_sheet_rules.GAME
-    game_name = _spec(game, "game_name")
-    return {
-        "ScoreSheetOptions": {
-            "type": "object",
-            "description": "The score sheet's options; each one left out takes its default.",
-            "additionalProperties": False,
-            "properties": {
-                "game_name": {
-                    "type": "string",
-                    "maxLength": game_name.maximum,
-                    "default": game_name.default,
-                    "description": game_name.help,
-                },
-                "winner": _option(_spec(game, "winner")),
-                "target": _option(_spec(game, "target")),
-            },
-        },
-        **_actions(
-            "ScoreSheet",
-            game,
-            "One round of a score sheet, or the end of the game (any seat may enter it).",
-            {
-                "round": (
-                    "One round's points: a whole number per seat, in seat order (negative "
-                    "allowed). A refused number names its field as `points.<seat index>`."
-                ),
-                "finish": (
-                    "The table stops after at least one round: the best total wins (ties "
-                    "share). A round reaching the target ends the game without it."
-                ),
-            },
-        ),
-    }
+def _game_paths() -> Schema:
+    """The endpoints the games add of their own: trick judges and calculators."""
+    return {path: item for game in adapters().values() for path, item in game.api_paths().items()}
 
 
 def _answered_everywhere(paths: Schema) -> Schema:
@@ -1634,18 +971,12 @@ def openapi_document() -> dict[str, Any]:
             {"name": "judge", "description": "Stateless rulings: no session, no key."},
             {"name": "meta", "description": "About this API."},
         ],
-        "paths": _answered_everywhere({**_paths(), **_judge_paths()}),
+        "paths": _answered_everywhere({**_paths(), **_game_paths()}),
         "components": {
             "schemas": {
                 **_schemas(),
-                **_yardkle_schemas(),
                 **_judge_schemas(),
-                **_settle_schemas(),
-                **_yokai_septet_schemas(),
-                **_cryptruck_schemas(),
-                **_yadokarick_schemas(),
-                **_yellow_dwarf_schemas(),
-                **_score_sheet_schemas(),
+                **_game_schemas(),
                 **state_schemas()[1],
             },
             "responses": _responses(),

@@ -14,6 +14,8 @@ from openapi_spec_validator import validate
 
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Accepts, Expected
+from scorekeeper.web.adapters import adapters
+from scorekeeper.web.openapi_parts import ref, schema_name
 
 ROLL = {"type": "roll", "dice": [1, 1, 1, 5, 2, 3]}
 
@@ -716,3 +718,20 @@ def test_a_finished_game_expects_nothing(client: FlaskClient) -> None:
     finished = session.ok({"type": "total", "points": 500})
     assert finished["finished"] is True
     assert finished["expected"] == {"seat": None, "actions": []}
+
+
+def test_each_games_part_of_the_document_comes_from_its_adapter(
+    document: dict[str, Any],
+) -> None:
+    schemas = document["components"]["schemas"]
+    options = schemas["NewSession"]["properties"]["options"]["anyOf"]
+    actions = schemas["EventRequest"]["properties"]["action"]["anyOf"]
+    for slug, game in adapters().items():
+        own = game.api_schemas()
+        assert {schema_name(slug, "Options"), schema_name(slug, "Action")} <= set(own), slug
+        assert all(schemas[name] == schema for name, schema in own.items()), slug
+        assert ref(schema_name(slug, "Options")) in options
+        assert ref(schema_name(slug, "Action")) in actions
+        for path in game.api_paths():
+            assert path in document["paths"], path
+    assert len(options) == len(actions) == len(GAMES)

@@ -9,6 +9,7 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cryptruck import rules
+from scorekeeper.web import openapi_parts as doc
 from scorekeeper.web.adapters import GameAdapter, TrickJudge, card_swap, read_revoke
 
 if TYPE_CHECKING:
@@ -38,6 +39,84 @@ def picker_colours(state: Any) -> tuple[str, ...]:
     return tuple(colour for colour in cards.CRYPTRUCK.colours if colour in in_play)
 
 
+# --- In the API document ------------------------------------------------------------
+
+
+_COLOURS = ["red", "yellow", "green", "blue", "purple"]
+
+
+def _cryptruck_schemas() -> doc.Schema:
+    return {
+        "CryptruckOptions": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "colours": {
+                    "description": (
+                        "The colours in use, as many as players; empty: the first ones of "
+                        "red, yellow, green, blue, purple. Sent as a list (a comma-separated "
+                        "string is read too), it always comes back as a list."
+                    ),
+                    "anyOf": [
+                        {"type": "string"},
+                        {"type": "array", "items": {"type": "string", "enum": _COLOURS}},
+                    ],
+                    "default": [],
+                },
+                "first_dealer": doc.option_schema(doc.option_spec(rules.GAME, "first_dealer")),
+            },
+        },
+        **doc.game_actions(
+            "Cryptruck",
+            rules.GAME,
+            "One thing that happened at a Cryptruck table (seats are 0-based).",
+            {
+                "reveal": "Round start: the revealed undealt card (trump).",
+                "dealer-card": "The card the dealer reveals from hand.",
+                "bid": "The next player from the dealer's left says want (true) or pass.",
+                "give": "The taker gives the dealer a card (the card may be left out).",
+                "play": "The next card of the trick.",
+                "won": "The fast path: each seat's cards won this round (block cards suffice).",
+                "revoke": doc.REVOKE.format(penalty="the revoking player loses `penalty` points"),
+            },
+            {
+                "card": doc.CARD,
+                "cards": {"description": "Per seat, its cards won, each written like `blue 13`."},
+                "penalty": {"maximum": rules.MAX_PENALTY},
+            },
+        ),
+    }
+
+
+def api_schemas() -> doc.Schema:
+    """The game's schemas in the API document."""
+    return {
+        **_cryptruck_schemas(),
+        "CryptruckTrick": doc.trick_request(
+            ["red", "yellow", "green", "blue", "purple", "white"], 3, 5
+        ),
+    }
+
+
+def api_paths() -> doc.Schema:
+    """The game's own endpoints in the API document."""
+    return {
+        "/judge/cryptruck": doc.judge_path(
+            "judgeCryptruck",
+            "Who takes a Cryptruck trick",
+            "CryptruckTrick",
+            "TrickWinner",
+            {"trump": "blue", "plays": ["red 4", "white 3", "blue 3", "red 6"]},
+            {
+                "winner": 2,
+                "card": "blue 3",
+                "rule": "trump",
+                "explanation": "White 3 and blue 3 tie at 3: the later card wins.",
+            },
+        ),
+    }
+
+
 ADAPTER = GameAdapter(
     read_form=read_form,
     template_rules=rules,
@@ -53,4 +132,6 @@ ADAPTER = GameAdapter(
         cards.CRYPTRUCK.colours,
         cards.cryptruck_trick,
     ),
+    api_schemas=api_schemas,
+    api_paths=api_paths,
 )

@@ -347,7 +347,10 @@ class ScoreSheet:
         return best_seats(state) if state.finished else []
 
     def standings(self, state: State) -> list[Standing]:
-        return rank_by_score(state.players, state.totals, lowest_first=state.lowest_wins)
+        # Where the lowest total wins, ranking the negated totals puts the lowest first.
+        ranked = [-total for total in state.totals] if state.lowest_wins else state.totals
+        standings = rank_by_score(state.players, ranked)
+        return [replace(standing, score=state.totals[standing.seat]) for standing in standings]
 
     def score_rows(self, state: State) -> list[ScoreRow]:
         totals = [0] * len(state.players)

@@ -10,6 +10,7 @@ from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cards import YADOKARICK
 from scorekeeper.games.yadokarick import rules
+from scorekeeper.web import openapi_parts as doc
 from scorekeeper.web.adapters import AskFirst, CardCorrection, GameAdapter, TrickJudge, card_swap
 
 if TYPE_CHECKING:
@@ -97,6 +98,137 @@ def replacement(
     return corrected
 
 
+# --- In the API document ------------------------------------------------------------
+
+
+_HOUSE_CARD = {
+    "type": "string",
+    "description": "A Yadokarick house card, `green 1` to `pink 36`, any case.",
+    "examples": ["green 25"],
+}
+
+
+_SIZE = {
+    "description": (
+        "The house size printed on the card: needed the first time the session meets the "
+        "card, optional after that (a different size is refused)."
+    ),
+}
+
+
+def _yadokarick_schemas() -> doc.Schema:
+    return {
+        "YadokarickOptions": doc.game_options(
+            rules.GAME,
+            (
+                "1 seat plays the solo game, 2 the game with the NPC crab, 3 to 7 the standard "
+                "game. Every option is checked; each mode uses the ones it needs."
+            ),
+        ),
+        **doc.game_actions(
+            "Yadokarick",
+            rules.GAME,
+            (
+                "One thing that happened at a Yadokarick table. Standard and NPC games: play, "
+                "marker. Solo: draw, take, bonus, give-up."
+            ),
+            {
+                "play": (
+                    "The next card of the trick (in the NPC game, on the NPC's turn, the top "
+                    "card of the draw deck)."
+                ),
+                "marker": (
+                    "The lowest card's player moves the size marker (ties: each in play order)."
+                ),
+                "draw": "Solo: a card turned from a deck into the row.",
+                "take": "Solo: a row card onto a crab.",
+                "bonus": "Solo: a card of the consecutive run just made, scored face up.",
+                "give-up": "Solo: a crab's cards go face down as a penalty.",
+            },
+            {"card": _HOUSE_CARD, "size": _SIZE},
+        ),
+    }
+
+
+def api_schemas() -> doc.Schema:
+    """The game's schemas in the API document."""
+    return {
+        **_yadokarick_schemas(),
+        "YadokarickTrick": {
+            "type": "object",
+            "required": ["plays"],
+            "additionalProperties": False,
+            "properties": {
+                "plays": {
+                    "type": "array",
+                    "minItems": 3,
+                    "maxItems": 7,
+                    "description": (
+                        "The cards in playing order with the house size printed on each; "
+                        "3 plays is the one-colour game, where sizes may be left out."
+                    ),
+                    "items": {
+                        "type": "object",
+                        "required": ["card"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "card": doc.CARD,
+                            "size": {"type": "integer", "minimum": 1},
+                        },
+                    },
+                }
+            },
+        },
+        "YadokarickRuling": {
+            "type": "object",
+            "required": ["movers", "next_lead", "takes", "discarded", "explanation"],
+            "additionalProperties": False,
+            "properties": {
+                "movers": {
+                    "type": "array",
+                    "items": {"type": "integer"},
+                    "description": "Who may move the size marker, in play order.",
+                },
+                "next_lead": {"type": "integer"},
+                "takes": {
+                    "type": "object",
+                    "description": "Play index (as a string) → the cards that player takes.",
+                    "additionalProperties": {"type": "array", "items": doc.CARD},
+                },
+                "discarded": {"type": "array", "items": doc.CARD},
+                "explanation": {"type": "string"},
+            },
+        },
+    }
+
+
+def api_paths() -> doc.Schema:
+    """The game's own endpoints in the API document."""
+    return {
+        "/judge/yadokarick": doc.judge_path(
+            "judgeYadokarick",
+            "Who takes what in a Yadokarick trick",
+            "YadokarickTrick",
+            "YadokarickRuling",
+            {
+                "plays": [
+                    {"card": "green 25", "size": 3},
+                    {"card": "pink 8", "size": 2},
+                    {"card": "green 17", "size": 1},
+                    {"card": "pink 29", "size": 4},
+                ]
+            },
+            {
+                "movers": [1],
+                "next_lead": 1,
+                "takes": {"3": ["pink 29"], "0": ["green 25"]},
+                "discarded": ["pink 8", "green 17"],
+                "explanation": "Pink 8 is the lowest: it moves the size marker and leads next.",
+            },
+        ),
+    }
+
+
 ADAPTER = GameAdapter(
     read_form=read_form,
     template_rules=rules,
@@ -112,4 +244,6 @@ ADAPTER = GameAdapter(
         sizes_from_players=4,
         one_colour_players=3,
     ),
+    api_schemas=api_schemas,
+    api_paths=api_paths,
 )

@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cards import parse_playing_card
 from scorekeeper.games.yellow_dwarf import rules, settlement
+from scorekeeper.web import openapi_parts as doc
 from scorekeeper.web.adapters import ApiRoute, AskFirst, GameAdapter
 from scorekeeper.web.json_input import json_body, only_fields
 
@@ -86,6 +87,155 @@ def settle() -> Response:
     )
 
 
+# --- In the API document ------------------------------------------------------------
+
+
+_PLAYING_CARD = {
+    "type": "string",
+    "description": "A card of the 52-card deck as `<rank><suit>`: `10D`, `QS`, `7♦`, `A♠`.",
+    "examples": ["10D"],
+}
+
+
+_SEAT = {"description": "A seat index (0 is the first seat)."}
+
+
+_COUNTS = {
+    "description": "Per seat: cards left (payout by cards) or points left (payout by points).",
+}
+
+
+def _yellow_dwarf_schemas() -> doc.Schema:
+    return {
+        "YellowDwarfOptions": doc.game_options(
+            rules.GAME, "Yellow Dwarf's options; each one left out takes its default."
+        ),
+        **doc.game_actions(
+            "YellowDwarf",
+            rules.GAME,
+            (
+                "One thing that happened at a Yellow Dwarf table. Card by card: play, without, "
+                "then reveal once someone goes out. Or a whole round at once: round."
+            ),
+            {
+                "play": "The player whose turn it is lays a card.",
+                "without": "The player says “without N” and play passes on.",
+                "reveal": "After a player went out: the hands, to settle.",
+                "round": "A whole round's result, before any card of it was laid.",
+            },
+            {
+                "card": _PLAYING_CARD,
+                "called": {
+                    "description": (
+                        "Taker cards only (and required for them in play): whether the player "
+                        "called “who takes” and so collects the tray."
+                    )
+                },
+                "rank": {"description": "The rank said (checked against the one due)."},
+                "winner": _SEAT,
+                "player": _SEAT,
+                "left": _COUNTS,
+                "kept": {
+                    "description": "Taker cards still in a hand: each pays its tray what it holds."
+                },
+                "played": {"description": "Taker cards laid: by whom, and whether called."},
+            },
+        ),
+    }
+
+
+def _settle_schemas() -> doc.Schema:
+    taker = {"type": "string", "enum": ["10D", "JC", "QS", "KH", "7D"]}
+    playing_card = {
+        "type": "string",
+        "description": "A card as `<rank><suit>`: `10D`, `QS`, `7♦`, `ac` (ace low).",
+    }
+    trays = {
+        "type": "object",
+        "required": ["10D", "JC", "QS", "KH", "7D"],
+        "additionalProperties": False,
+        "properties": {name: {"type": "integer", "minimum": 0} for name in taker["enum"]},
+    }
+    return {
+        "YellowDwarfSettleRequest": {
+            "type": "object",
+            "required": ["winner", "trays", "hands"],
+            "additionalProperties": False,
+            "properties": {
+                "winner": {"type": "integer", "minimum": 0, "description": "Who went out."},
+                "trays": trays,
+                "hands": {
+                    "type": "array",
+                    "minItems": 3,
+                    "maxItems": 8,
+                    "description": "Each player's cards left, in seat order; the winner's is [].",
+                    "items": {"type": "array", "items": playing_card},
+                },
+                "forgot": {
+                    "type": "array",
+                    "default": [],
+                    "description": "Taker cards played without calling “who takes”.",
+                    "items": {
+                        "type": "object",
+                        "required": ["player", "card"],
+                        "additionalProperties": False,
+                        "properties": {"player": {"type": "integer", "minimum": 0}, "card": taker},
+                    },
+                },
+                "grand_opera": {"type": "boolean", "default": False},
+                "payout": {"type": "string", "enum": ["cards", "points"], "default": "cards"},
+            },
+        },
+        "YellowDwarfSettlement": {
+            "type": "object",
+            "required": ["chips", "trays", "explanation"],
+            "additionalProperties": False,
+            "properties": {
+                "chips": {
+                    "type": "array",
+                    "items": {"type": "integer"},
+                    "description": "Each player's change in chips (with the trays' gain: 0).",
+                },
+                "trays": trays,
+                "explanation": {"type": "string"},
+            },
+        },
+    }
+
+
+def api_schemas() -> doc.Schema:
+    """The game's schemas in the API document."""
+    return {
+        **_yellow_dwarf_schemas(),
+        **_settle_schemas(),
+    }
+
+
+def api_paths() -> doc.Schema:
+    """The game's own endpoints in the API document."""
+    return {
+        "/judge/yellow-dwarf/settle": doc.judge_path(
+            "settleYellowDwarf",
+            "Who pays whom at the end of a Yellow Dwarf round",
+            "YellowDwarfSettleRequest",
+            "YellowDwarfSettlement",
+            {
+                "winner": 0,
+                "trays": {"10D": 4, "JC": 8, "QS": 12, "KH": 16, "7D": 20},
+                "hands": [[], ["3H", "KH"], ["QS", "2C"], ["AC"]],
+                "forgot": [{"player": 1, "card": "JC"}],
+                "grand_opera": False,
+                "payout": "cards",
+            },
+            {
+                "chips": [5, -26, -14, -1],
+                "trays": {"10D": 4, "JC": 16, "QS": 24, "KH": 32, "7D": 20},
+                "explanation": "Player 0 went out: player 1 pays 2 (2 cards), …",
+            },
+        ),
+    }
+
+
 ADAPTER = GameAdapter(
     read_form=read_form,
     template_rules=rules,
@@ -95,4 +245,6 @@ ADAPTER = GameAdapter(
         "and the cards after it again."
     ),
     api_routes=(ApiRoute("/judge/yellow-dwarf/settle", "judge_yellow_dwarf_settle", settle),),
+    api_schemas=api_schemas,
+    api_paths=api_paths,
 )

@@ -9,6 +9,7 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.games.yokai_septet import rules
+from scorekeeper.web import openapi_parts as doc
 from scorekeeper.web.adapters import GameAdapter, TrickJudge, card_swap, read_revoke
 
 if TYPE_CHECKING:
@@ -38,6 +39,69 @@ def read_form(form: MultiDict[str, str], _view: store.SessionView) -> dict[str, 
     raise IllegalAction("Choose what happened: a card, the trump card or a round result.", "type")
 
 
+# --- In the API document ------------------------------------------------------------
+
+
+def _yokai_septet_schemas() -> doc.Schema:
+    team_name = {"type": "string", "maxLength": 40, "default": ""}
+    return {
+        "YokaiSeptetOptions": {
+            "type": "object",
+            "description": "Team names; blank shows the partners' names (seats 1 & 3, 2 & 4).",
+            "additionalProperties": False,
+            "properties": {"team_a": team_name, "team_b": team_name},
+        },
+        **doc.game_actions(
+            "YokaiSeptet",
+            rules.GAME,
+            "One thing that happened at a Yokai Septet table (4 seats; seats are 0-based).",
+            {
+                "trump": "The face-up card that starts a round.",
+                "first-lead": (
+                    "Round 1: who holds the green 1 (the blue 13 when the green 1 is the "
+                    "trump card) and leads."
+                ),
+                "pass": "Partners passed 3 cards (optional; changes no score).",
+                "play": "The next card of the trick, by the seat whose turn it is.",
+                "result": (
+                    "The fast path: a round's winning team, how, and its Boss Yokai at the end."
+                ),
+                "revoke": doc.REVOKE.format(penalty="penalty points go to the other team"),
+            },
+            {"card": doc.CARD, "penalty": {"maximum": rules.MAX_PENALTY}},
+        ),
+    }
+
+
+def api_schemas() -> doc.Schema:
+    """The game's schemas in the API document."""
+    return {
+        **_yokai_septet_schemas(),
+        "YokaiSeptetTrick": doc.trick_request(
+            ["green", "purple", "pink", "yellow", "black", "red", "blue"], 3, 4
+        ),
+    }
+
+
+def api_paths() -> doc.Schema:
+    """The game's own endpoints in the API document."""
+    return {
+        "/judge/yokai-septet": doc.judge_path(
+            "judgeYokaiSeptet",
+            "Who takes a Yokai Septet trick",
+            "YokaiSeptetTrick",
+            "TrickWinner",
+            {"trump": "red", "plays": ["blue 9", "blue 12", "red 6", "green 1"]},
+            {
+                "winner": 3,
+                "card": "green 1",
+                "rule": "green-one",
+                "explanation": "The green 1 takes every trick it is in, whatever the trump.",
+            },
+        ),
+    }
+
+
 ADAPTER = GameAdapter(
     read_form=read_form,
     template_rules=rules,
@@ -51,4 +115,6 @@ ADAPTER = GameAdapter(
         cards.YOKAI_SEPTET.colours,
         cards.yokai_septet_trick,
     ),
+    api_schemas=api_schemas,
+    api_paths=api_paths,
 )
