@@ -1,4 +1,4 @@
-"""JSON API v1: sessions, events, undo/redo, export/import, Yardkle scoring.
+"""JSON API v1: sessions, events, undo/redo, export/import, and the games' own endpoints.
 
 Errors are ``{"error": "<sentence>", "field": "<where>" | null}``. Writes to a
 session need its edit key as ``Authorization: Bearer <key>``.

@@ -21,7 +21,7 @@ from scorekeeper.web.adapters import TrickJudge, trick_judges
 
 bp = Blueprint("judge", __name__, url_prefix="/judge")
 
-# A Yadokarick play travels as "green 25/3": the card and the size printed on it.
+# A sized card's play travels as "green 25/3": the card and the size printed on it.
 SIZE_SEPARATOR = "/"
 SIZE_BUTTONS = tuple(range(1, 10))
 MAX_NAME = 40
