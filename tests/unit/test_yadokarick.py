@@ -10,9 +10,9 @@ import pytest
 
 from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
 from scorekeeper.games.cards import YADOKARICK, Card
+from scorekeeper.games.yadokarick.npc import NPC_SEAT, npc_score
 from scorekeeper.games.yadokarick.rules import (
     GAME,
-    NPC_SEAT,
     Action,
     House,
     MarkerMove,
@@ -24,7 +24,6 @@ from scorekeeper.games.yadokarick.rules import (
     expected_actions,
     is_roof,
     mode,
-    npc_score,
     picker_deck,
     played_cards,
     played_this_round,

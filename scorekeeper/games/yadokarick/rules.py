@@ -1,25 +1,25 @@
 """Yadokarick, the hermit crab trick game, for 1 to 7 seats.
 
 One player plays the solo game (its rules live in ``solo``). 3 to 7
-players play the standard game: rounds of 10 tricks, a size marker the lowest
-card moves, houses built from the cards won and scored against the size under
-the marker. 2 players play against the NPC crab, whose cards come from the top
-of the draw deck and whose house is the target. The table enters every card as
-it is played, with its printed size the first time the session meets it
-(``house_sizes``); ``cards.yadokarick_trick`` rules a standard trick.
-Rule sheet: shared/rules/yadokarick.txt and NOTES.md.
+players play the standard game, whose rules are here: rounds of 10 tricks, a
+size marker the lowest card moves, houses built from the cards won and scored
+against the size under the marker. 2 players play against the NPC crab
+(``npc``), whose cards come from the top of the draw deck and whose house is
+the target. The two trick games share their actions, state, turns and houses
+(``tricks``) and the play below, which calls ``npc`` where that game differs.
+The table enters every card as it is played, with its printed size the first
+time the session meets it (``house_sizes``); ``cards.yadokarick_trick`` rules
+a standard trick. Rule sheet: shared/rules/yadokarick.txt and NOTES.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BeforeValidator, with_config
-
-from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask, CardText
+from scorekeeper.games.actions import ActionSet
 from scorekeeper.games.base import (
     MINUS,
     NOTHING_EXPECTED,
@@ -32,7 +32,6 @@ from scorekeeper.games.base import (
     ScoreRow,
     Standing,
     and_list,
-    capitalised,
     check_seat_option,
     int_option,
     plural,
@@ -41,182 +40,43 @@ from scorekeeper.games.base import (
     signed,
 )
 from scorekeeper.games.cards import YADOKARICK, Card, Deck, yadokarick_trick
-from scorekeeper.games.house_sizes import (
-    NO_SIZES,
-    PrintedSize,
-    SizedCards,
-    Sizes,
-    learn_size,
-    parse_size,
+from scorekeeper.games.house_sizes import NO_SIZES, SizedCards, learn_size, parse_size
+from scorekeeper.games.yadokarick import npc, solo
+from scorekeeper.games.yadokarick.tricks import (
+    TRICKS_PER_ROUND,
+    Action,
+    House,
+    MarkerMove,
+    Mode,
+    Move,
+    Play,
+    RoundRecord,
+    SeatResult,
+    State,
+    Trick,
+    check_not_played,
+    expected,
+    place_winnings,
+    played_this_round,
+    trick_number,
+    turn_seat,
+    usable_cards,
 )
-from scorekeeper.games.yadokarick import solo
+
+# The board templates read the game's queries from this module.
+from scorekeeper.games.yadokarick.tricks import is_roof as is_roof
 
 MIN_SEATS = 1
 MAX_SEATS = 7
 SOLO_PLAYERS = 1
-NPC_PLAYERS = 2
-NPC_SEAT = 2
-NPC_NAME = "NPC crab"
-TRICKS_PER_ROUND = 10
-HOUSE_LIMIT = 6
-ROOF_NUMBERS = (10, 20, 30)
 EXACT_BONUS = 5
 HIGHEST_NUMBER = 36
 # Advanced mode: the highest number in play, by players (the sheet has none for 7).
 ADVANCED_HIGHEST: Mapping[int, int] = MappingProxyType({3: 30, 4: 20, 5: 25, 6: 30})
 COLOURS: tuple[str, ...] = ("green", "pink")
 
-_ORDINALS = ("first", "second", "third")
-
-Mode = Literal["standard", "npc"]
-Step = Literal["play", "marker", "over"]
-Move = Literal["left", "right", "stay"]
-_MOVES: Mapping[str, Move] = MappingProxyType({"left": "left", "right": "right", "stay": "stay"})
 # How far each move takes the size marker along the row.
 _MARKER_STEPS: Mapping[Move, int] = MappingProxyType({"left": -1, "stay": 0, "right": 1})
-
-
-# --- Actions -------------------------------------------------------------------
-
-
-@with_config(ACTION_CONFIG)
-@dataclass(frozen=True)
-class Play:
-    """The card of the seat whose turn it is (the NPC's: the top card of the draw deck).
-
-    ``size`` is the size printed on it; None once the session knows it.
-    """
-
-    type: Literal["play"] = field(default="play", kw_only=True, repr=False)
-    card: Annotated[
-        CardText,
-        Ask("the card played"),
-        BeforeValidator(lambda raw: YADOKARICK.parse(raw, "card")),
-    ]
-    size: PrintedSize = None
-
-
-@with_config(ACTION_CONFIG)
-@dataclass(frozen=True)
-class MarkerMove:
-    """A mover's choice after a trick: the size marker one card left, right, or left alone."""
-
-    type: Literal["marker"] = field(default="marker", kw_only=True, repr=False)
-    move: Annotated[Move, Ask("the marker move: left, right or stay"), BeforeValidator(_parse_move)]
-
-
-Action = Play | MarkerMove
-
-
-# --- State ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class House:
-    """A seat's hermit crab this round.
-
-    ``cards`` are face up, the one closest to the body first; ``collapsed``
-    the cards that fell face down, in the order they fell. ``size`` and
-    ``collapsed_size`` are the sums of their printed sizes. ``roofed``: a roof
-    card is placed, so the house takes no more cards (standard game only).
-    """
-
-    cards: tuple[Card, ...] = ()
-    collapsed: tuple[Card, ...] = ()
-    roofed: bool = False
-    size: int = 0
-    collapsed_size: int = 0
-
-
-@dataclass(frozen=True)
-class Trick:
-    """A completed trick of the round in progress.
-
-    ``plays`` are (seat, card) in play order from the lead. ``movers`` move
-    the size marker, in that order (none in the NPC game). ``takes``: the
-    cards each taking seat won by the trick rule, in play order.
-    ``discarded``: the cards no one took; ``roofed_out``: cards won by a
-    seat whose house already had a roof, so discarded too. ``next_lead``
-    leads the next trick; ``explanation`` is the trick rule's sentence.
-    """
-
-    number: int
-    plays: tuple[tuple[int, Card], ...]
-    movers: tuple[int, ...]
-    takes: tuple[tuple[int, tuple[Card, ...]], ...]
-    discarded: tuple[Card, ...]
-    roofed_out: tuple[Card, ...]
-    next_lead: int
-    explanation: str
-
-
-@dataclass(frozen=True)
-class SeatResult:
-    """One seat's house at the end of a round, its points and the sentence that shows them.
-
-    In the NPC game ``points`` is the closeness score (see ``npc_score``);
-    the NPC crab's own row scores 0: its house is the target.
-    """
-
-    seat: int
-    house: tuple[Card, ...]
-    house_size: int
-    collapsed: tuple[Card, ...]
-    collapsed_size: int
-    points: int
-    note: str
-
-
-@dataclass(frozen=True)
-class RoundRecord:
-    """A scored round: its target size and one result per seat."""
-
-    number: int
-    target: int
-    results: tuple[SeatResult, ...]
-
-
-@dataclass(frozen=True)
-class State:
-    """A session. Seats count from 0 in table order; in the NPC game seat 2 is the NPC crab.
-
-    ``play_order``: the seats clockwise, as a trick goes round (the NPC game
-    puts the crab where ``npc_position`` says). ``colours`` and
-    ``highest_number`` say which cards are in the game. ``size_row`` is the
-    first and last size card, ``marker`` the card the size marker is on (both
-    None in the NPC game). ``round`` is the round in progress (the last one
-    once ``finished``); ``dealer`` deals it (None in the NPC game). ``lead``
-    leads the trick in progress or the next one; ``current`` is that trick so
-    far, as (seat, card). ``tricks`` are this round's completed tricks;
-    ``movers`` the seats still to move the marker after the last one.
-    ``discarded``: every card of this round gone to the discard, in order.
-    ``records`` are the scored rounds and ``totals`` their sums per seat.
-    """
-
-    players: tuple[str, ...]
-    mode: Mode
-    play_order: tuple[int, ...]
-    colours: tuple[str, ...]
-    highest_number: int
-    advanced: bool
-    rounds_to_play: int
-    first_dealer: int
-    size_row: tuple[int, int] | None
-    marker_start: int | None
-    sizes: Sizes
-    round: int
-    dealer: int | None
-    lead: int
-    marker: int | None
-    current: tuple[tuple[int, Card], ...]
-    tricks: tuple[Trick, ...]
-    movers: tuple[int, ...]
-    houses: tuple[House, ...]
-    discarded: tuple[Card, ...]
-    records: tuple[RoundRecord, ...]
-    totals: tuple[int, ...]
-    finished: bool
-    last_ruling: str
 
 
 # --- Queries the app reads -------------------------------------------------------
@@ -258,26 +118,6 @@ def played_cards(state: State | solo.SoloState) -> frozenset[Card]:
     return played_this_round(state)
 
 
-def expected(state: State) -> Step:
-    """What the table enters next: a card, a marker move, or nothing (game over)."""
-    if state.finished:
-        return "over"
-    if state.movers:
-        return "marker"
-    return "play"
-
-
-def turn_seat(state: State) -> int | None:
-    """The seat to play the next card or to move the marker (2 is the NPC crab); None at the end."""
-    step = expected(state)
-    if step == "over":
-        return None
-    if step == "marker":
-        return state.movers[0]
-    order = trick_order(state, state.lead)
-    return order[len(state.current)]
-
-
 def marker_moves(state: State) -> tuple[Move, ...]:
     """The moves the size marker can make now, as "left", "stay", "right": never off the row."""
     assert state.size_row is not None and state.marker is not None
@@ -317,21 +157,10 @@ def expected_actions(state: State | solo.SoloState) -> Expected:
     return Expected(seat, (play,))
 
 
-def trick_order(state: State, lead: int) -> tuple[int, ...]:
-    """Every seat in the order they play a trick led by ``lead``."""
-    start = state.play_order.index(lead)
-    return state.play_order[start:] + state.play_order[:start]
-
-
-def trick_number(state: State) -> int:
-    """The number of the trick in progress, or of the next one."""
-    return len(state.tricks) + 1
-
-
 def player_seats(state: State) -> tuple[int, ...]:
     """The seats of the people at the table (the NPC crab is not one)."""
     if state.mode == "npc":
-        return tuple(range(NPC_PLAYERS))
+        return npc.PLAYER_SEATS
     return tuple(range(len(state.players)))
 
 
@@ -340,25 +169,6 @@ def dealer_of(state: State, round_number: int) -> int | None:
     if state.mode == "npc":
         return None
     return (state.first_dealer + round_number - 1) % len(state.players)
-
-
-def usable_cards(state: State) -> tuple[Card, ...]:
-    """The house cards in this game, colour by colour, low to high."""
-    return tuple(
-        Card(colour, number)
-        for colour in state.colours
-        for number in range(1, state.highest_number + 1)
-    )
-
-
-def played_this_round(state: State) -> frozenset[Card]:
-    """Every card played this round, the trick in progress included."""
-    return frozenset(card for _, card, _ in _plays_this_round(state))
-
-
-def is_roof(card: Card) -> bool:
-    """Whether ``card`` is a roof card: the 10, 20 or 30 of either colour."""
-    return card.number in ROOF_NUMBERS
 
 
 def score_house(house_size: int, collapsed_size: int, target: int) -> tuple[int, str]:
@@ -385,42 +195,15 @@ def score_house(house_size: int, collapsed_size: int, target: int) -> tuple[int,
     return points, note
 
 
-def npc_score(house_size: int, target: int) -> int:
-    """A player's standing in the NPC game: higher is better, equal is a tie.
-
-    At or under the target: minus the distance to it (0 when exact). Over it
-    (bust): minus the house size, that is minus (target + excess), which is
-    below every player not over and puts the smaller excess first.
-    """
-    if house_size <= target:
-        return house_size - target
-    return -house_size
-
-
-def npc_scores(state: State) -> tuple[int, ...]:
-    """Each player's ``npc_score`` against the NPC crab's house as it stands now."""
-    target = state.houses[NPC_SEAT].size
-    return tuple(npc_score(state.houses[seat].size, target) for seat in player_seats(state))
-
-
 # --- Sentences -------------------------------------------------------------------
-
-
-def _cards_list(cards: Sequence[Card]) -> str:
-    """ "green 3, pink 7": cards as the trick rulings list the discards."""
-    return ", ".join(str(card) for card in cards)
-
-
-def _is_or_are(cards: Sequence[Card]) -> str:
-    return "is" if len(cards) == 1 else "are"
 
 
 def _play_text(state: State, seat: int) -> str:
     """ "Bo plays next." or "NPC crab plays next: ..."; "leads trick 3" for a trick's first card."""
     name = state.players[seat]
     does = "plays next" if state.current else f"leads trick {trick_number(state)}"
-    if state.mode == "npc" and seat == NPC_SEAT:
-        return f"{name} {does}: enter the top card of the draw deck."
+    if state.mode == "npc" and seat == npc.NPC_SEAT:
+        return npc.crab_turn_text(name, does)
     return f"{name} {does}."
 
 
@@ -447,9 +230,7 @@ def _top_seats(state: State) -> list[int]:
 def _game_over_text(state: State) -> str:
     names = [state.players[seat] for seat in _top_seats(state)]
     if state.mode == "npc":
-        if len(names) == 1:
-            return f"Game over: {names[0]} wins."
-        return f"Game over: {and_list(names)} share the win."
+        return npc.game_over_text(names)
     top = max(state.totals)
     if len(names) == 1:
         return f"Game over: {names[0]} wins with {plural(top, 'point')}."
@@ -483,21 +264,12 @@ def _round_start_text(state: State) -> str:
     )
 
 
-def _npc_start_text(state: State) -> str:
-    names = [state.players[seat] for seat in state.play_order]
-    place = _ORDINALS[state.play_order.index(NPC_SEAT)]
-    return (
-        f"The NPC crab plays {place}: the order is {and_list(names)}. "
-        f"Its house size will be the target. {_next_text(state)}"
-    )
-
-
 # --- Checks ----------------------------------------------------------------------------
 
 
 def _game_name(state: State) -> str:
     if state.mode == "npc":
-        return "the game with the NPC crab"
+        return npc.GAME_NAME
     return f"the {len(state.players)}-player game"
 
 
@@ -515,92 +287,11 @@ def _check_usable(state: State, card: Card) -> None:
         )
 
 
-def _plays_this_round(state: State) -> list[tuple[int, Card, int]]:
-    """(trick number, card, seat) of every card played this round, in play order."""
-    played = [(trick.number, card, seat) for trick in state.tricks for seat, card in trick.plays]
-    played.extend((trick_number(state), card, seat) for seat, card in state.current)
-    return played
-
-
-def _check_not_played(state: State, card: Card) -> None:
-    for number, other, seat in _plays_this_round(state):
-        if other == card:
-            raise IllegalAction(
-                f"{card} was already played in trick {number} by {state.players[seat]}.", "card"
-            )
-
-
 def _check_not_over(state: State) -> None:
     if state.finished:
         raise IllegalAction(
             f"The game is over; nothing more can be entered. {_game_over_text(state)}", "type"
         )
-
-
-# --- Houses ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Placed:
-    """A taker's house after a trick's winnings, what it could not take, and what was said."""
-
-    house: House
-    roofed_out: tuple[Card, ...]
-    sentences: tuple[str, ...]
-
-
-def _house(
-    cards: tuple[Card, ...], collapsed: tuple[Card, ...], roofed: bool, sizes: Sizes
-) -> House:
-    return House(
-        cards=cards,
-        collapsed=collapsed,
-        roofed=roofed,
-        size=sum(sizes[card] for card in cards),
-        collapsed_size=sum(sizes[card] for card in collapsed),
-    )
-
-
-def _place(
-    house: House, won: Sequence[Card], sizes: Sizes, name: str, *, roofs_close: bool
-) -> _Placed:
-    """``won`` placed one by one on ``house``: roofs last, the bottom collapsing past 6 cards."""
-    if house.roofed:
-        cards = tuple(won)
-        return _Placed(
-            house,
-            cards,
-            (
-                f"{name}'s house is closed by a roof: {and_list(cards)} "
-                f"{_is_or_are(cards)} discarded.",
-            ),
-        )
-    roofs = [card for card in won if roofs_close and is_roof(card)]
-    ordered = [card for card in won if card not in roofs] + roofs
-    stacked = (*house.cards, *ordered)
-    # Placing one by one and collapsing the bottom card each time past the
-    # limit leaves the same house as collapsing the bottom cards at the end.
-    fallen = stacked[: max(0, len(stacked) - HOUSE_LIMIT)]
-    placed = _house(stacked[len(fallen) :], (*house.collapsed, *fallen), bool(roofs), sizes)
-    sentences = [f"{name} places {and_list(ordered)} on the house."]
-    if fallen:
-        verb = "collapses" if len(fallen) == 1 else "collapse"
-        after = "" if roofs_close else "; collapsed cards do not count"
-        sentences.append(
-            f"{name}'s house holds {len(stacked)} cards, more than {HOUSE_LIMIT}: "
-            f"{and_list(fallen)}, closest to the body, {verb} face down{after}."
-        )
-    if roofs:
-        noun = "a roof" if len(roofs) == 1 else "roofs"
-        sentences.append(
-            f"{capitalised(and_list(roofs))} {_is_or_are(roofs)} {noun}: "
-            f"{name}'s house is closed at size {placed.size}."
-        )
-    else:
-        sentences.append(
-            f"{name}'s house: {plural(len(placed.cards), 'card')}, size {placed.size}."
-        )
-    return _Placed(placed, (), tuple(sentences))
 
 
 # --- Rules -----------------------------------------------------------------------------
@@ -632,37 +323,21 @@ def _apply_play(state: State, action: Play) -> State:
         )
     card = action.card
     _check_usable(state, card)
-    _check_not_played(state, card)
+    check_not_played(state, card)
     sizes = learn_size(state.sizes, card, parse_size(action.size, card, "size"), "size")
     seat = turn_seat(state)
     assert seat is not None
     played = replace(state, sizes=sizes, current=(*state.current, (seat, card)))
-    if state.mode == "npc" and seat == NPC_SEAT:
-        said = f"{state.players[seat]} turns up {card} (size {sizes[card]})."
+    if state.mode == "npc" and seat == npc.NPC_SEAT:
+        said = npc.crab_card_text(state.players[seat], card, sizes[card])
     else:
         said = f"{state.players[seat]} plays {card} (size {sizes[card]})."
     if len(played.current) < len(state.players):
         return replace(played, last_ruling=f"{said} {_next_text(played)}")
     if state.mode == "npc":
-        return _complete_npc_trick(played, [said])
+        done, sentences = npc.complete_trick(played)
+        return replace(done, last_ruling=" ".join([said, *sentences, _next_text(done)]))
     return _complete_trick(played, [said])
-
-
-def _take(
-    state: State, takes: Sequence[tuple[int, tuple[Card, ...]]], *, roofs_close: bool
-) -> tuple[tuple[House, ...], tuple[Card, ...], list[str]]:
-    """Each taker's winnings placed: the houses after, the cards roofs kept out, the sentences."""
-    houses = list(state.houses)
-    roofed_out: list[Card] = []
-    sentences: list[str] = []
-    for seat, won in takes:
-        placed = _place(
-            houses[seat], won, state.sizes, state.players[seat], roofs_close=roofs_close
-        )
-        houses[seat] = placed.house
-        roofed_out.extend(placed.roofed_out)
-        sentences.extend(placed.sentences)
-    return tuple(houses), tuple(roofed_out), sentences
 
 
 def _complete_trick(state: State, sentences: list[str]) -> State:
@@ -672,7 +347,7 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
         [state.players[seat] for seat in order],
     )
     takes = tuple((order[index], cards) for index, cards in ruled.takes.items())
-    houses, roofed_out, placed = _take(state, takes, roofs_close=True)
+    houses, roofed_out, placed = place_winnings(state, takes, roofs_close=True)
     trick = Trick(
         number=trick_number(state),
         plays=state.current,
@@ -696,108 +371,10 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
     return replace(done, last_ruling=" ".join(sentences))
 
 
-def _npc_rule(
-    state: State, plays: Sequence[tuple[int, Card]]
-) -> tuple[int, tuple[Card, ...], tuple[Card, ...], str]:
-    """The NPC game's trick: the highest number takes every card of the largest size.
-
-    Returns the taking seat, the cards it takes and those discarded (both in
-    play order), and the sentence that says why.
-    """
-    sizes = state.sizes
-
-    def label(seat: int, card: Card) -> str:
-        return f"{card} ({state.players[seat]})"
-
-    taker, top = max(plays, key=lambda play: play[1].number)
-    largest = max(sizes[card] for _, card in plays)
-    taken = [(seat, card) for seat, card in plays if sizes[card] == largest]
-    discarded = tuple(card for _, card in plays if sizes[card] != largest)
-    what = "the card" if len(taken) == 1 else "the cards"
-    gone = f"Discarded: {_cards_list(discarded)}." if discarded else "Nothing is discarded."
-    explanation = (
-        f"{capitalised(label(taker, top))} is the highest and takes "
-        f"{and_list([label(seat, card) for seat, card in taken])}, "
-        f"{what} of the largest size ({largest}). {gone}"
-    )
-    return taker, tuple(card for _, card in taken), discarded, explanation
-
-
-def _complete_npc_trick(state: State, sentences: list[str]) -> State:
-    taker, taken, discarded, explanation = _npc_rule(state, state.current)
-    houses, _, placed = _take(state, ((taker, taken),), roofs_close=False)
-    order = state.play_order
-    next_lead = order[(order.index(taker) + 1) % len(order)]
-    trick = Trick(
-        number=trick_number(state),
-        plays=state.current,
-        movers=(),
-        takes=((taker, taken),),
-        discarded=discarded,
-        roofed_out=(),
-        next_lead=next_lead,
-        explanation=explanation,
-    )
-    done = replace(
-        state,
-        current=(),
-        tricks=(*state.tricks, trick),
-        lead=next_lead,
-        houses=houses,
-        discarded=(*state.discarded, *discarded),
-    )
-    sentences += [f"Trick {trick.number}: {explanation}", *placed]
-    if len(done.tricks) < TRICKS_PER_ROUND:
-        sentences.append(
-            f"{state.players[next_lead]} plays after the taker, {state.players[taker]}."
-        )
-        sentences.append(_next_text(done))
-        return replace(done, last_ruling=" ".join(sentences))
-    return _finish_npc_game(done, sentences)
-
-
-def _npc_note(house_size: int, target: int) -> str:
-    if house_size == target:
-        return f"house {house_size} = target {target}: exact"
-    if house_size < target:
-        return f"house {house_size}, target {target}: {target - house_size} under"
-    return f"house {house_size}, target {target}: {house_size - target} over, bust"
-
-
-def _finish_npc_game(state: State, sentences: list[str]) -> State:
-    target = state.houses[NPC_SEAT].size
-    results: list[SeatResult] = []
-    for seat, house in enumerate(state.houses):
-        if seat == NPC_SEAT:
-            points, note = 0, f"the target: house {house.size}"
-        else:
-            points, note = npc_score(house.size, target), _npc_note(house.size, target)
-        results.append(
-            SeatResult(
-                seat, house.cards, house.size, house.collapsed, house.collapsed_size, points, note
-            )
-        )
-    record = RoundRecord(state.round, target, tuple(results))
-    ended = replace(
-        state,
-        records=(record,),
-        totals=tuple(result.points for result in results),
-        finished=True,
-    )
-    listed = "; ".join(
-        f"{state.players[seat]}: {results[seat].note}" for seat in player_seats(state)
-    )
-    sentences.append(f"The NPC crab's house is size {target}: that is the target. {listed}.")
-    sentences.append(_game_over_text(ended))
-    return replace(ended, last_ruling=" ".join(sentences))
-
-
 def _apply_marker(state: State, action: MarkerMove) -> State:
     _check_not_over(state)
     if state.mode == "npc":
-        raise IllegalAction(
-            "The game with the NPC crab has no size marker: enter the next card.", "type"
-        )
+        raise IllegalAction(npc.NO_SIZE_MARKER, "type")
     if not state.movers:
         raise IllegalAction(f"No one moves the size marker now: {_next_text(state)}", "type")
     assert state.marker is not None
@@ -852,13 +429,6 @@ def _finish_round(state: State, sentences: list[str]) -> State:
 
 
 # --- JSON ------------------------------------------------------------------------------
-
-
-def _parse_move(raw: object) -> Move:
-    move = _MOVES.get(raw.strip().lower()) if isinstance(raw, str) else None
-    if move is None:
-        raise IllegalAction("Move the size marker left, right or stay.", "move")
-    return move
 
 
 # One set for every mode: the solo game's types are parsed here too, so an unknown
@@ -1002,36 +572,16 @@ class Yadokarick:
         first, last = int_option(resolved, "size_first"), int_option(resolved, "size_last")
         marker = int_option(resolved, "marker_start")
         first_dealer = int_option(resolved, "first_dealer")
-        if seats == NPC_PLAYERS:
-            order = [0, 1]
-            order.insert(int_option(resolved, "npc_position") - 1, NPC_SEAT)
-            state = State(
-                players=(*names, NPC_NAME),
-                mode="npc",
-                play_order=tuple(order),
+        if seats == npc.NPC_PLAYERS:
+            state = npc.start(
+                names,
                 colours=one_colour,
                 highest_number=highest,
                 advanced=advanced,
-                rounds_to_play=1,
                 first_dealer=first_dealer,
-                size_row=None,
-                marker_start=None,
-                sizes=NO_SIZES,
-                round=1,
-                dealer=None,
-                lead=order[0],
-                marker=None,
-                current=(),
-                tricks=(),
-                movers=(),
-                houses=(House(),) * (NPC_PLAYERS + 1),
-                discarded=(),
-                records=(),
-                totals=(0,) * (NPC_PLAYERS + 1),
-                finished=False,
-                last_ruling="",
+                npc_position=int_option(resolved, "npc_position"),
             )
-            return replace(state, last_ruling=_npc_start_text(state))
+            return replace(state, last_ruling=f"{npc.start_text(state)} {_next_text(state)}")
         state = State(
             players=names,
             mode="standard",
@@ -1154,7 +704,7 @@ class Yadokarick:
 
 def _standing_scores(state: State) -> tuple[int, ...]:
     if state.mode == "npc":
-        return npc_scores(state)
+        return npc.npc_scores(state)
     return state.totals
 
 

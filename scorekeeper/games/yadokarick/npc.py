@@ -1,0 +1,241 @@
+"""Yadokarick for 2 players against the NPC crab: what sets it apart from the standard game.
+
+The crab is a third seat with a name, a house and a place in the play order
+(the ``npc_position`` option); its card each trick is the top card of the
+draw deck. One colour, one round of 10 tricks, no dealer, no size marker, no
+roofs. The highest number takes every card of the largest size, and the seat
+after the taker leads. After the 10th trick the crab's house size is the
+target: the player closer to it without going over wins (``npc_score``).
+
+The tricks are played and the houses built as in every trick game
+(``tricks``); ``rules`` runs the play and calls here where this game differs.
+Rule sheet: shared/rules/yadokarick.txt ("2 players") and NOTES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from scorekeeper.games.base import and_list, capitalised
+from scorekeeper.games.cards import Card
+from scorekeeper.games.house_sizes import NO_SIZES
+from scorekeeper.games.yadokarick.tricks import (
+    TRICKS_PER_ROUND,
+    House,
+    RoundRecord,
+    SeatResult,
+    State,
+    Trick,
+    place_winnings,
+    trick_number,
+)
+
+NPC_PLAYERS = 2
+NPC_SEAT = 2
+NPC_NAME = "NPC crab"
+# The people at the table; the crab's seat comes after theirs.
+PLAYER_SEATS: tuple[int, ...] = tuple(range(NPC_PLAYERS))
+GAME_NAME = "the game with the NPC crab"
+NO_SIZE_MARKER = "The game with the NPC crab has no size marker: enter the next card."
+
+_ORDINALS = ("first", "second", "third")
+
+
+# --- Setup -----------------------------------------------------------------------------
+
+
+def start(
+    players: Sequence[str],
+    *,
+    colours: tuple[str, ...],
+    highest_number: int,
+    advanced: bool,
+    first_dealer: int,
+    npc_position: int,
+) -> State:
+    """The game before its first card: the crab in the play order at ``npc_position``
+    (1 = first), the players in seat order around it, the first in the order leading.
+    ``colours`` is the one colour played."""
+    order = [0, 1]
+    order.insert(npc_position - 1, NPC_SEAT)
+    return State(
+        players=(*players, NPC_NAME),
+        mode="npc",
+        play_order=tuple(order),
+        colours=colours,
+        highest_number=highest_number,
+        advanced=advanced,
+        rounds_to_play=1,
+        first_dealer=first_dealer,
+        size_row=None,
+        marker_start=None,
+        sizes=NO_SIZES,
+        round=1,
+        dealer=None,
+        lead=order[0],
+        marker=None,
+        current=(),
+        tricks=(),
+        movers=(),
+        houses=(House(),) * (NPC_PLAYERS + 1),
+        discarded=(),
+        records=(),
+        totals=(0,) * (NPC_PLAYERS + 1),
+        finished=False,
+        last_ruling="",
+    )
+
+
+def start_text(state: State) -> str:
+    """Where the crab plays and what its house is for (the caller adds who leads)."""
+    names = [state.players[seat] for seat in state.play_order]
+    place = _ORDINALS[state.play_order.index(NPC_SEAT)]
+    return (
+        f"The NPC crab plays {place}: the order is {and_list(names)}. "
+        f"Its house size will be the target."
+    )
+
+
+# --- The crab's card -------------------------------------------------------------------
+
+
+def crab_turn_text(name: str, does: str) -> str:
+    """ "NPC crab plays next: enter the top card of the draw deck." """
+    return f"{name} {does}: enter the top card of the draw deck."
+
+
+def crab_card_text(name: str, card: Card, size: int) -> str:
+    """The crab's card as entered: turned up from the draw deck, not played from a hand."""
+    return f"{name} turns up {card} (size {size})."
+
+
+# --- Scores ----------------------------------------------------------------------------
+
+
+def npc_score(house_size: int, target: int) -> int:
+    """A player's standing in the NPC game: higher is better, equal is a tie.
+
+    At or under the target: minus the distance to it (0 when exact). Over it
+    (bust): minus the house size, that is minus (target + excess), which is
+    below every player not over and puts the smaller excess first.
+    """
+    if house_size <= target:
+        return house_size - target
+    return -house_size
+
+
+def npc_scores(state: State) -> tuple[int, ...]:
+    """Each player's ``npc_score`` against the NPC crab's house as it stands now."""
+    target = state.houses[NPC_SEAT].size
+    return tuple(npc_score(state.houses[seat].size, target) for seat in PLAYER_SEATS)
+
+
+def game_over_text(winners: Sequence[str]) -> str:
+    """ "Game over: Ann wins." The scores are the distances said just before."""
+    if len(winners) == 1:
+        return f"Game over: {winners[0]} wins."
+    return f"Game over: {and_list(winners)} share the win."
+
+
+# --- Tricks ----------------------------------------------------------------------------
+
+
+def _cards_list(cards: Sequence[Card]) -> str:
+    """ "green 3, pink 7": cards as the trick rulings list the discards."""
+    return ", ".join(str(card) for card in cards)
+
+
+def _trick_rule(
+    state: State, plays: Sequence[tuple[int, Card]]
+) -> tuple[int, tuple[Card, ...], tuple[Card, ...], str]:
+    """The NPC game's trick: the highest number takes every card of the largest size.
+
+    Returns the taking seat, the cards it takes and those discarded (both in
+    play order), and the sentence that says why.
+    """
+    sizes = state.sizes
+
+    def label(seat: int, card: Card) -> str:
+        return f"{card} ({state.players[seat]})"
+
+    taker, top = max(plays, key=lambda play: play[1].number)
+    largest = max(sizes[card] for _, card in plays)
+    taken = [(seat, card) for seat, card in plays if sizes[card] == largest]
+    discarded = tuple(card for _, card in plays if sizes[card] != largest)
+    what = "the card" if len(taken) == 1 else "the cards"
+    gone = f"Discarded: {_cards_list(discarded)}." if discarded else "Nothing is discarded."
+    explanation = (
+        f"{capitalised(label(taker, top))} is the highest and takes "
+        f"{and_list([label(seat, card) for seat, card in taken])}, "
+        f"{what} of the largest size ({largest}). {gone}"
+    )
+    return taker, tuple(card for _, card in taken), discarded, explanation
+
+
+def complete_trick(state: State) -> tuple[State, list[str]]:
+    """The full trick in ``state.current`` taken by this game's rule, and the sentences that say
+    so; after the 10th trick, the game scored too. The caller adds what comes next."""
+    taker, taken, discarded, explanation = _trick_rule(state, state.current)
+    houses, _, placed = place_winnings(state, ((taker, taken),), roofs_close=False)
+    order = state.play_order
+    next_lead = order[(order.index(taker) + 1) % len(order)]
+    trick = Trick(
+        number=trick_number(state),
+        plays=state.current,
+        movers=(),
+        takes=((taker, taken),),
+        discarded=discarded,
+        roofed_out=(),
+        next_lead=next_lead,
+        explanation=explanation,
+    )
+    done = replace(
+        state,
+        current=(),
+        tricks=(*state.tricks, trick),
+        lead=next_lead,
+        houses=houses,
+        discarded=(*state.discarded, *discarded),
+    )
+    sentences = [f"Trick {trick.number}: {explanation}", *placed]
+    if len(done.tricks) < TRICKS_PER_ROUND:
+        sentences.append(
+            f"{state.players[next_lead]} plays after the taker, {state.players[taker]}."
+        )
+        return done, sentences
+    return _finish_game(done, sentences)
+
+
+def _result_note(house_size: int, target: int) -> str:
+    if house_size == target:
+        return f"house {house_size} = target {target}: exact"
+    if house_size < target:
+        return f"house {house_size}, target {target}: {target - house_size} under"
+    return f"house {house_size}, target {target}: {house_size - target} over, bust"
+
+
+def _finish_game(state: State, sentences: list[str]) -> tuple[State, list[str]]:
+    """The game over after its only round: each player scored against the crab's house."""
+    target = state.houses[NPC_SEAT].size
+    results: list[SeatResult] = []
+    for seat, house in enumerate(state.houses):
+        if seat == NPC_SEAT:
+            points, note = 0, f"the target: house {house.size}"
+        else:
+            points, note = npc_score(house.size, target), _result_note(house.size, target)
+        results.append(
+            SeatResult(
+                seat, house.cards, house.size, house.collapsed, house.collapsed_size, points, note
+            )
+        )
+    record = RoundRecord(state.round, target, tuple(results))
+    ended = replace(
+        state,
+        records=(record,),
+        totals=tuple(result.points for result in results),
+        finished=True,
+    )
+    listed = "; ".join(f"{state.players[seat]}: {results[seat].note}" for seat in PLAYER_SEATS)
+    sentences.append(f"The NPC crab's house is size {target}: that is the target. {listed}.")
+    return ended, sentences
