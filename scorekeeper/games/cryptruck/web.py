@@ -39,6 +39,16 @@ def picker_colours(state: Any) -> tuple[str, ...]:
     return tuple(colour for colour in cards.CRYPTRUCK.colours if colour in in_play)
 
 
+JUDGE = TrickJudge(
+    "Cryptruck",
+    cards.CRYPTRUCK,
+    (3, 4, 5),
+    4,
+    cards.CRYPTRUCK.colours,
+    cards.cryptruck_trick,
+)
+
+
 # --- In the API document ------------------------------------------------------------
 
 
@@ -93,7 +103,7 @@ def api_schemas() -> doc.Schema:
     return {
         **_cryptruck_schemas(),
         "CryptruckTrick": doc.trick_request(
-            ["red", "yellow", "green", "blue", "purple", "white"], 3, 5
+            list(JUDGE.trumps), min(JUDGE.players), max(JUDGE.players)
         ),
     }
 
@@ -124,14 +134,7 @@ ADAPTER = GameAdapter(
     picker_colours=picker_colours,
     # The first lead of a round is recorded as the card the dealer reveals.
     correction=card_swap(rules.played_cards, frozenset({"play", "dealer-card"})),
-    judge=TrickJudge(
-        "Cryptruck",
-        cards.CRYPTRUCK,
-        (3, 4, 5),
-        4,
-        cards.CRYPTRUCK.colours,
-        cards.cryptruck_trick,
-    ),
+    judge=JUDGE,
     api_schemas=api_schemas,
     api_paths=api_paths,
 )

@@ -98,6 +98,18 @@ def replacement(
     return corrected
 
 
+JUDGE = TrickJudge(
+    "Yadokarick",
+    cards.YADOKARICK,
+    (3, 4, 5, 6, 7),
+    4,
+    (),
+    cards.yadokarick_trick,
+    sizes_from_players=4,
+    one_colour_players=3,
+)
+
+
 # --- In the API document ------------------------------------------------------------
 
 
@@ -161,8 +173,8 @@ def api_schemas() -> doc.Schema:
             "properties": {
                 "plays": {
                     "type": "array",
-                    "minItems": 3,
-                    "maxItems": 7,
+                    "minItems": min(JUDGE.players),
+                    "maxItems": max(JUDGE.players),
                     "description": (
                         "The cards in playing order with the house size printed on each; "
                         "3 plays is the one-colour game, where sizes may be left out."
@@ -234,16 +246,7 @@ ADAPTER = GameAdapter(
     template_rules=rules,
     picker_deck=rules.picker_deck,
     correction=CardCorrection(unavailable, replacement, carries_size),
-    judge=TrickJudge(
-        "Yadokarick",
-        cards.YADOKARICK,
-        (3, 4, 5, 6, 7),
-        4,
-        (),
-        cards.yadokarick_trick,
-        sizes_from_players=4,
-        one_colour_players=3,
-    ),
+    judge=JUDGE,
     api_schemas=api_schemas,
     api_paths=api_paths,
 )

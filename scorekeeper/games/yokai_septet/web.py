@@ -39,6 +39,16 @@ def read_form(form: MultiDict[str, str], _view: store.SessionView) -> dict[str, 
     raise IllegalAction("Choose what happened: a card, the trump card or a round result.", "type")
 
 
+JUDGE = TrickJudge(
+    "Yokai Septet",
+    cards.YOKAI_SEPTET,
+    (3, 4),
+    4,
+    cards.YOKAI_SEPTET.colours,
+    cards.yokai_septet_trick,
+)
+
+
 # --- In the API document ------------------------------------------------------------
 
 
@@ -78,7 +88,7 @@ def api_schemas() -> doc.Schema:
     return {
         **_yokai_septet_schemas(),
         "YokaiSeptetTrick": doc.trick_request(
-            ["green", "purple", "pink", "yellow", "black", "red", "blue"], 3, 4
+            list(JUDGE.trumps), min(JUDGE.players), max(JUDGE.players)
         ),
     }
 
@@ -107,14 +117,7 @@ ADAPTER = GameAdapter(
     template_rules=rules,
     picker_deck=lambda _state: cards.YOKAI_SEPTET,
     correction=card_swap(rules.played_cards),
-    judge=TrickJudge(
-        "Yokai Septet",
-        cards.YOKAI_SEPTET,
-        (3, 4),
-        4,
-        cards.YOKAI_SEPTET.colours,
-        cards.yokai_septet_trick,
-    ),
+    judge=JUDGE,
     api_schemas=api_schemas,
     api_paths=api_paths,
 )
