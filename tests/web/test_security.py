@@ -6,6 +6,7 @@ import html
 import io
 import re
 import secrets
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
@@ -200,8 +201,12 @@ def test_no_page_references_anything_outside_the_app(app: Flask, played: Table) 
             if parsed.scheme in ("http", "https") or target.startswith("//"):
                 assert parsed.hostname == "localhost", (name, attribute, target)
         assert not re.search(r"@import|url\(\s*['\"]?(https?:)?//", page), name
-    css = played.client.get("/static/app.css").get_data(as_text=True)
-    assert not re.search(r"@import|url\(\s*['\"]?(https?:)?//", css)
+    static = Path(played.client.application.static_folder or "")
+    stylesheets = sorted(path.relative_to(static) for path in static.rglob("*.css"))
+    assert Path("app.css") in stylesheets and Path("games/score-sheet.css") in stylesheets
+    for stylesheet in stylesheets:
+        css = played.client.get(f"/static/{stylesheet}").get_data(as_text=True)
+        assert not re.search(r"@import|url\(\s*['\"]?(https?:)?//", css), stylesheet
     js = played.client.get("/static/app.js").get_data(as_text=True)
     assert not re.search(r"https?://", js)
 
