@@ -22,8 +22,6 @@ from peewee import (
     IntegerField,
     TextField,
 )
-from playhouse.migrate import PostgresqlMigrator, SqliteMigrator
-from playhouse.migrate import migrate as run_operations
 
 from scorekeeper import keys
 from scorekeeper.db import database, database_url, is_sqlite, write_transaction
@@ -117,6 +115,17 @@ def create_deck_profiles() -> None:
     database.create_tables([_DeckProfile2, _SessionDeck2], safe=False)
 
 
+def _add_column(table: str, definition: str) -> None:
+    """``ALTER TABLE … ADD COLUMN``, as SQLite and PostgreSQL both run it in place.
+
+    playhouse's SQLite migrator adds a NOT NULL column by copying the table and
+    dropping the old one, and dropping a table deletes, through ON DELETE
+    CASCADE, the rows of every table that refers to it (a deck profile's
+    sessions lost their link to it).
+    """
+    database.execute_sql(f"ALTER TABLE {table} ADD COLUMN {definition}")
+
+
 # --- Migration 3: request keys scoped to their session; a key per deck profile ----------
 
 
@@ -143,10 +152,7 @@ def scope_request_keys_and_key_deck_profiles() -> None:
         "f.session_id, f.created_at FROM form_key f"
     )
     database.drop_tables([_FormKey1])
-    migrator = SqliteMigrator(database) if is_sqlite() else PostgresqlMigrator(database)
-    run_operations(
-        migrator.add_column("deck_profile", "edit_key", CharField(max_length=64, default=""))
-    )
+    _add_column("deck_profile", "edit_key VARCHAR(64) NOT NULL DEFAULT ''")
     # Every existing profile gets a key of its own; until now its link was enough to edit.
     for row in _DeckProfile2.select(_DeckProfile2.id):
         database.execute_sql(
@@ -202,11 +208,8 @@ def store_multi_options_as_lists() -> None:
 
 
 def name_the_game_of_deck_profiles() -> None:
-    migrator = SqliteMigrator(database) if is_sqlite() else PostgresqlMigrator(database)
     # Until now only Yadokarick was played with deck profiles.
-    run_operations(
-        migrator.add_column("deck_profile", "game", CharField(max_length=32, default="yadokarick"))
-    )
+    _add_column("deck_profile", "game VARCHAR(32) NOT NULL DEFAULT 'yadokarick'")
 
 
 MIGRATIONS: tuple[Callable[[], None], ...] = (

@@ -11,7 +11,7 @@ from flask import Flask
 from scorekeeper import create_app, instance_secret_key
 from scorekeeper.db import database, is_sqlite, open_database
 from scorekeeper.migrations import MIGRATIONS, SchemaMigration, migrate
-from scorekeeper.models import DeckProfile, Event, GameSession, RequestKey
+from scorekeeper.models import DeckProfile, Event, GameSession, RequestKey, SessionDeck
 
 
 def test_secret_key_is_generated_once_into_the_instance_folder(tmp_path: Path) -> None:
@@ -82,45 +82,54 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
             migration()
             SchemaMigration.create(number=number, applied_at=0)
         p = database.param
-        for sql, params in [
-            (
-                "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
-                f"created_at, updated_at) VALUES ({p}, 'yardkle', '{{}}', {p}, 1, {p}, {p}, {p})",
-                ("s" * 22, "k" * 32, False, "2026-01-01", "2026-01-01"),
-            ),
-            (
-                "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
-                f"created_at, updated_at) VALUES ({p}, 'cryptruck', {p}, {p}, 0, {p}, {p}, {p})",
+        for sql, params in (
+            [
                 (
-                    "c" * 22,
-                    '{"colours":"red,blue,green","first_dealer":3}',
-                    "k" * 32,
-                    False,
-                    "2026-01-01",
-                    "2026-01-01",
+                    "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
+                    f"created_at, updated_at) VALUES ({p}, 'yardkle', '{{}}', {p}, 1, {p}, {p}, {p})",
+                    ("s" * 22, "k" * 32, False, "2026-01-01", "2026-01-01"),
                 ),
-            ),
-            (
-                f"INSERT INTO event (session_id, seq, action, undone, redoable, created_at) "
-                f'VALUES ({p}, 1, \'{{"type": "bank"}}\', {p}, {p}, {p})',
-                ("s" * 22, False, False, "2026-01-01"),
-            ),
-            (
-                f"INSERT INTO form_key (key, session_id, created_at) VALUES ({p}, {p}, {p})",
-                ("tap-1", "s" * 22, "2026-01-01"),
-            ),
-            (
-                f"INSERT INTO form_key (key, session_id, created_at) VALUES ({p}, NULL, {p})",
-                ("new-1", "2026-01-01"),
-            ),
-        ] + [
-            (
-                f"INSERT INTO deck_profile (id, name, sizes, created_at, updated_at) "
-                f"VALUES ({p}, 'Box', '{{\"green 5\": 2}}', {p}, {p})",
-                (profile_id, "2026-01-01", "2026-01-01"),
-            )
-            for profile_id in ("a" * 22, "b" * 22)
-        ]:
+                (
+                    "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
+                    f"created_at, updated_at) VALUES ({p}, 'cryptruck', {p}, {p}, 0, {p}, {p}, {p})",
+                    (
+                        "c" * 22,
+                        '{"colours":"red,blue,green","first_dealer":3}',
+                        "k" * 32,
+                        False,
+                        "2026-01-01",
+                        "2026-01-01",
+                    ),
+                ),
+                (
+                    f"INSERT INTO event (session_id, seq, action, undone, redoable, created_at) "
+                    f'VALUES ({p}, 1, \'{{"type": "bank"}}\', {p}, {p}, {p})',
+                    ("s" * 22, False, False, "2026-01-01"),
+                ),
+                (
+                    f"INSERT INTO form_key (key, session_id, created_at) VALUES ({p}, {p}, {p})",
+                    ("tap-1", "s" * 22, "2026-01-01"),
+                ),
+                (
+                    f"INSERT INTO form_key (key, session_id, created_at) VALUES ({p}, NULL, {p})",
+                    ("new-1", "2026-01-01"),
+                ),
+            ]
+            + [
+                (
+                    f"INSERT INTO deck_profile (id, name, sizes, created_at, updated_at) "
+                    f"VALUES ({p}, 'Box', '{{\"green 5\": 2}}', {p}, {p})",
+                    (profile_id, "2026-01-01", "2026-01-01"),
+                )
+                for profile_id in ("a" * 22, "b" * 22)
+            ]
+            + [
+                (
+                    f"INSERT INTO session_deck (session_id, profile_id) VALUES ({p}, {p})",
+                    ("s" * 22, "a" * 22),
+                )
+            ]
+        ):
             database.execute_sql(sql, params)
     make_app(database_url)
     with database.connection_context():
@@ -131,6 +140,10 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
         profiles = {row.id: row for row in DeckProfile.select()}
         assert {row.sizes["green 5"] for row in profiles.values()} == {2}
         assert {row.game for row in profiles.values()} == {"yadokarick"}
+        # Adding columns to deck_profile must not drop the sessions' links to it.
+        assert [(row.session_id, row.profile_id) for row in SessionDeck.select()] == [
+            ("s" * 22, "a" * 22)
+        ]
         edit_keys = [row.edit_key for row in profiles.values()]
         assert all(len(key) == 32 for key in edit_keys) and len(set(edit_keys)) == 2
         assert Event.get().action == {"type": "bank"}
