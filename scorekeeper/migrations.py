@@ -212,6 +212,19 @@ def name_the_game_of_deck_profiles() -> None:
     _add_column("deck_profile", "game VARCHAR(32) NOT NULL DEFAULT 'yadokarick'")
 
 
+# --- Migration 7: the version at which a session's log was last rewritten ----------------
+
+
+def record_when_a_log_was_rewritten() -> None:
+    # 0 for every existing session: a view built at any version may catch up, which is
+    # sound as no worker holds a view built before this migration. Plain ALTER TABLE (both
+    # back ends take a NOT NULL column with a constant default): SqliteMigrator would copy
+    # the table and drop the old one, which cascades to every row referring to a session.
+    database.execute_sql(
+        "ALTER TABLE game_session ADD COLUMN rewritten_at INTEGER NOT NULL DEFAULT 0"
+    )
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
@@ -219,6 +232,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     count_first_dealer_from_0,
     store_multi_options_as_lists,
     name_the_game_of_deck_profiles,
+    record_when_a_log_was_rewritten,
 )
 
 # Any constant works: it only has to be the same for every app process.

@@ -1,7 +1,7 @@
 """The stored data: sessions, their seats, the append-only event log.
 
 The state of a session is never stored: it is the replay of its live events
-through the game's engine (see ``scorekeeper.store``).
+through the game's engine (see ``scorekeeper.store``, which keeps it in memory).
 """
 
 from __future__ import annotations
@@ -54,6 +54,10 @@ class GameSession(BaseModel):
     edit_key = CharField(max_length=64)
     # Bumped by every change; a client that saw an older one gets 409.
     version = IntegerField(default=0)
+    # The version made by the newest write that changed an event already logged (an undo,
+    # a redo, a correction, an append ending a redo trail). A view built at this version or
+    # later is brought to the current one by applying only the events logged since.
+    rewritten_at = IntegerField(default=0)
     finished = BooleanField(default=False)
     created_at = DateTimeField(default=utc_now)
     updated_at = DateTimeField(default=utc_now)

@@ -9,7 +9,7 @@ then writes: an illegal action leaves nothing behind.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from peewee import IntegrityError
@@ -27,6 +27,7 @@ from scorekeeper.games.base import (
     resolve_options,
 )
 from scorekeeper.models import NAME_MAX_LENGTH, Event, GameSession, RequestKey, Seat, utc_now
+from scorekeeper.recent import Recent
 
 
 @dataclass(frozen=True)
@@ -164,11 +165,14 @@ def check_seat_names(game: Game, names: Sequence[object]) -> tuple[str, ...]:
     return tuple(cleaned)
 
 
+Logged = tuple[int, Mapping[str, Any], bool, bool]
+
+
 def replay(
     game: Game,
     seats: Sequence[str],
     options: Mapping[str, OptionValue],
-    logged: Sequence[tuple[int, Mapping[str, Any], bool, bool]],
+    logged: Sequence[Logged],
 ) -> tuple[Any, tuple[LoggedEvent, ...]]:
     """The state after the live events, and each event with its ruling.
 
@@ -178,43 +182,96 @@ def replay(
     state = game.start(seats, options)
     events: list[LoggedEvent] = []
     for seq, data, undone, redoable in logged:
-        action = game.parse_action(data)
-        ruling = None
-        if not undone:
-            try:
-                state = game.apply(state, action)
-            except IllegalAction as refused:
-                raise IllegalAction(
-                    f"Event {seq} ({game.describe(action)}): {refused.message}"
-                ) from None
-            ruling = game.ruling(state)
-        events.append(LoggedEvent(seq, dict(data), undone, redoable, game.describe(action), ruling))
+        state, event = _replay_one(game, state, seq, data, undone, redoable)
+        events.append(event)
     return state, tuple(events)
+
+
+def _replay_one(
+    game: Game, state: Any, seq: int, data: Mapping[str, Any], undone: bool, redoable: bool
+) -> tuple[Any, LoggedEvent]:
+    """The state after one more logged event (an undone one is listed, not applied)."""
+    action = game.parse_action(data)
+    ruling = None
+    if not undone:
+        try:
+            state = game.apply(state, action)
+        except IllegalAction as refused:
+            raise IllegalAction(
+                f"Event {seq} ({game.describe(action)}): {refused.message}"
+            ) from None
+        ruling = game.ruling(state)
+    return state, LoggedEvent(seq, dict(data), undone, redoable, game.describe(action), ruling)
+
+
+# The newest view this worker built of each of its busiest sessions, kept without its deck
+# profile (which changes on its own). A view is only trusted for the version it was built
+# at: every read compares it with the session row first.
+_views: Recent[str, SessionView] = Recent(256)
+
+
+def forget_views() -> None:
+    """Drop every kept view: the next read of each session replays its log once."""
+    _views.clear()
 
 
 def load(session_id: str) -> SessionView:
     session = GameSession.get_or_none(GameSession.id == session_id)
     if session is None:
         raise SessionNotFound(session_id)
-    return _view(session)
+    kept = _views.get(session.id)
+    if kept is not None and kept.version == session.version:
+        return _with_deck(kept)
+    view = _brought_up_to_date(session, kept)
+    # The row and the events are separate queries: keep the view only if no write committed
+    # between them, that is if the version is still the one it was built for.
+    now = GameSession.select(GameSession.version).where(GameSession.id == session_id).scalar()
+    if now == session.version:
+        _views.put(session.id, view)
+    return _with_deck(view)
 
 
-def _view(session: GameSession) -> SessionView:
-    game = get_game(session.game)
-    seats = tuple(seat.name for seat in session.seats.order_by(Seat.position))
+def _brought_up_to_date(session: GameSession, kept: SessionView | None) -> SessionView:
+    """The view of ``session`` at its version, without its deck: the kept view, the kept
+    view with only the events appended since applied to it, or a replay of the whole log."""
+    if kept is not None and kept.version == session.version:
+        return kept
+    if kept is not None and session.rewritten_at <= kept.version < session.version:
+        # Only appends since: the events logged then are unchanged, the new ones follow.
+        newest = kept.events[-1].seq if kept.events else 0
+        state, events = kept.state, list(kept.events)
+        for row in session.events.where(Event.seq > newest).order_by(Event.seq):
+            state, event = _replay_one(
+                kept.game, state, row.seq, row.action, row.undone, row.redoable
+            )
+            events.append(event)
+        return replace(kept, version=session.version, state=state, events=tuple(events))
+    return _replayed(session, _seats(session), _log(session))
+
+
+def _seats(session: GameSession) -> tuple[str, ...]:
+    return tuple(seat.name for seat in session.seats.order_by(Seat.position))
+
+
+def _log(session: GameSession) -> list[Logged]:
     rows = session.events.order_by(Event.seq)
-    logged = [(row.seq, row.action, row.undone, row.redoable) for row in rows]
+    return [(row.seq, row.action, row.undone, row.redoable) for row in rows]
+
+
+def _replayed(
+    session: GameSession, seats: tuple[str, ...], logged: Sequence[Logged]
+) -> SessionView:
+    """The session's view after ``logged``, at the version the row holds, without its deck."""
+    game = get_game(session.game)
     state, events = replay(game, seats, session.options, logged)
-    return SessionView(
-        session.id,
-        game,
-        session.options,
-        seats,
-        session.version,
-        state,
-        events,
-        decks.of_session(session.id) if game.sized_cards is not None else None,
-    )
+    return SessionView(session.id, game, session.options, seats, session.version, state, events)
+
+
+def _with_deck(view: SessionView) -> SessionView:
+    """The view with the session's deck profile as it is now (a game with sized cards)."""
+    if view.game.sized_cards is None:
+        return view
+    return replace(view, deck=decks.of_session(view.id))
 
 
 def _check_deck_game(game: Game, deck_given: bool) -> None:
@@ -279,7 +336,7 @@ def _insert_session(
     game: Game,
     seats: Sequence[str],
     options: Mapping[str, OptionValue],
-    logged: Sequence[tuple[int, Mapping[str, Any], bool, bool]],
+    logged: Sequence[Logged],
     form_key: str | OneTimeKey | None,
     also: Callable[[GameSession], None],
 ) -> tuple[str, str]:
@@ -365,13 +422,15 @@ def _locked_session(session_id: str) -> GameSession:
     return session
 
 
-Write = Callable[[GameSession, SessionView], None]
+# A write: checks and records one change of the session, and returns the session's view
+# after it (at the version before the write, without its deck).
+Write = Callable[[GameSession], SessionView]
 
 
 def _change(
     session_id: str, version: int, form_key: str | OneTimeKey | None, write: Write
 ) -> SessionView:
-    """Run ``write(session, view)`` as one checked transaction; returns the new view."""
+    """Run ``write(session)`` as one checked transaction; returns the new view."""
     once = one_time_key(form_key)
     try:
         with write_transaction():
@@ -379,19 +438,42 @@ def _change(
             _claim(once, session_id)
             if version != session.version:
                 raise StaleVersion(session.version)
-            write(session, _view(session))
+            written = write(session)
             session.version += 1
             session.updated_at = utc_now()
-            view = _view(session)
-            session.finished = view.finished
+            session.finished = written.finished
             session.save()
+            written = replace(written, version=session.version)
+            view = _with_deck(written)
             if once is not None and once.answer is not None:
                 RequestKey.update(answer=once.answer(view)).where(
                     (RequestKey.scope == session_id) & (RequestKey.key == once.key)
                 ).execute()
     except IntegrityError:
         raise _repeated(once, session_id) from None
+    # Kept only once committed: a write refused or rolled back leaves the kept view as it was.
+    _views.put(session_id, written)
     return view
+
+
+def _current(session: GameSession) -> SessionView:
+    """The session's view before a write (its row is locked), with its deck."""
+    return _with_deck(_brought_up_to_date(session, _views.get(session.id)))
+
+
+def _current_log(session: GameSession) -> tuple[tuple[str, ...], list[Logged]]:
+    """The seats and the log of a session whose history a write rewrites: those of its kept
+    view when that is current, else read (the write replays anyway, so it builds no view)."""
+    kept = _views.get(session.id)
+    if kept is not None and kept.version == session.version:
+        return kept.seats, [(e.seq, e.action, e.undone, e.redoable) for e in kept.events]
+    return _seats(session), _log(session)
+
+
+def _rewrites_history(session: GameSession) -> None:
+    """Record that the write under way changes events already logged: a view kept from
+    before it cannot catch up by applying the newer events only."""
+    session.rewritten_at = session.version + 1
 
 
 def append(
@@ -406,21 +488,38 @@ def append(
     to be fresh and not a double tap (a form whose reading depends on the game).
     """
 
-    def write(session: GameSession, view: SessionView) -> None:
+    def write(session: GameSession) -> SessionView:
+        view = _current(session)
+        game = view.game
         sent = data(view) if callable(data) else data
         if view.deck is not None:
             sent = decks.with_known_size(view.deck, view.deck.sized_cards.known(view.state), sent)
-        action = view.game.parse_action(sent)
-        view.game.apply(view.state, action)
-        _check_expected(view, view.game.action_to_json(action))
-        last = session.events.order_by(Event.seq.desc()).first()
-        # A new action ends the redo trail: what was undone stays undone.
-        Event.update(redoable=False).where(Event.session == session).execute()
-        recorded = view.game.action_to_json(action)
-        Event.create(session=session, seq=(last.seq if last else 0) + 1, action=recorded)
+        action = game.parse_action(sent)
+        state = game.apply(view.state, action)
+        recorded = game.action_to_json(action)
+        _check_expected(view, recorded)
+        events = view.events
+        if view.can_redo:
+            # A new action ends the redo trail: what was undone stays undone.
+            Event.update(redoable=False).where(
+                (Event.session == session) & (Event.redoable == True)  # noqa: E712 (peewee)
+            ).execute()
+            _rewrites_history(session)
+            events = tuple(replace(event, redoable=False) for event in events)
+        seq = (events[-1].seq if events else 0) + 1
+        Event.create(session=session, seq=seq, action=recorded)
         _learn_size(view, recorded)
+        ruled = game.ruling(state)
+        added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
+        return replace(view, state=state, events=(*events, added), deck=None)
 
     return _change(session_id, version, form_key, write)
+
+
+def _update_event(session: GameSession, seq: int, **changes: Any) -> None:
+    """Change one logged event (an undo, a redo, a correction): history is rewritten."""
+    Event.update(**changes).where((Event.session == session) & (Event.seq == seq)).execute()
+    _rewrites_history(session)
 
 
 def _check_expected(view: SessionView, action: Mapping[str, Any]) -> None:
@@ -446,17 +545,18 @@ def _learn_size(view: SessionView, action: Mapping[str, Any]) -> None:
 def undo(session_id: str, version: int, form_key: str | OneTimeKey | None = None) -> SessionView:
     """Mark the newest live event undone; it stays in the history, struck through."""
 
-    def write(session: GameSession, _view: SessionView) -> None:
-        newest = (
-            session.events.where(Event.undone == False)  # noqa: E712 (peewee expression)
-            .order_by(Event.seq.desc())
-            .first()
-        )
+    def write(session: GameSession) -> SessionView:
+        seats, logged = _current_log(session)
+        newest = next((seq for seq, _, undone, _ in reversed(logged) if not undone), None)
         if newest is None:
             raise IllegalAction("Nothing to undo: no event is recorded yet.")
-        newest.undone = True
-        newest.redoable = True
-        newest.save()
+        _update_event(session, newest, undone=True, redoable=True)
+        logged = [
+            (seq, action, True, True) if seq == newest else (seq, action, undone, redoable)
+            for seq, action, undone, redoable in logged
+        ]
+        # The state before the undone event is not kept: replay the log without it.
+        return _replayed(session, seats, logged)
 
     return _change(session_id, version, form_key, write)
 
@@ -464,18 +564,19 @@ def undo(session_id: str, version: int, form_key: str | OneTimeKey | None = None
 def redo(session_id: str, version: int, form_key: str | OneTimeKey | None = None) -> SessionView:
     """Restore the most recently undone event, checked by the rules again."""
 
-    def write(session: GameSession, view: SessionView) -> None:
-        target = (
-            session.events.where(Event.redoable == True)  # noqa: E712 (peewee expression)
-            .order_by(Event.seq)
-            .first()
-        )
+    def write(session: GameSession) -> SessionView:
+        view = _current(session)
+        target = next((event for event in view.events if event.redoable), None)
         if target is None:
             raise IllegalAction("Nothing to redo.")
-        view.game.apply(view.state, view.game.parse_action(target.action))
-        target.undone = False
-        target.redoable = False
-        target.save()
+        state = view.game.apply(view.state, view.game.parse_action(target.action))
+        _update_event(session, target.seq, undone=False, redoable=False)
+        # Every event after the restored one is undone (undo takes the newest live event, an
+        # append ends the redo trail, an import refuses a live event after a redoable one):
+        # the current state is the one it applies to in a replay.
+        restored = replace(target, undone=False, redoable=False, ruling=view.game.ruling(state))
+        events = tuple(restored if event is target else event for event in view.events)
+        return replace(view, state=state, events=events, deck=None)
 
     return _change(session_id, version, form_key, write)
 
@@ -523,23 +624,24 @@ def correct(
     written and the refusal names the event that would break.
     """
 
-    def write(session: GameSession, view: SessionView) -> None:
-        target = session.events.where(Event.seq == seq).first()
-        if target is None or target.undone:
+    def write(session: GameSession) -> SessionView:
+        game = get_game(session.game)
+        seats, logged = _current_log(session)
+        if not any(number == seq and not undone for number, _, undone, _ in logged):
             raise IllegalAction(f"There is no recorded event {seq} to correct.", "seq")
-        action = view.game.action_to_json(view.game.parse_action(data))
+        action = game.action_to_json(game.parse_action(data))
         logged = [
-            (event.seq, action if event.seq == seq else event.action, event.undone, event.redoable)
-            for event in view.events
+            (number, action if number == seq else recorded, undone, redoable)
+            for number, recorded, undone, redoable in logged
         ]
         try:
-            replay(view.game, view.seats, view.options, logged)
+            corrected = _replayed(session, seats, logged)
         except IllegalAction as refused:
             raise IllegalAction(
                 f"This correction cannot be made: {refused.message}", refused.field
             ) from None
-        target.action = action
-        target.save()
-        _learn_size(view, action)
+        _update_event(session, seq, action=action)
+        _learn_size(_with_deck(corrected), action)
+        return corrected
 
     return _change(session_id, version, form_key, write)

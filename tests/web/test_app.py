@@ -133,7 +133,7 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
             database.execute_sql(sql, params)
     make_app(database_url)
     with database.connection_context():
-        assert [row.number for row in SchemaMigration.select()] == [1, 2, 3, 4, 5, 6]
+        assert [row.number for row in SchemaMigration.select()] == [1, 2, 3, 4, 5, 6, 7]
         assert "form_key" not in database.get_tables()
         keys = {(row.scope, row.key, row.session_id) for row in RequestKey.select()}
         assert keys == {("s" * 22, "tap-1", "s" * 22), ("", "new-1", None)}
@@ -148,6 +148,7 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
         assert all(len(key) == 32 for key in edit_keys) and len(set(edit_keys)) == 2
         assert Event.get().action == {"type": "bank"}
         assert GameSession.get_by_id("s" * 22).version == 1
+        assert GameSession.get_by_id("s" * 22).rewritten_at == 0
         assert GameSession.get_by_id("c" * 22).options == {
             "colours": ["red", "blue", "green"],
             "first_dealer": 2,

@@ -1,0 +1,306 @@
+"""The store keeps each session's view per version: a read of an unchanged session
+replays nothing, a read after another worker's appends applies only those, and every
+write leaves exactly the view a full replay of the log gives."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import Table, start, start_session
+from flask.testing import FlaskClient
+from test_cryptruck_game import play_round
+
+from scorekeeper import store
+from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.yardkle import rules as yardkle
+from scorekeeper.recent import Recent
+
+
+@pytest.fixture(autouse=True)
+def cold_worker() -> None:
+    """Each test starts as a worker that has kept no view yet."""
+    store.forget_views()
+
+
+def snapshot(view: store.SessionView) -> tuple[Any, ...]:
+    return (view.version, view.state, view.events, view.seats, view.options, view.deck)
+
+
+def replayed(session_id: str) -> tuple[Any, ...]:
+    """The session as a worker that kept nothing builds it: a full replay of its log."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(store, "_views", Recent(256))
+        return snapshot(store.load(session_id))
+
+
+@pytest.fixture
+def applied(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+    """Every action Yardkle's engine applies, in order."""
+    calls: list[Any] = []
+    original = yardkle.GAME.apply
+
+    def counted(state: Any, action: Any) -> Any:
+        calls.append(action)
+        return original(state, action)
+
+    monkeypatch.setattr(yardkle.GAME, "apply", counted)
+    yield calls
+
+
+def yardkle_action(state: Any, rng: random.Random) -> dict[str, Any]:
+    """A legal random action: a roll of the dice left, or the best set-aside, banked at times."""
+    if state.turn.pending_roll is None:
+        return {"type": "roll", "dice": [rng.randint(1, 6) for _ in range(state.turn.dice_left)]}
+    keep = list(yardkle.best_keep(state.turn.pending_roll))
+    action = {"type": "keep", "dice": keep, "bank": False}
+    after = yardkle.GAME.apply(state, yardkle.GAME.parse_action(action))
+    action["bank"] = yardkle.can_bank(after) and rng.random() < 0.4
+    return action
+
+
+def play_yardkle(table: Table, events: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(events):
+        view = store.load(table.id)
+        store.append(table.id, yardkle_action(view.state, rng), view.version)
+
+
+def test_a_second_load_of_an_unchanged_session_applies_nothing(
+    table: Table, applied: list[Any]
+) -> None:
+    play_yardkle(table, 30, seed=1)
+    store.forget_views()
+    applied.clear()
+    first = store.load(table.id)
+    assert len(applied) == 30
+    assert store.load(table.id) == first
+    assert len(applied) == 30
+    assert table.state()["version"] == 30 and len(applied) == 30
+
+
+def test_a_write_applies_its_action_once_on_the_view_it_keeps(
+    table: Table, applied: list[Any]
+) -> None:
+    play_yardkle(table, 10, seed=2)
+    view = store.load(table.id)
+    action = yardkle_action(view.state, random.Random(2))
+    applied.clear()
+    after = store.append(table.id, action, 10)
+    # Once to rule on it; the redirected page then reads the kept view.
+    assert len(applied) == 1
+    assert store.load(table.id) == after and after.version == view.version + 1
+    assert len(applied) == 1
+
+
+def test_a_cold_worker_replays_once_for_a_write(table: Table, applied: list[Any]) -> None:
+    play_yardkle(table, 12, seed=3)
+    action = yardkle_action(store.load(table.id).state, random.Random(3))
+    store.forget_views()
+    applied.clear()
+    store.append(table.id, action, 12)
+    assert len(applied) == 12 + 1
+
+
+def test_after_another_worker_appends_a_load_applies_only_the_new_events(
+    table: Table, applied: list[Any]
+) -> None:
+    play_yardkle(table, 20, seed=4)
+    store.load(table.id)
+    with pytest.MonkeyPatch.context() as other_worker:
+        other_worker.setattr(store, "_views", Recent(256))
+        play_yardkle(table, 3, seed=5)
+    applied.clear()
+    view = store.load(table.id)
+    assert view.version == 23 and [event.seq for event in view.events[-3:]] == [21, 22, 23]
+    assert [yardkle.GAME.action_to_json(action) for action in applied] == [
+        event.action for event in view.events[-3:]
+    ]
+    assert snapshot(view) == replayed(table.id)
+
+
+def test_after_another_worker_undoes_a_load_replays_the_whole_log(
+    table: Table, applied: list[Any]
+) -> None:
+    play_yardkle(table, 20, seed=6)
+    store.load(table.id)
+    with pytest.MonkeyPatch.context() as other_worker:
+        other_worker.setattr(store, "_views", Recent(256))
+        store.undo(table.id, 20)
+        play_yardkle(table, 2, seed=7)
+    applied.clear()
+    view = store.load(table.id)
+    assert view.events[19].undone and not view.events[19].redoable
+    assert len(applied) == 19 + 2
+    assert snapshot(view) == replayed(table.id)
+
+
+def history_edit(session_id: str, rng: random.Random, next_action: Any) -> None:
+    """One seeded random write: an undo, a redo, a correction or an append."""
+    view = store.load(session_id)
+    live = [event for event in view.events if not event.undone]
+    choice = rng.random()
+    try:
+        if choice < 0.3 and view.can_undo:
+            store.undo(session_id, view.version)
+        elif choice < 0.55 and view.can_redo:
+            store.redo(session_id, view.version)
+        elif choice < 0.7 and live:
+            event = rng.choice(live)
+            store.correct(session_id, event.seq, event.action, view.version)
+        elif choice < 0.8 and live:
+            # A correction that may well break a later event: refused, nothing written.
+            event = rng.choice(live)
+            store.correct(session_id, event.seq, next_action(view, rng), view.version)
+        elif not view.finished:
+            store.append(session_id, next_action(view, rng), view.version)
+    except IllegalAction:
+        pass
+
+
+def check_every_write_is_exact(
+    client: FlaskClient, session_id: str, seed: int, next_action: Any
+) -> None:
+    rng = random.Random(seed)
+    for step in range(40):
+        if step % 10 == 9:
+            # Another worker writes now and then: this one catches up or replays.
+            with pytest.MonkeyPatch.context() as other_worker:
+                other_worker.setattr(store, "_views", Recent(256))
+                history_edit(session_id, rng, next_action)
+        else:
+            history_edit(session_id, rng, next_action)
+        assert snapshot(store.load(session_id)) == replayed(session_id), step
+    exported = client.get(f"/s/{session_id}/export.json").get_json()
+    response = client.post("/api/v1/sessions/import", json=exported)
+    assert response.status_code == 201
+    imported = response.get_json()["id"]
+    assert snapshot(store.load(imported))[1:] == snapshot(store.load(session_id))[1:]
+    assert snapshot(store.load(imported)) == replayed(imported)
+
+
+def redo_or(make: Any) -> Any:
+    """A next action: the redo trail's next event (legal by construction), else ``make``."""
+
+    def next_action(view: store.SessionView, rng: random.Random) -> dict[str, Any]:
+        redoable = [event for event in view.events if event.redoable]
+        return redoable[0].action if redoable else make(view, rng)
+
+    return next_action
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_undo_redo_correct_and_import_in_yardkle_give_the_replayed_views(
+    client: FlaskClient, seed: int
+) -> None:
+    table = start_session(client, ["Ann", "Bo", "Cy"])
+    play_yardkle(table, 40, seed)
+    check_every_write_is_exact(
+        client, table.id, seed, redo_or(lambda view, rng: yardkle_action(view.state, rng))
+    )
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_undo_redo_correct_and_import_in_cryptruck_give_the_replayed_views(
+    client: FlaskClient, seed: int
+) -> None:
+    table = start(client, "cryptruck", ["Ann", "Bo", "Cy"])
+    play_round(table, random.Random(seed), ["red", "yellow", "green"], 1)
+
+    def a_live_action(view: store.SessionView, rng: random.Random) -> dict[str, Any]:
+        # An action already recorded: refused as an append (a card played twice), and as a
+        # correction of another event mostly refused too; the redo trail gives legal appends.
+        return rng.choice([event.action for event in view.events if not event.undone])
+
+    check_every_write_is_exact(client, table.id, seed, redo_or(a_live_action))
+
+
+class Statements(logging.Handler):
+    """The SQL statements peewee sends."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.sql: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sql = record.msg[0] if isinstance(record.msg, tuple) else str(record.msg)
+        self.sql.append(sql)
+
+
+@pytest.fixture
+def statements() -> Iterator[Statements]:
+    handler, logger = Statements(), logging.getLogger("peewee")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    yield handler
+    logger.removeHandler(handler)
+    logger.setLevel(level)
+
+
+def writes(sql: list[str]) -> list[str]:
+    return [s.split(" WHERE ")[0] for s in sql if s.startswith(("INSERT", "UPDATE", "DELETE"))]
+
+
+def test_an_append_writes_its_event_row_and_no_other(table: Table, statements: Statements) -> None:
+    play_yardkle(table, 50, seed=8)
+    action = yardkle_action(store.load(table.id).state, random.Random(8))
+    statements.sql.clear()
+    store.append(table.id, action, 50)
+    changed = writes(statements.sql)
+    assert [s.split(" (")[0] for s in changed if "event" in s] == ['INSERT INTO "event"']
+    assert not any(s.startswith('UPDATE "event"') for s in changed)
+
+
+def test_an_append_after_an_undo_ends_only_the_redo_trail_rows(
+    table: Table, statements: Statements
+) -> None:
+    play_yardkle(table, 50, seed=9)
+    store.undo(table.id, 50)
+    undone = store.load(table.id).events[-1]
+    statements.sql.clear()
+    store.append(table.id, undone.action, 51)
+    updates = [s for s in statements.sql if s.startswith('UPDATE "event"')]
+    assert len(updates) == 1 and '"redoable" = ' in updates[0].split(" WHERE ")[1]
+    view = store.load(table.id)
+    assert view.events[-2].undone and not view.events[-2].redoable and not view.can_redo
+    assert snapshot(view) == replayed(table.id)
+
+
+def test_an_undo_writes_one_event_row(table: Table, statements: Statements) -> None:
+    play_yardkle(table, 10, seed=10)
+    statements.sql.clear()
+    store.undo(table.id, 10)
+    assert len([s for s in statements.sql if s.startswith('UPDATE "event"')]) == 1
+    assert [event.seq for event in store.load(table.id).events if event.undone] == [10]
+
+
+def test_a_refused_write_keeps_the_view_as_it_was(table: Table) -> None:
+    play_yardkle(table, 5, seed=11)
+    before = store.load(table.id)
+    with pytest.raises(IllegalAction):
+        store.append(table.id, {"type": "bank"}, 5)
+    with pytest.raises(store.StaleVersion):
+        store.append(table.id, yardkle_action(before.state, random.Random(11)), 4)
+    assert store.load(table.id) == before
+
+
+def test_a_write_rolled_back_after_its_event_was_written_leaves_no_view(table: Table) -> None:
+    play_yardkle(table, 5, seed=12)
+    before = store.load(table.id)
+
+    def failing_answer(_view: store.SessionView) -> Any:
+        raise RuntimeError("the answer could not be made")
+
+    first, second = (yardkle_action(before.state, random.Random(seed)) for seed in (1, 2))
+    once = store.OneTimeKey("k1", "request_key", "f", failing_answer)
+    with pytest.raises(RuntimeError):
+        store.append(table.id, first, 5, once)
+    assert store.load(table.id) == before
+    assert snapshot(before) == replayed(table.id)
+    again = store.append(table.id, second, 5)
+    assert again.version == 6 and again.events[-1].action == second
+    assert snapshot(again) == replayed(table.id)
