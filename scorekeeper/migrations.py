@@ -217,12 +217,8 @@ def name_the_game_of_deck_profiles() -> None:
 
 def record_when_a_log_was_rewritten() -> None:
     # 0 for every existing session: a view built at any version may catch up, which is
-    # sound as no worker holds a view built before this migration. Plain ALTER TABLE (both
-    # back ends take a NOT NULL column with a constant default): SqliteMigrator would copy
-    # the table and drop the old one, which cascades to every row referring to a session.
-    database.execute_sql(
-        "ALTER TABLE game_session ADD COLUMN rewritten_at INTEGER NOT NULL DEFAULT 0"
-    )
+    # sound as no worker holds a view built before this migration.
+    _add_column("game_session", "rewritten_at INTEGER NOT NULL DEFAULT 0")
 
 
 MIGRATIONS: tuple[Callable[[], None], ...] = (

@@ -85,13 +85,15 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
         for sql, params in (
             [
                 (
-                    "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
-                    f"created_at, updated_at) VALUES ({p}, 'yardkle', '{{}}', {p}, 1, {p}, {p}, {p})",
+                    "INSERT INTO game_session (id, game, options, edit_key, version, "
+                    "finished, created_at, updated_at) "
+                    f"VALUES ({p}, 'yardkle', '{{}}', {p}, 1, {p}, {p}, {p})",
                     ("s" * 22, "k" * 32, False, "2026-01-01", "2026-01-01"),
                 ),
                 (
-                    "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
-                    f"created_at, updated_at) VALUES ({p}, 'cryptruck', {p}, {p}, 0, {p}, {p}, {p})",
+                    "INSERT INTO game_session (id, game, options, edit_key, version, "
+                    "finished, created_at, updated_at) "
+                    f"VALUES ({p}, 'cryptruck', {p}, {p}, 0, {p}, {p}, {p})",
                     (
                         "c" * 22,
                         '{"colours":"red,blue,green","first_dealer":3}',
