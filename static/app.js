@@ -6,7 +6,8 @@
   // Live refresh: another phone may record. Reload when the session's version
   // moves on, unless this player is in the middle of entering something. The
   // version check is cheap (an ETag revalidated by the browser, 304 while the
-  // session is unchanged), so it runs every 2 seconds.
+  // session is unchanged), so it runs often enough that another phone's entry
+  // shows within 2 seconds.
   var versionUrl = body.getAttribute("data-version-url");
   var seen = body.getAttribute("data-version");
   var touched = false;
@@ -21,7 +22,7 @@
           if (answer && String(answer.version) !== seen) { window.location.reload(); }
         })
         .catch(function () { /* offline for a moment: try again next tick */ });
-    }, 2000);
+    }, 1500);
 
     // Keep the screen awake at the table while the session page is open.
     if (navigator.wakeLock) {
