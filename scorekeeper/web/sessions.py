@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import segno
@@ -180,7 +181,7 @@ def history(session_id: str) -> str:
     view = load_or_404(session_id)
     game = adapter(view.game.slug)
     may_edit = access.device_may_edit(session_id)
-    pages = max(1, -(-len(view.events) // HISTORY_PAGE_SIZE))
+    pages = max(1, math.ceil(len(view.events) / HISTORY_PAGE_SIZE))
     asked = request.args.get("page", "1")
     page = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 10 else 0
     if not 1 <= page <= pages:
