@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask_compress import Compress
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,6 +27,17 @@ DEFAULTS: dict[str, Any] = {
     "SEND_FILE_MAX_AGE_DEFAULT": timedelta(hours=1),
     # How many proxies in front of the app set X-Forwarded-* headers (scorekeeper/web/https.py).
     "PROXY_COUNT": 0,
+    # Flask-Compress: pages, JSON and CSV exports, scripts and stylesheets, gzip for
+    # every client and Brotli or Zstandard for those that take them.
+    "COMPRESS_MIMETYPES": [
+        "text/html",
+        "text/css",
+        "text/csv",
+        "text/javascript",
+        "application/javascript",
+        "application/json",
+        "image/svg+xml",
+    ],
 }
 
 
@@ -61,6 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrations.init_app(app)
     register(app)
+    Compress(app)
     return app
 
 

@@ -257,6 +257,9 @@ def init_app(app: Flask) -> None:
     """Bring the schema up to date at start-up, and add the ``init-db`` command."""
     with database.connection_context():
         migrate()
+    # The pool does not keep the start-up connection: a server that forks its workers
+    # after loading the app (gunicorn --preload) must not hand them one shared socket.
+    database.close_all()
 
     @app.cli.command("init-db")
     def init_db_command() -> None:

@@ -645,3 +645,11 @@ def correct(
         return corrected
 
     return _change(session_id, version, form_key, write)
+
+
+def current_version(session_id: str) -> int:
+    """The session's version alone, read by its primary key: no events, no replay."""
+    version = GameSession.select(GameSession.version).where(GameSession.id == session_id).scalar()
+    if version is None:
+        raise SessionNotFound(session_id)
+    return int(version)

@@ -4,22 +4,25 @@
   var body = document.body;
 
   // Live refresh: another phone may record. Reload when the session's version
-  // moves on, unless this player is in the middle of entering something.
-  var stateUrl = body.getAttribute("data-state-url");
+  // moves on, unless this player is in the middle of entering something. The
+  // version check is cheap (an ETag revalidated by the browser, 304 while the
+  // session is unchanged), so it runs often enough that another phone's entry
+  // shows within 2 seconds.
+  var versionUrl = body.getAttribute("data-version-url");
   var seen = body.getAttribute("data-version");
   var touched = false;
   document.addEventListener("input", function () { touched = true; });
   document.addEventListener("change", function () { touched = true; });
-  if (stateUrl) {
+  if (versionUrl) {
     window.setInterval(function () {
       if (touched || document.hidden) { return; }
-      fetch(stateUrl, { headers: { Accept: "application/json" } })
+      fetch(versionUrl, { cache: "no-cache", headers: { Accept: "application/json" } })
         .then(function (response) { return response.ok ? response.json() : null; })
-        .then(function (state) {
-          if (state && String(state.version) !== seen) { window.location.reload(); }
+        .then(function (answer) {
+          if (answer && String(answer.version) !== seen) { window.location.reload(); }
         })
         .catch(function () { /* offline for a moment: try again next tick */ });
-    }, 4000);
+    }, 1500);
 
     // Keep the screen awake at the table while the session page is open.
     if (navigator.wakeLock) {

@@ -38,6 +38,7 @@ def empty_postgres(url: str) -> None:
     database = open_database(url)
     with database.connection_context():
         database.execute_sql(f"DROP TABLE IF EXISTS {', '.join(TABLES)} CASCADE")
+    database.close_all()  # the pool's connection too: the app opens its own
 
 
 def make_app(database_url: str, **config: Any) -> Flask:

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, abort, jsonify, request, url_for
 
 from scorekeeper import decks, store
 from scorekeeper.export import read_export, session_csv, session_json
@@ -23,7 +23,7 @@ from scorekeeper.web.adapters import TrickJudge, adapters
 from scorekeeper.web.errors import error_response
 from scorekeeper.web.json_input import json_body, only_fields, plays_of
 from scorekeeper.web.openapi import openapi_document
-from scorekeeper.web.sessions import load_or_404
+from scorekeeper.web.sessions import NOT_FOUND, load_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -132,6 +132,21 @@ def import_session() -> tuple[Response, int]:
 @bp.get("/sessions/<session_id>")
 def read_session(session_id: str) -> Response:
     return jsonify(session_state(load_or_404(session_id)))
+
+
+@bp.get("/sessions/<session_id>/version")
+def session_version(session_id: str) -> Response:
+    """The live-refresh check: the version column alone, ETagged, so an unchanged
+    session costs one indexed read and a 304 with no body."""
+    try:
+        version = store.current_version(session_id)
+    except store.SessionNotFound:
+        abort(404, NOT_FOUND)
+    response = jsonify({"version": version})
+    response.set_etag(str(version))
+    # The answer may be kept, but asked again every time: the next poll revalidates.
+    response.cache_control.no_cache = True
+    return response.make_conditional(request)
 
 
 Write = Callable[[dict[str, Any], int, store.OneTimeKey | None], store.SessionView]

@@ -516,6 +516,18 @@ def _schemas() -> Schema:
                 "request_key": _REQUEST_KEY,
             },
         },
+        "SessionVersion": {
+            "type": "object",
+            "required": ["version"],
+            "additionalProperties": False,
+            "properties": {
+                "version": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "The session's current version; every write adds one.",
+                }
+            },
+        },
         "VersionRequest": {
             "type": "object",
             "required": ["version"],
@@ -788,6 +800,42 @@ def _paths() -> Schema:
                     "200": ok(
                         "The session's current state.", "SessionState", _SESSION_STATE_EXAMPLE
                     ),
+                    **standard_errors(404),
+                },
+            }
+        },
+        "/sessions/{session_id}/version": {
+            "get": {
+                "operationId": "readSessionVersion",
+                "tags": ["sessions"],
+                "summary": "Check whether a session changed",
+                "description": (
+                    "The session's version alone, without computing its state: the cheap "
+                    "check a page polls to learn that another phone recorded something. The "
+                    "answer carries an `ETag`; sent back as `If-None-Match`, an unchanged "
+                    "session answers 304 with no body."
+                ),
+                "parameters": [
+                    *session_param,
+                    {
+                        "name": "If-None-Match",
+                        "in": "header",
+                        "required": False,
+                        "description": "The `ETag` of the previous answer.",
+                        "schema": {"type": "string"},
+                    },
+                ],
+                "responses": {
+                    "200": {
+                        **ok("The session's version.", "SessionVersion", {"version": 12}),
+                        "headers": {
+                            "ETag": {
+                                "description": "The version, as an entity tag.",
+                                "schema": {"type": "string"},
+                            }
+                        },
+                    },
+                    "304": {"description": "The session is still at the version of the ETag."},
                     **standard_errors(404),
                 },
             }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import segno
@@ -170,14 +171,28 @@ def session_page(session_id: str) -> tuple[str, int]:
     return render_session(view)
 
 
+# Events on one page of a session's history: the page stays small however long the game.
+HISTORY_PAGE_SIZE = 100
+
+
 @bp.get("/s/<session_id>/history")
 def history(session_id: str) -> str:
+    """One page of the log: page 1 holds the newest events, each next page older ones."""
     view = load_or_404(session_id)
     game = adapter(view.game.slug)
     may_edit = access.device_may_edit(session_id)
+    pages = max(1, math.ceil(len(view.events) / HISTORY_PAGE_SIZE))
+    asked = request.args.get("page", "1")
+    page = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 10 else 0
+    if not 1 <= page <= pages:
+        abort(404, f"This history has pages 1 to {pages}.")
+    end = len(view.events) - (page - 1) * HISTORY_PAGE_SIZE
     return render_template(
         "sessions/history.html",
         view=view,
+        events=view.events[max(0, end - HISTORY_PAGE_SIZE) : end],
+        page=page,
+        pages=pages,
         correctable=game.correction is not None and may_edit,
         retypable=game.retyped if may_edit else frozenset(),
     )

@@ -890,6 +890,7 @@ ENDPOINTS = [
     "api.create_session",
     "api.import_session",
     "api.read_session",
+    "api.session_version",
     "api.append_event",
     "api.undo",
     "api.redo",

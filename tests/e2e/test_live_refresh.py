@@ -1,0 +1,98 @@
+"""Live refresh across workers: a phone watching a session page sees another phone's
+entry within 2 s, under gunicorn with several workers (on PostgreSQL when
+TEST_DATABASE_URL names one), and its idle checks send back the ETag (the server
+answers them 304: tests/web/test_refresh_check.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_phone import CHROMIUM, free_port, launch
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
+]
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Gunicorn with three workers, as the README deploys it."""
+    port = free_port()
+    folder = tmp_path_factory.mktemp("workers")
+    database = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{folder}/live.sqlite3"
+    env = {**os.environ, "DATABASE_URL": database, "SCOREKEEPER_SECRET_KEY": "e2e"}
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "gunicorn", "--workers", "3"),
+            *("--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"),
+        ],
+        cwd=REPOSITORY,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield url
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def post(url: str, body: Any, key: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        return json.load(answer)
+
+
+def test_another_phones_entry_shows_within_two_seconds(workers: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    created = post(f"{workers}/api/v1/sessions", {"game": "yardkle", "seats": ["Ann", "Bo"]})
+    events = f"{workers}/api/v1/sessions/{created['id']}/events"
+    with sync_playwright() as playwright:
+        browser, page = launch(playwright, javascript=True)
+        checks: list[Any] = []
+        page.on(
+            "requestfinished",
+            lambda request: checks.append(request) if request.url.endswith("/version") else None,
+        )
+        page.goto(f"{workers}/s/{created['id']}")
+        # A few idle checks first: the session has not changed.
+        page.wait_for_timeout(4000)
+        assert len(checks) >= 2
+        revalidated = [check.all_headers().get("if-none-match") for check in checks[1:]]
+        assert revalidated and all(etag == '"0"' for etag in revalidated)
+
+        for version, points in enumerate((500, 650)):
+            written = time.monotonic()
+            post(
+                events,
+                {"version": version, "action": {"type": "total", "points": points}},
+                created["edit_key"],
+            )
+            page.locator(f"body[data-version='{version + 1}']").wait_for(
+                state="attached", timeout=2000
+            )
+            assert time.monotonic() - written < 2.0
+        assert "650" in page.locator("main").inner_text()
+        browser.close()

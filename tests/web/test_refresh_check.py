@@ -1,0 +1,91 @@
+"""The live-refresh check: GET /api/v1/sessions/<id>/version reads the version column
+alone, answers 304 to the ETag of an unchanged session, and moves on with every write."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import API, api_session, assert_error
+from flask.testing import FlaskClient
+
+from scorekeeper import store
+from scorekeeper.games.yardkle import rules as yardkle
+
+
+def forbid_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on, any replay of a session's log or any rule applied fails the test."""
+
+    def refuse(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the refresh check computed the session's state")
+
+    monkeypatch.setattr(store, "replay", refuse)
+    monkeypatch.setattr(type(yardkle.GAME), "apply", refuse)
+
+
+def test_the_check_answers_the_version_and_its_etag_without_replaying(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = api_session(client)
+    session.ok({"type": "total", "points": 500})
+    session.ok({"type": "total", "points": 600})
+    forbid_replay(monkeypatch)
+
+    response = client.get(f"{session.url}/version")
+
+    assert response.status_code == 200
+    assert response.get_json() == {"version": 2}
+    assert response.headers["ETag"] == '"2"'
+    assert response.headers["Cache-Control"] == "no-cache"
+
+
+def test_an_unchanged_session_answers_304_with_no_body_to_its_etag(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = api_session(client)
+    session.ok({"type": "total", "points": 500})
+    etag = client.get(f"{session.url}/version").headers["ETag"]
+    forbid_replay(monkeypatch)
+
+    response = client.get(f"{session.url}/version", headers={"If-None-Match": etag})
+
+    assert response.status_code == 304
+    assert response.data == b""
+    assert response.headers["ETag"] == etag
+
+
+def test_after_a_write_the_old_etag_gets_the_new_version(client: FlaskClient) -> None:
+    session = api_session(client)
+    etag = client.get(f"{session.url}/version").headers["ETag"]
+    session.ok({"type": "total", "points": 500})
+    session.ok({"type": "total", "points": 0})
+
+    response = client.get(f"{session.url}/version", headers={"If-None-Match": etag})
+
+    assert response.status_code == 200
+    assert response.get_json() == {"version": 2}
+    assert response.headers["ETag"] == '"2"'
+
+
+def test_an_undo_moves_the_version_on_too(client: FlaskClient) -> None:
+    session = api_session(client)
+    session.ok({"type": "total", "points": 500})
+    undone = session.post("/undo", {"version": 1})
+    assert undone.status_code == 200
+
+    assert client.get(f"{session.url}/version").get_json() == {"version": 2}
+
+
+def test_an_unknown_session_is_a_404_json_error(client: FlaskClient) -> None:
+    response = client.get(f"{API}/sessions/AAAAAAAAAAAAAAAAAAAAAA/version")
+
+    assert "No session" in assert_error(response, 404, None)
+
+
+def test_the_session_page_polls_the_version_check(client: FlaskClient) -> None:
+    session = api_session(client)
+
+    page = client.get(f"/s/{session.id}").get_data(as_text=True)
+
+    assert f'data-version-url="{API}/sessions/{session.id}/version"' in page
+    assert 'data-version="0"' in page

@@ -1,0 +1,122 @@
+"""How answers travel: pooled database connections kept across requests, and pages,
+JSON and CSV compressed for a client that accepts it."""
+
+from __future__ import annotations
+
+import gzip
+import sqlite3
+from typing import Any
+
+from conftest import API, api_session
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.wrappers import Response
+
+from scorekeeper.db import database, is_sqlite
+
+
+def connections_of_requests(app: Flask) -> list[Any]:
+    """The raw connection each following request of ``app`` ran on."""
+    used: list[Any] = []
+
+    @app.after_request
+    def note(response: Response) -> Response:
+        used.append(database.connection())
+        return response
+
+    return used
+
+
+def is_open(connection: Any) -> bool:
+    if not is_sqlite():
+        return bool(connection.closed == 0)
+    try:
+        connection.execute("SELECT 1")
+    except sqlite3.ProgrammingError:  # "Cannot operate on a closed database."
+        return False
+    return True
+
+
+def test_a_second_request_reuses_the_first_ones_connection(app: Flask) -> None:
+    used = connections_of_requests(app)
+    client = app.test_client()
+    session = api_session(client)
+
+    client.get(session.url)
+    client.get(f"/s/{session.id}")
+
+    assert len(used) >= 3
+    assert all(connection is used[0] for connection in used)
+    assert database.is_closed()  # given back to the pool at the end of the request…
+    assert is_open(used[0])  # …which keeps it open for the next one
+
+
+def test_every_pooled_sqlite_connection_has_the_apps_pragmas(app: Flask) -> None:
+    if not is_sqlite():
+        return
+    used = connections_of_requests(app)
+    app.test_client().get("/")
+
+    [connection] = used
+    pragma = {
+        name: connection.execute(f"PRAGMA {name}").fetchone()[0]
+        for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")
+    }
+    assert pragma == {
+        "journal_mode": "wal",
+        "foreign_keys": 1,
+        "busy_timeout": 5000,
+        "synchronous": 1,  # normal
+    }
+
+
+GZIP = {"Accept-Encoding": "gzip"}
+
+
+def assert_gzipped_alike(packed: Any, plain: Any) -> None:
+    assert packed.status_code == plain.status_code == 200
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    assert "Content-Encoding" not in plain.headers
+    assert gzip.decompress(packed.data) == plain.data
+    assert len(packed.data) < len(plain.data)
+
+
+def test_a_page_json_and_csv_come_compressed_only_when_the_client_accepts_it(
+    client: FlaskClient,
+) -> None:
+    session = api_session(client, ["Ann", "Bo", "Cy"])
+    for points in [500, 650, 0, 1000] * 5:
+        session.ok({"type": "total", "points": points})
+
+    for url in (
+        f"/s/{session.id}",
+        session.url,
+        f"{session.url}/export.csv",
+        f"/s/{session.id}/export.csv",
+    ):
+        assert_gzipped_alike(client.get(url, headers=GZIP), client.get(url))
+
+
+def test_brotli_is_chosen_when_the_client_takes_it(client: FlaskClient) -> None:
+    response = client.get("/", headers={"Accept-Encoding": "br, gzip"})
+
+    assert response.headers["Content-Encoding"] == "br"
+
+
+def test_a_304_stays_empty_when_the_client_accepts_compression(client: FlaskClient) -> None:
+    session = api_session(client)
+    etag = client.get(f"{session.url}/version").headers["ETag"]
+
+    response = client.get(f"{session.url}/version", headers={"If-None-Match": etag, **GZIP})
+
+    assert response.status_code == 304
+    assert response.data == b""
+    assert "Content-Encoding" not in response.headers
+
+
+def test_the_api_document_is_compressed_too(client: FlaskClient) -> None:
+    response = client.get(f"{API}/openapi.json", headers=GZIP)
+
+    assert response.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(response.data).startswith(b"{")
