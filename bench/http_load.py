@@ -1,0 +1,315 @@
+"""The app under load, each endpoint against a bare Flask route returning its bytes.
+
+Both servers run as the README deploys the app (gunicorn, 3 workers, started in
+the repository folder so gunicorn.conf.py is read); wrk drives each at 16
+connections. The anchor (bench/anchor_app.py) answers every path with the status,
+headers and body the app gave for it, captured just before, so each ratio compares
+the app's work against serving the same bytes. Each endpoint and its anchor are
+measured back to back, ROUNDS times, and the ratio is taken on the summed figures.
+
+Goals (issue 13), each a ratio of requests per second to the anchor's:
+- the state GET of a mid-game session (8-seat Yardkle, 300 events): at least 50%;
+- its session page /s/<id>: at least 30%;
+- the refresh check /version, unchanged (If-None-Match, 304) and plain: at least 80%;
+- an append through the API (POST events, Bearer key): at least 25%;
+and the p99 latency of each at most 3 times the anchor's.
+
+Appends: each wrk connection has its own thread and its own session, and reads the
+version from each answer to send the next, so every request can record. Only events
+really recorded (counted in the database afterwards) count as appends.
+
+Run: .venv/bin/python bench/http_load.py [postgresql://user@host/db ...]
+(SQLite in a temporary directory always; each URL given is measured too. Needs wrk.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from yardkle_game import open_app, seeded_actions
+
+from scorekeeper import store
+from scorekeeper.db import database
+from scorekeeper.models import Event
+
+REPO = Path(__file__).resolve().parent.parent
+GUNICORN = [str(REPO / ".venv" / "bin" / "gunicorn"), "--workers", "3"]
+CONNECTIONS = 16
+SECONDS = int(os.environ.get("BENCH_SECONDS", "6"))
+ROUNDS = 2
+SEATS = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
+MID_GAME_EVENTS = 300
+# A scoreless turn entered as a total is always legal and never ends the game.
+APPEND_ACTION = {"type": "total", "points": 0}
+P99_GOAL = 3.0
+
+
+@dataclass(frozen=True)
+class Target:
+    label: str
+    path: str
+    goal: float
+    headers: tuple[str, ...] = ()
+    append: bool = False
+
+
+@dataclass(frozen=True)
+class Run:
+    requests_per_second: float
+    p99_ms: float
+    requests: int
+    seconds: float
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(app: str, port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        [*GUNICORN, "--bind", f"127.0.0.1:{port}", "--pythonpath", str(REPO / "bench"), app],
+        cwd=REPO,
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+            return server
+        except urllib.error.HTTPError:
+            return server
+        except OSError:
+            time.sleep(0.2)
+    server.terminate()
+    raise RuntimeError(f"{app} did not answer on port {port}")
+
+
+def capture(port: int, target: Target, body: bytes | None, key: str) -> dict[str, object]:
+    """The app's answer to one request of ``target``: what the anchor will serve."""
+    headers = dict(header.split(": ", 1) for header in target.headers)
+    if body is not None:
+        headers |= {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{target.path}", data=body, headers=headers
+    )
+    try:
+        with urllib.request.urlopen(request) as answer:
+            status, answer_headers, content = answer.status, answer.headers, answer.read()
+    except urllib.error.HTTPError as refused:  # a 304 comes back as an "error"
+        status, answer_headers, content = refused.code, refused.headers, refused.read()
+    kept = {
+        name: answer_headers[name]
+        for name in ("Content-Type", "ETag", "Cache-Control")
+        if answer_headers[name]
+    }
+    return {"status": status, "headers": kept, "body": content.decode()}
+
+
+def append_script(directory: str, sessions: list[tuple[str, str, int]]) -> str:
+    """A wrk script: thread n appends to session n, sending the version each answer
+    gives back."""
+    rows = ",\n".join(f'  {{"{sid}", "{key}", {version}}}' for sid, key, version in sessions)
+    action = json.dumps(APPEND_ACTION)
+    script = f"""
+local sessions = {{
+{rows}
+}}
+local count = 0
+function setup(thread)
+  count = count + 1
+  thread:set("sid", sessions[count][1])
+  thread:set("key", sessions[count][2])
+  thread:set("version", sessions[count][3])
+end
+function init(args)
+  path = "/api/v1/sessions/" .. sid .. "/events"
+  headers = {{["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json"}}
+end
+function request()
+  return wrk.format("POST", path, headers,
+    '{{"version": ' .. version .. ', "action": {action}}}')
+end
+function response(status, headers, body)
+  local seen = body:match('"version":%s*(%d+)')
+  if seen then version = tonumber(seen) end
+end
+"""
+    path = os.path.join(directory, f"append-{time.monotonic_ns()}.lua")
+    Path(path).write_text(script)
+    return path
+
+
+DURATION = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
+
+
+def wrk(port: int, target: Target, script: str | None) -> Run:
+    command = ["wrk", "--latency", "-t", str(CONNECTIONS), "-c", str(CONNECTIONS)]
+    command += ["-d", f"{SECONDS}s"]
+    for header in target.headers:
+        command += ["-H", header]
+    if script:
+        command += ["-s", script]
+    output = subprocess.run(
+        [*command, f"http://127.0.0.1:{port}{target.path}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$", output, re.M)
+    total = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s|m)", output)
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    assert p99 and total and rate, output
+    return Run(
+        requests_per_second=float(rate.group(1)),
+        p99_ms=float(p99.group(1)) * DURATION[p99.group(2)],
+        requests=int(total.group(1)),
+        seconds=float(total.group(2)) * DURATION[total.group(3)] / 1000,
+    )
+
+
+def recorded_events(session_ids: list[str]) -> int:
+    with database.connection_context():
+        return Event.select().where(Event.session.in_(session_ids)).count()
+
+
+def session_versions(sessions: list[tuple[str, str]]) -> list[tuple[str, str, int]]:
+    with database.connection_context():
+        return [(sid, key, store.current_version(sid)) for sid, key in sessions]
+
+
+def measure(database_url: str, label: str, directory: str) -> bool:
+    open_app(database_url)
+    actions = seeded_actions(SEATS, 10_000, seed=1, limit=MID_GAME_EVENTS)
+    with database.connection_context():
+        session_id, _key = store.create("yardkle", list(SEATS), {"winning_score": 10_000})
+        for version, action in enumerate(actions):
+            store.append(session_id, action, version)
+        writers = [
+            store.create("yardkle", list(SEATS), {"winning_score": 10_000})
+            for _ in range(CONNECTIONS + 1)
+        ]
+        version = store.current_version(session_id)
+    capture_writer, writers = writers[0], writers[1:]
+    api = f"/api/v1/sessions/{session_id}"
+    targets = [
+        Target("state GET", api, 0.50),
+        Target("session page", f"/s/{session_id}", 0.30),
+        Target("version, 304", f"{api}/version", 0.80, (f'If-None-Match: "{version}"',)),
+        Target("version, 200", f"{api}/version", 0.80),
+        Target("append (POST)", f"/api/v1/sessions/{capture_writer[0]}/events", 0.25, (), True),
+    ]
+    env = {
+        "DATABASE_URL": database_url,
+        "SCOREKEEPER_SECRET_KEY": "bench",
+        "ANCHOR_ANSWERS": os.path.join(directory, "answers.json"),
+    }
+    app_port, anchor_port = free_port(), free_port()
+    app_server = start_server("scorekeeper:create_app()", app_port, env)
+    try:
+        answers = {
+            target.path: capture(
+                app_port,
+                target,
+                json.dumps({"version": 0, "action": APPEND_ACTION}).encode()
+                if target.append
+                else None,
+                capture_writer[1],
+            )
+            for target in targets
+            if target.label != "version, 200"
+        }
+        # The plain /version answer is the same path without If-None-Match: the anchor
+        # answers by path, so it serves the 200 when no ETag is sent.
+        plain = capture(app_port, targets[3], None, "")
+        answers[targets[2].path] |= {"plain": plain}
+        Path(env["ANCHOR_ANSWERS"]).write_text(json.dumps(answers))
+        anchor_server = start_server("anchor_app:create_app()", anchor_port, env)
+        try:
+            return report(label, run_all(targets, app_port, anchor_port, writers, directory))
+        finally:
+            anchor_server.terminate()
+            anchor_server.wait()
+    finally:
+        app_server.terminate()
+        app_server.wait()
+
+
+def run_all(
+    targets: list[Target],
+    app_port: int,
+    anchor_port: int,
+    writers: list[tuple[str, str]],
+    directory: str,
+) -> list[tuple[Target, Run, Run]]:
+    results = []
+    writer_ids = [sid for sid, _ in writers]
+    for target in targets:
+        app_runs, anchor_runs = [], []
+        for _ in range(ROUNDS):
+            script = None
+            if target.append:
+                script = append_script(directory, session_versions(writers))
+            anchor_runs.append(wrk(anchor_port, target, script))
+            before = recorded_events(writer_ids) if target.append else 0
+            run = wrk(app_port, target, script)
+            if target.append:
+                # Count what was recorded, not what was answered: a refusal is no append.
+                recorded = recorded_events(writer_ids) - before
+                run = Run(recorded / run.seconds, run.p99_ms, recorded, run.seconds)
+            app_runs.append(run)
+        results.append((target, combined(app_runs), combined(anchor_runs)))
+    return results
+
+
+def combined(runs: list[Run]) -> Run:
+    """Requests per second over all rounds; the worst round's p99."""
+    requests, seconds = sum(r.requests for r in runs), sum(r.seconds for r in runs)
+    return Run(requests / seconds, max(r.p99_ms for r in runs), requests, seconds)
+
+
+def report(label: str, results: list[tuple[Target, Run, Run]]) -> bool:
+    print(f"\n{label}: wrk -c {CONNECTIONS}, {ROUNDS} x {SECONDS} s each, gunicorn 3 workers")
+    head = ("endpoint", "req/s", "p99 ms", "anchor req/s", "anchor p99", "ratio", "goal", "")
+    print("{:<15} {:>8} {:>8} {:>12} {:>10} {:>6} {:>5}  {}".format(*head))
+    met = True
+    for target, run, anchor in results:
+        ratio = run.requests_per_second / anchor.requests_per_second
+        p99_ratio = run.p99_ms / anchor.p99_ms
+        passed = ratio >= target.goal and p99_ratio <= P99_GOAL
+        met = met and passed
+        verdict = "pass" if passed else "FAIL"
+        if p99_ratio > P99_GOAL:
+            verdict += f" (p99 {p99_ratio:.1f}x the anchor's)"
+        print(
+            f"{target.label:<15} {run.requests_per_second:>8.0f} {run.p99_ms:>8.2f} "
+            f"{anchor.requests_per_second:>12.0f} {anchor.p99_ms:>10.2f} {ratio:>6.0%} "
+            f"{target.goal:>5.0%}  {verdict}"
+        )
+    return met
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        met = [measure(f"sqlite:///{directory}/bench.sqlite3", "SQLite", directory)]
+        for url in sys.argv[1:]:
+            met.append(measure(url, "PostgreSQL", directory))
+    sys.exit(0 if all(met) else 1)
+
+
+if __name__ == "__main__":
+    main()
