@@ -47,7 +47,7 @@ REPO = Path(__file__).resolve().parent.parent
 GUNICORN = [str(REPO / ".venv" / "bin" / "gunicorn"), "--workers", "3"]
 CONNECTIONS = 16
 SECONDS = int(os.environ.get("BENCH_SECONDS", "6"))
-ROUNDS = 2
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "2"))
 SEATS = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 MID_GAME_EVENTS = 300
 # A scoreless turn entered as a total is always legal and never ends the game.
@@ -130,13 +130,16 @@ local sessions = {{
 {rows}
 }}
 local count = 0
+local threads = {{}}
 function setup(thread)
   count = count + 1
+  table.insert(threads, thread)
   thread:set("sid", sessions[count][1])
   thread:set("key", sessions[count][2])
   thread:set("version", sessions[count][3])
 end
 function init(args)
+  refused = ""
   path = "/api/v1/sessions/" .. sid .. "/events"
   headers = {{["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json"}}
 end
@@ -145,8 +148,15 @@ function request()
     '{{"version": ' .. version .. ', "action": {action}}}')
 end
 function response(status, headers, body)
+  if status ~= 201 then refused = refused .. " " .. status end
   local seen = body:match('"version":%s*(%d+)')
   if seen then version = tonumber(seen) end
+end
+function done(summary, latency, requests)
+  for _, thread in ipairs(threads) do
+    local statuses = thread:get("refused")
+    if statuses ~= "" then io.write("not recorded:" .. statuses .. "\\n") end
+  end
 end
 """
     path = os.path.join(directory, f"append-{time.monotonic_ns()}.lua")
@@ -170,6 +180,8 @@ def wrk(port: int, target: Target, script: str | None) -> Run:
         text=True,
         check=True,
     ).stdout
+    if "not recorded" in output:
+        print("\n".join(line for line in output.splitlines() if "not recorded" in line))
     p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$", output, re.M)
     total = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s|m)", output)
     rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
@@ -221,7 +233,7 @@ def measure(database_url: str, label: str, directory: str) -> bool:
     app_port, anchor_port = free_port(), free_port()
     app_server = start_server("scorekeeper:create_app()", app_port, env)
     try:
-        answers = {
+        answers: dict[str, dict[str, object]] = {
             target.path: capture(
                 app_port,
                 target,
@@ -237,6 +249,8 @@ def measure(database_url: str, label: str, directory: str) -> bool:
         # answers by path, so it serves the 200 when no ETag is sent.
         plain = capture(app_port, targets[3], None, "")
         answers[targets[2].path] |= {"plain": plain}
+        # Each wrk thread appends to its own session: the anchor answers every POST alike.
+        answers["POST"] = answers.pop(targets[4].path)
         Path(env["ANCHOR_ANSWERS"]).write_text(json.dumps(answers))
         anchor_server = start_server("anchor_app:create_app()", anchor_port, env)
         try:
@@ -265,11 +279,15 @@ def run_all(
             if target.append:
                 script = append_script(directory, session_versions(writers))
             anchor_runs.append(wrk(anchor_port, target, script))
+            if target.append:
+                # Read just before the run: the last run's unfinished requests have landed.
+                script = append_script(directory, session_versions(writers))
             before = recorded_events(writer_ids) if target.append else 0
             run = wrk(app_port, target, script)
             if target.append:
                 # Count what was recorded, not what was answered: a refusal is no append.
                 recorded = recorded_events(writer_ids) - before
+                print(f"append: {recorded} recorded of {run.requests} answered")
                 run = Run(recorded / run.seconds, run.p99_ms, recorded, run.seconds)
             app_runs.append(run)
         results.append((target, combined(app_runs), combined(anchor_runs)))
