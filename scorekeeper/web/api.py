@@ -18,6 +18,7 @@ from scorekeeper import decks, store
 from scorekeeper.export import read_export, session_csv, session_json
 from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.recent import Recent
 from scorekeeper.web import access
 from scorekeeper.web.adapters import TrickJudge, adapters
 from scorekeeper.web.errors import error_response
@@ -58,8 +59,24 @@ def plain(value: Any) -> Any:
     return value
 
 
+# The JSON of the states answered lately, by session. A state is immutable and the store
+# hands out the same state object for a version, so its JSON is made once per version.
+_STATE_JSON: Recent[str, tuple[Any, Any, Any]] = Recent(256)
+
+
+def state_json(view: store.SessionView) -> tuple[Any, Any]:
+    """The view's state and what its engine expects next, as JSON data."""
+    cached = _STATE_JSON.get(view.id)
+    if cached is not None and cached[0] is view.state:
+        return cached[1], cached[2]
+    state, expected = plain(view.state), view.expected.to_json()
+    _STATE_JSON.put(view.id, (view.state, state, expected))
+    return state, expected
+
+
 def session_state(view: store.SessionView) -> dict[str, Any]:
     game = view.game
+    state, expected = state_json(view)
     return {
         "id": view.id,
         "game": game.slug,
@@ -72,8 +89,8 @@ def session_state(view: store.SessionView) -> dict[str, Any]:
         "standings": [dataclasses.asdict(s) for s in game.standings(view.state)],
         "can_undo": view.can_undo,
         "can_redo": view.can_redo,
-        "expected": view.expected.to_json(),
-        "state": plain(view.state),
+        "expected": expected,
+        "state": state,
         **(
             {
                 "deck_profile": {
