@@ -108,7 +108,9 @@ def test_the_hook_fails_the_test_that_receives_an_undescribed_answer(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = api_session(client, ["Ann", "Bo"])
-    monkeypatch.setattr("scorekeeper.web.api.plain", lambda state: {"secret": 1})
+    monkeypatch.setattr(
+        "scorekeeper.web.api.state_json", lambda view: ({"secret": 1}, view.expected.to_json())
+    )
     with pytest.raises(AssertionError, match="'secret' was unexpected"):
         client.get(f"{API}/sessions/{session.id}")
 
