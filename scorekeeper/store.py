@@ -225,8 +225,7 @@ def load(session_id: str) -> SessionView:
     view = _brought_up_to_date(session, kept)
     # The row and the events are separate queries: keep the view only if no write committed
     # between them, that is if the version is still the one it was built for.
-    now = GameSession.select(GameSession.version).where(GameSession.id == session_id).scalar()
-    if now == session.version:
+    if _stored_version(session_id) == session.version:
         _views.put(session.id, view)
     return _with_deck(view)
 
@@ -647,9 +646,15 @@ def correct(
     return _change(session_id, version, form_key, write)
 
 
+def _stored_version(session_id: str) -> int | None:
+    """The version column alone, read by the primary key (None: no such session)."""
+    version = GameSession.select(GameSession.version).where(GameSession.id == session_id).scalar()
+    return None if version is None else int(version)
+
+
 def current_version(session_id: str) -> int:
     """The session's version alone, read by its primary key: no events, no replay."""
-    version = GameSession.select(GameSession.version).where(GameSession.id == session_id).scalar()
+    version = _stored_version(session_id)
     if version is None:
         raise SessionNotFound(session_id)
-    return int(version)
+    return version

@@ -8,6 +8,7 @@ made here.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
@@ -85,17 +86,24 @@ def redo(session_id: str) -> Response | tuple[str, int]:
     return record(view, lambda version, key: store.redo(session_id, version, key))
 
 
-def correctable(view: store.SessionView, seq: int) -> tuple[store.LoggedEvent, CardCorrection]:
-    """The live event ``seq`` that names a card and how the game corrects it, or 404
-    saying why it cannot be corrected."""
-    event = next(
+def live_event(
+    view: store.SessionView, seq: int, fits: Callable[[dict[str, Any]], bool]
+) -> store.LoggedEvent | None:
+    """The live (not undone) event ``seq`` if its action ``fits`` the correction asked."""
+    return next(
         (
             logged
             for logged in view.events
-            if logged.seq == seq and not logged.undone and "card" in logged.action
+            if logged.seq == seq and not logged.undone and fits(logged.action)
         ),
         None,
     )
+
+
+def correctable(view: store.SessionView, seq: int) -> tuple[store.LoggedEvent, CardCorrection]:
+    """The live event ``seq`` that names a card and how the game corrects it, or 404
+    saying why it cannot be corrected."""
+    event = live_event(view, seq, lambda action: "card" in action)
     game = adapter(view.game.slug)
     if event is None or game.correction is None:
         abort(404, game.no_correction or f"Event {seq} is not a card that can be corrected.")
@@ -105,14 +113,7 @@ def correctable(view: store.SessionView, seq: int) -> tuple[store.LoggedEvent, C
 def retypable(view: store.SessionView, seq: int) -> store.LoggedEvent:
     """The live event ``seq`` of a type the game corrects by retyping it, or 404 saying why."""
     types = adapter(view.game.slug).retyped
-    event = next(
-        (
-            logged
-            for logged in view.events
-            if logged.seq == seq and not logged.undone and logged.action["type"] in types
-        ),
-        None,
-    )
+    event = live_event(view, seq, lambda action: action["type"] in types)
     if event is None:
         listed = " or ".join(sorted(types))
         abort(404, f"Event {seq} is not a {listed} that can be corrected.")

@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import decks, store
 from scorekeeper.games import GAMES, cards
-from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.base import IllegalAction, is_digits
 from scorekeeper.web import access
 from scorekeeper.web.adapters import adapter
 from scorekeeper.web.forms import check_seat_fields, new_form_key, new_session_form
@@ -183,7 +183,7 @@ def history(session_id: str) -> str:
     may_edit = access.device_may_edit(session_id)
     pages = max(1, math.ceil(len(view.events) / HISTORY_PAGE_SIZE))
     asked = request.args.get("page", "1")
-    page = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 10 else 0
+    page = int(asked) if is_digits(asked) and len(asked) < 10 else 0
     if not 1 <= page <= pages:
         abort(404, f"This history has pages 1 to {pages}.")
     end = len(view.events) - (page - 1) * HISTORY_PAGE_SIZE

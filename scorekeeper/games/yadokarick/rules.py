@@ -463,6 +463,10 @@ def _check_options(resolved: Mapping[str, OptionValue], seats: int) -> None:
         )
 
 
+# The house sizes printed on the cards: a card played (or drawn, solo) comes with its size.
+SIZED_CARDS = SizedCards(YADOKARICK, frozenset({"play", "draw"}), lambda state: state.sizes)
+
+
 class Yadokarick:
     """The game object the app registers (see base.Game)."""
 
@@ -470,9 +474,7 @@ class Yadokarick:
     title: str = "Yadokarick"
     min_players: int = MIN_SEATS
     max_players: int = MAX_SEATS
-    sized_cards: SizedCards | None = SizedCards(
-        YADOKARICK, frozenset({"play", "draw"}), lambda state: state.sizes
-    )
+    sized_cards: SizedCards | None = SIZED_CARDS
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "rounds",

@@ -57,7 +57,11 @@ def read_form(form: MultiDict[str, str], view: store.SessionView) -> dict[str, o
 def carries_size(_view: store.SessionView, event: store.LoggedEvent) -> bool:
     """Whether the event's card comes with its printed size: a card played or drawn (a solo
     take or bonus names a card of the row, whose size is known already)."""
-    return event.action["type"] in ("play", "draw")
+    return event.action["type"] in rules.SIZED_CARDS.actions
+
+
+# The card games' own correction, for the cards played or drawn.
+_CARD_SWAP = card_swap(rules.played_cards)
 
 
 def unavailable(
@@ -67,7 +71,7 @@ def unavailable(
         # A solo take or bonus names a card of the row: only cards drawn so far are offered.
         return frozenset(deck.cards()) - rules.played_cards(view.state)
     # The card itself stays on offer: a correction may fix only its size.
-    return card_swap(rules.played_cards).unavailable(view, event, deck)
+    return _CARD_SWAP.unavailable(view, event, deck)
 
 
 def corrected_size(
