@@ -19,7 +19,9 @@ version from each answer to send the next, so every request can record. Only eve
 really recorded (counted in the database afterwards) count as appends.
 
 Run: .venv/bin/python bench/http_load.py [postgresql://user@host/db ...]
-(SQLite in a temporary directory always; each URL given is measured too. Needs wrk.)
+(SQLite in a temporary directory always; each URL given is measured too. Needs wrk.
+BENCH_ONLY=append measures only the endpoints whose label starts so; BENCH_SECONDS and
+BENCH_ROUNDS set each run's length and how many runs are summed.)
 """
 
 from __future__ import annotations
@@ -272,7 +274,10 @@ def run_all(
 ) -> list[tuple[Target, Run, Run]]:
     results = []
     writer_ids = [sid for sid, _ in writers]
+    only = os.environ.get("BENCH_ONLY")
     for target in targets:
+        if only and not target.label.startswith(only):
+            continue
         app_runs, anchor_runs = [], []
         for _ in range(ROUNDS):
             script = None

@@ -23,6 +23,9 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Lax",
     # The cookie holds this device's edit rights: it must outlive a games night.
     "PERMANENT_SESSION_LIFETIME": timedelta(days=400),
+    # 400 days from its last change, not from every request: an unchanged cookie is not
+    # signed and sent again with each page and refresh check.
+    "SESSION_REFRESH_EACH_REQUEST": False,
     "WTF_CSRF_TIME_LIMIT": None,
     "SEND_FILE_MAX_AGE_DEFAULT": timedelta(hours=1),
     # How many proxies in front of the app set X-Forwarded-* headers (scorekeeper/web/https.py).

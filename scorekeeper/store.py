@@ -8,6 +8,7 @@ then writes: an illegal action leaves nothing behind.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 from peewee import IntegrityError
 
 from scorekeeper import decks, keys
-from scorekeeper.db import is_sqlite, write_transaction
+from scorekeeper.db import database, is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import (
     Expected,
@@ -110,11 +111,11 @@ class SessionView:
     # The deck profile the session plays with (a game with sized cards), if any.
     deck: decks.Profile | None = None
 
-    @property
+    @functools.cached_property
     def can_undo(self) -> bool:
         return any(not event.undone for event in self.events)
 
-    @property
+    @functools.cached_property
     def can_redo(self) -> bool:
         return any(event.redoable for event in self.events)
 
@@ -122,17 +123,16 @@ class SessionView:
     def finished(self) -> bool:
         return self.game.is_finished(self.state)
 
-    @property
+    @functools.cached_property
     def expected(self) -> Expected:
-        """What the engine accepts next, from this state."""
+        """What the engine accepts next, from this state (worked out once: views are kept
+        per version, and every read of the page or the state asks it)."""
         return self.game.expected(self.state)
 
 
 def edit_key_matches(session_id: str, key: object) -> bool:
-    session = (
-        GameSession.get_or_none(GameSession.id == session_id) if keys.is_id(session_id) else None
-    )
-    return session is not None and keys.same_key(str(session.edit_key), key)
+    stored = _stored_column(session_id, "edit_key") if keys.is_id(session_id) else None
+    return stored is not None and keys.same_key(str(stored), key)
 
 
 def edit_key(session_id: str) -> str:
@@ -216,12 +216,13 @@ def forget_views() -> None:
 
 
 def load(session_id: str) -> SessionView:
+    kept = _views.get(session_id)
+    # The kept view of an unchanged session is answered after reading the version alone.
+    if kept is not None and kept.version == _stored_version(session_id):
+        return _with_deck(kept)
     session = GameSession.get_or_none(GameSession.id == session_id)
     if session is None:
         raise SessionNotFound(session_id)
-    kept = _views.get(session.id)
-    if kept is not None and kept.version == session.version:
-        return _with_deck(kept)
     view = _brought_up_to_date(session, kept)
     # The row and the events are separate queries: keep the view only if no write committed
     # between them, that is if the version is still the one it was built for.
@@ -421,6 +422,14 @@ def _locked_session(session_id: str) -> GameSession:
     return session
 
 
+CHANGED_BY_WRITES = (
+    GameSession.version,
+    GameSession.updated_at,
+    GameSession.finished,
+    GameSession.rewritten_at,
+)
+
+
 # A write: checks and records one change of the session, and returns the session's view
 # after it (at the version before the write, without its deck).
 Write = Callable[[GameSession], SessionView]
@@ -441,7 +450,8 @@ def _change(
             session.version += 1
             session.updated_at = utc_now()
             session.finished = written.finished
-            session.save()
+            # Only what a write changes: the row's other columns are never rewritten.
+            session.save(only=CHANGED_BY_WRITES)
             written = replace(written, version=session.version)
             view = _with_deck(written)
             if once is not None and once.answer is not None:
@@ -648,8 +658,26 @@ def correct(
 
 def _stored_version(session_id: str) -> int | None:
     """The version column alone, read by the primary key (None: no such session)."""
-    version = GameSession.select(GameSession.version).where(GameSession.id == session_id).scalar()
+    version = _stored_column(session_id, "version")
     return None if version is None else int(version)
+
+
+def _stored_column(session_id: str, column: str) -> Any:
+    """One column of a session's row, read by the primary key (None: no such session).
+
+    Every refresh check, read and API write runs one, so its SQL is written once per back
+    end and column (building it with peewee cost more than the query)."""
+    cursor = database.execute_sql(_column_sql(database.param, column), (session_id,))
+    row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+@functools.cache
+def _column_sql(param: str, column: str) -> str:
+    """The query for the back end whose placeholder is ``param`` (its SQL holds it)."""
+    field = GameSession._meta.fields[column]
+    sql, _ = GameSession.select(field).where(GameSession.id == "").sql()
+    return str(sql)
 
 
 def current_version(session_id: str) -> int:

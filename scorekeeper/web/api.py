@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
 from scorekeeper import decks, store
 from scorekeeper.export import read_export, session_csv, session_json
@@ -55,8 +55,26 @@ def plain(value: Any) -> Any:
     if isinstance(value, set | frozenset):
         return sorted((plain(item) for item in value), key=str)
     if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
+        return [plain_record(item) for item in value]
     return value
+
+
+# The JSON data of the records lately converted (a history's turns, tricks, rounds), by
+# identity. Each state keeps the records of the state before it, so a write converts only
+# its new ones, not the whole history again. An entry holds its record: its id stays its own.
+_RECORDS: Recent[int, tuple[object, Any]] = Recent(65536)
+
+
+def plain_record(value: Any) -> Any:
+    """``plain(value)`` for an item of a sequence, a record converted once."""
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        return plain(value)
+    kept = _RECORDS.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    converted = plain(value)
+    _RECORDS.put(id(value), (value, converted))
+    return converted
 
 
 # The JSON of the states answered lately, by session. A state is immutable and the store
@@ -146,9 +164,23 @@ def import_session() -> tuple[Response, int]:
     return created(*store.import_session(read_export(json_body())))
 
 
+# The state GET's answers lately, by session: its text is made once per version (and deck
+# profile, which another session may teach, and address the links name).
+_STATE_ANSWERS: Recent[str, tuple[object, object, str, str]] = Recent(256)
+
+
 @bp.get("/sessions/<session_id>")
 def read_session(session_id: str) -> Response:
-    return jsonify(session_state(load_or_404(session_id)))
+    view = load_or_404(session_id)
+    kept = _STATE_ANSWERS.get(view.id)
+    # The store hands out one state object a version: the same object, the same version.
+    if kept is None or not (
+        kept[0] is view.state and kept[1] == view.deck and kept[2] == request.host_url
+    ):
+        text = current_app.json.dumps(session_state(view)) + "\n"
+        kept = (view.state, view.deck, request.host_url, text)
+        _STATE_ANSWERS.put(view.id, kept)
+    return current_app.response_class(kept[3], mimetype="application/json")
 
 
 @bp.get("/sessions/<session_id>/version")
@@ -159,11 +191,13 @@ def session_version(session_id: str) -> Response:
         version = store.current_version(session_id)
     except store.SessionNotFound:
         abort(404, NOT_FOUND)
-    response = jsonify({"version": version})
-    response.set_etag(str(version))
     # The answer may be kept, but asked again every time: the next poll revalidates.
-    response.cache_control.no_cache = True
-    return response.make_conditional(request)
+    headers = {"ETag": f'"{version}"', "Cache-Control": "no-cache"}
+    # Answered by hand: werkzeug's make_conditional weighs ranges and dates too, and cost
+    # a fifth of the check.
+    if request.if_none_match.contains(str(version)):
+        return Response(status=304, headers=headers)
+    return Response(f'{{"version": {version}}}\n', headers=headers, mimetype="application/json")
 
 
 Write = Callable[[dict[str, Any], int, store.OneTimeKey | None], store.SessionView]

@@ -10,14 +10,26 @@ from __future__ import annotations
 
 from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 
 class HttpsSessionInterface(SecureCookieSessionInterface):
     """``SESSION_COOKIE_SECURE`` is one setting for every request; this follows each request."""
 
+    def __init__(self) -> None:
+        self._serializer: tuple[object, URLSafeTimedSerializer | None] | None = None
+
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        # Flask builds one per request (a tenth of a refresh check's time); it only
+        # changes with the keys.
+        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        if self._serializer is None or self._serializer[0] != keys:
+            self._serializer = (keys, super().get_signing_serializer(app))
+        return self._serializer[1]
 
 
 def proxy_count(app: Flask) -> int:
