@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlparse
 
 from flask import Flask
-from peewee import Database, DatabaseProxy, SqliteDatabase
+from peewee import Database, DatabaseProxy, Field, Query, SqliteDatabase
 from playhouse.pool import PooledDatabase, PooledPostgresqlDatabase, PooledSqliteDatabase
 
 try:
@@ -111,6 +111,37 @@ class QueuedSqliteDatabase(PooledSqliteDatabase):
     def __init__(self, path: str, **kwargs: Any) -> None:
         super().__init__(path, **kwargs)
         self.writers = WriterQueue(path)
+
+
+class Statement:
+    """A query the store runs on every request, compiled by peewee once per back end.
+
+    Building a query's SQL cost peewee more than the database took to run it. ``build``
+    makes the query with stand-in values; each run sends its own values, in the order
+    the SQL takes them (``in_model_order`` for the fields of an insert or an update).
+    """
+
+    def __init__(self, build: Callable[[], Query]) -> None:
+        self.build = build
+        self._sql: dict[type, str] = {}
+
+    @property
+    def sql(self) -> str:
+        backend = type(database.obj)
+        sql = self._sql.get(backend)
+        if sql is None:
+            sql = self._sql[backend] = str(self.build().sql()[0])
+        return sql
+
+    def execute(self, *values: object) -> Any:
+        return database.execute_sql(self.sql, values)
+
+
+def in_model_order(values: Mapping[Field, object]) -> list[object]:
+    """The values as peewee's SQL takes them: in their fields' order in the model, each as
+    its field stores it."""
+    ordered = sorted(values.items(), key=lambda item: item[0]._sort_key)
+    return [field.db_value(value) for field, value in ordered]
 
 
 def is_sqlite() -> bool:

@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from peewee import IntegrityError
+from peewee import IntegrityError, Query
 
 from scorekeeper import decks, keys
-from scorekeeper.db import database, is_sqlite, write_transaction
+from scorekeeper.db import Statement, in_model_order, is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import (
     Expected,
@@ -218,7 +218,7 @@ def forget_views() -> None:
 def load(session_id: str) -> SessionView:
     kept = _views.get(session_id)
     # The kept view of an unchanged session is answered after reading the version alone.
-    if kept is not None and kept.version == _stored_version(session_id):
+    if kept is not None and kept.version == stored_version(session_id):
         return _with_deck(kept)
     session = GameSession.get_or_none(GameSession.id == session_id)
     if session is None:
@@ -226,7 +226,7 @@ def load(session_id: str) -> SessionView:
     view = _brought_up_to_date(session, kept)
     # The row and the events are separate queries: keep the view only if no write committed
     # between them, that is if the version is still the one it was built for.
-    if _stored_version(session_id) == session.version:
+    if stored_version(session_id) == session.version:
         _views.put(session.id, view)
     return _with_deck(view)
 
@@ -413,13 +413,42 @@ def _repeated(once: OneTimeKey | None, scope: str) -> Exception:
 
 
 def _locked_session(session_id: str) -> GameSession:
-    query = GameSession.select().where(GameSession.id == session_id)
-    if not is_sqlite():
-        query = query.for_update()
-    session = query.first()
+    session = next(iter(GameSession.raw(_LOCKED_ROW.sql, session_id, 1)), None)
     if session is None:
         raise SessionNotFound(session_id)
     return session
+
+
+def _locked_row_query() -> Query:
+    query = GameSession.select().where(GameSession.id == "").limit(1)
+    # SQLite's IMMEDIATE transaction has locked the whole file already.
+    return query if is_sqlite() else query.for_update()
+
+
+# Every write runs these three: its session row locked, its new event, its session row.
+_LOCKED_ROW = Statement(_locked_row_query)
+_EVENT_ADDED = Statement(
+    lambda: Event.insert(
+        {field: None for field in Event._meta.sorted_fields if field is not Event.id}
+    )
+)
+_SESSION_WRITTEN = Statement(
+    lambda: GameSession.update({field: None for field in CHANGED_BY_WRITES}).where(
+        GameSession.id == ""
+    )
+)
+
+
+def _add_event(session: GameSession, seq: int, action: Mapping[str, Any]) -> None:
+    values = {
+        Event.session: session.id,
+        Event.seq: seq,
+        Event.action: action,
+        Event.undone: False,
+        Event.redoable: False,
+        Event.created_at: utc_now(),
+    }
+    _EVENT_ADDED.execute(*in_model_order(values))
 
 
 CHANGED_BY_WRITES = (
@@ -451,7 +480,8 @@ def _change(
             session.updated_at = utc_now()
             session.finished = written.finished
             # Only what a write changes: the row's other columns are never rewritten.
-            session.save(only=CHANGED_BY_WRITES)
+            changed = {field: getattr(session, field.name) for field in CHANGED_BY_WRITES}
+            _SESSION_WRITTEN.execute(*in_model_order(changed), session.id)
             written = replace(written, version=session.version)
             view = _with_deck(written)
             if once is not None and once.answer is not None:
@@ -516,7 +546,7 @@ def append(
             _rewrites_history(session)
             events = tuple(replace(event, redoable=False) for event in events)
         seq = (events[-1].seq if events else 0) + 1
-        Event.create(session=session, seq=seq, action=recorded)
+        _add_event(session, seq, recorded)
         _learn_size(view, recorded)
         ruled = game.ruling(state)
         added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
@@ -656,33 +686,32 @@ def correct(
     return _change(session_id, version, form_key, write)
 
 
-def _stored_version(session_id: str) -> int | None:
+def stored_version(session_id: str) -> int | None:
     """The version column alone, read by the primary key (None: no such session)."""
     version = _stored_column(session_id, "version")
     return None if version is None else int(version)
 
 
 def _stored_column(session_id: str, column: str) -> Any:
-    """One column of a session's row, read by the primary key (None: no such session).
-
-    Every refresh check, read and API write runs one, so its SQL is written once per back
-    end and column (building it with peewee cost more than the query)."""
-    cursor = database.execute_sql(_column_sql(database.param, column), (session_id,))
-    row = cursor.fetchone()
+    """One column of a session's row, read by the primary key (None: no such session)."""
+    row = _COLUMN_READS[column].execute(session_id).fetchone()
     return None if row is None else row[0]
 
 
-@functools.cache
-def _column_sql(param: str, column: str) -> str:
-    """The query for the back end whose placeholder is ``param`` (its SQL holds it)."""
-    field = GameSession._meta.fields[column]
-    sql, _ = GameSession.select(field).where(GameSession.id == "").sql()
-    return str(sql)
+# Every refresh check, read and API write reads one of these.
+_COLUMN_READS = {
+    column: Statement(
+        lambda field=GameSession._meta.fields[column]: GameSession.select(field).where(
+            GameSession.id == ""
+        )
+    )
+    for column in ("version", "edit_key")
+}
 
 
 def current_version(session_id: str) -> int:
     """The session's version alone, read by its primary key: no events, no replay."""
-    version = _stored_version(session_id)
+    version = stored_version(session_id)
     if version is None:
         raise SessionNotFound(session_id)
     return version

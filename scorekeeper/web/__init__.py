@@ -10,6 +10,7 @@ from flask import Flask, request, url_for
 from flask_wtf.csrf import CSRFProtect
 
 from scorekeeper.games import GAMES
+from scorekeeper.web.refresh import RefreshCheck
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -74,4 +75,4 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["GAMES"] = GAMES
     app.jinja_env.globals["page_url"] = page_url
 
-    app.wsgi_app = SecurityHeaders(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = SecurityHeaders(RefreshCheck(app.wsgi_app))  # type: ignore[method-assign]

@@ -24,6 +24,7 @@ from scorekeeper.web.adapters import TrickJudge, adapters
 from scorekeeper.web.errors import error_response
 from scorekeeper.web.json_input import json_body, only_fields, plays_of
 from scorekeeper.web.openapi import openapi_document
+from scorekeeper.web.refresh import version_answer
 from scorekeeper.web.sessions import NOT_FOUND, load_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -185,19 +186,13 @@ def read_session(session_id: str) -> Response:
 
 @bp.get("/sessions/<session_id>/version")
 def session_version(session_id: str) -> Response:
-    """The live-refresh check: the version column alone, ETagged, so an unchanged
-    session costs one indexed read and a 304 with no body."""
+    """The live-refresh check (``refresh.RefreshCheck`` answers most of them first)."""
     try:
         version = store.current_version(session_id)
     except store.SessionNotFound:
         abort(404, NOT_FOUND)
-    # The answer may be kept, but asked again every time: the next poll revalidates.
-    headers = {"ETag": f'"{version}"', "Cache-Control": "no-cache"}
-    # Answered by hand: werkzeug's make_conditional weighs ranges and dates too, and cost
-    # a fifth of the check.
-    if request.if_none_match.contains(str(version)):
-        return Response(status=304, headers=headers)
-    return Response(f'{{"version": {version}}}\n', headers=headers, mimetype="application/json")
+    status, headers, body = version_answer(version, request.headers.get("If-None-Match"))
+    return Response(body, status, headers)
 
 
 Write = Callable[[dict[str, Any], int, store.OneTimeKey | None], store.SessionView]
