@@ -9,17 +9,16 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
 from scorekeeper import decks, store
 from scorekeeper.export import read_export, session_csv, session_json
-from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.recent import Recent
-from scorekeeper.web import access
+from scorekeeper.web import access, state_json
 from scorekeeper.web.adapters import TrickJudge, adapters
 from scorekeeper.web.errors import error_response
 from scorekeeper.web.json_input import json_body, only_fields, plays_of
@@ -43,59 +42,9 @@ def stale(error: store.StaleVersion) -> tuple[Response, int]:
     return jsonify({**body, "error": str(error), "field": "version"}), 409
 
 
-def plain(value: Any) -> Any:
-    """A game state as JSON data: cards as written ("blue 9"), sets as sorted lists."""
-    if isinstance(value, cards.Card | cards.PlayingCard):
-        return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            field.name: plain(getattr(value, field.name)) for field in dataclasses.fields(value)
-        }
-    if isinstance(value, Mapping):
-        return {str(key): plain(item) for key, item in value.items()}
-    if isinstance(value, set | frozenset):
-        return sorted((plain(item) for item in value), key=str)
-    if isinstance(value, list | tuple):
-        return [plain_record(item) for item in value]
-    return value
-
-
-# The JSON data of the records lately converted (a history's turns, tricks, rounds), by
-# identity. Each state keeps the records of the state before it, so a write converts only
-# its new ones, not the whole history again. An entry holds its record: its id stays its own.
-_RECORDS: Recent[int, tuple[object, Any]] = Recent(65536)
-
-
-def plain_record(value: Any) -> Any:
-    """``plain(value)`` for an item of a sequence, a record converted once."""
-    if not dataclasses.is_dataclass(value) or isinstance(value, type):
-        return plain(value)
-    kept = _RECORDS.get(id(value))
-    if kept is not None and kept[0] is value:
-        return kept[1]
-    converted = plain(value)
-    _RECORDS.put(id(value), (value, converted))
-    return converted
-
-
-# The JSON of the states answered lately, by session. A state is immutable and the store
-# hands out the same state object for a version, so its JSON is made once per version.
-_STATE_JSON: Recent[str, tuple[Any, Any, Any]] = Recent(256)
-
-
-def state_json(view: store.SessionView) -> tuple[Any, Any]:
-    """The view's state and what its engine expects next, as JSON data."""
-    cached = _STATE_JSON.get(view.id)
-    if cached is not None and cached[0] is view.state:
-        return cached[1], cached[2]
-    state, expected = plain(view.state), view.expected.to_json()
-    _STATE_JSON.put(view.id, (view.state, state, expected))
-    return state, expected
-
-
-def session_state(view: store.SessionView) -> dict[str, Any]:
+def session_fields(view: store.SessionView) -> dict[str, Any]:
+    """A session's answer but its state: everything a client reads beside the state."""
     game = view.game
-    state, expected = state_json(view)
     return {
         "id": view.id,
         "game": game.slug,
@@ -108,8 +57,7 @@ def session_state(view: store.SessionView) -> dict[str, Any]:
         "standings": [dataclasses.asdict(s) for s in game.standings(view.state)],
         "can_undo": view.can_undo,
         "can_redo": view.can_redo,
-        "expected": expected,
-        "state": state,
+        "expected": view.expected.to_json(),
         **(
             {
                 "deck_profile": {
@@ -126,6 +74,30 @@ def session_state(view: store.SessionView) -> dict[str, Any]:
             "export": url_for("api.export_session", session_id=view.id, _external=True),
         },
     }
+
+
+def session_state(view: store.SessionView) -> dict[str, Any]:
+    return {**session_fields(view), "state": state_json.plain(view.state)}
+
+
+# The answers lately made, by session: a session's text is made once per version (and
+# deck profile, which another session may teach, and address the links name).
+_ANSWERS: Recent[str, tuple[object, object, str, str]] = Recent(256)
+
+
+def session_answer(view: store.SessionView) -> Response:
+    """``session_state(view)`` as a JSON answer, its text made once per version."""
+    kept = _ANSWERS.get(view.id)
+    # The store hands out one state object a version: the same object, the same version.
+    if kept is None or not (
+        kept[0] is view.state and kept[1] == view.deck and kept[2] == request.host_url
+    ):
+        fields = json.dumps(session_fields(view), **state_json.COMPACT)  # type: ignore[arg-type]
+        # The state's text joins its records' texts, each made once (state_json).
+        text = f'{fields[:-1]},"state":{state_json.text(view.state)}}}\n'
+        kept = (view.state, view.deck, request.host_url, text)
+        _ANSWERS.put(view.id, kept)
+    return current_app.response_class(kept[3], mimetype="application/json")
 
 
 def created(session_id: str, key: str) -> tuple[Response, int]:
@@ -165,23 +137,9 @@ def import_session() -> tuple[Response, int]:
     return created(*store.import_session(read_export(json_body())))
 
 
-# The state GET's answers lately, by session: its text is made once per version (and deck
-# profile, which another session may teach, and address the links name).
-_STATE_ANSWERS: Recent[str, tuple[object, object, str, str]] = Recent(256)
-
-
 @bp.get("/sessions/<session_id>")
 def read_session(session_id: str) -> Response:
-    view = load_or_404(session_id)
-    kept = _STATE_ANSWERS.get(view.id)
-    # The store hands out one state object a version: the same object, the same version.
-    if kept is None or not (
-        kept[0] is view.state and kept[1] == view.deck and kept[2] == request.host_url
-    ):
-        text = current_app.json.dumps(session_state(view)) + "\n"
-        kept = (view.state, view.deck, request.host_url, text)
-        _STATE_ANSWERS.put(view.id, kept)
-    return current_app.response_class(kept[3], mimetype="application/json")
+    return session_answer(load_or_404(session_id))
 
 
 @bp.get("/sessions/<session_id>/version")
@@ -223,7 +181,7 @@ def checked_write(
             key, "request_key", hashlib.sha256(sent.encode()).hexdigest(), session_state
         )
     try:
-        return jsonify(session_state(write(body, version, once))), status
+        return session_answer(write(body, version, once)), status
     except store.AlreadyRecorded as repeated:
         if repeated.answer is None:
             return jsonify(session_state(store.load(session_id))), status

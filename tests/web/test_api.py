@@ -15,7 +15,6 @@ from openapi_spec_validator import validate
 from scorekeeper import store
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Accepts, Expected
-from scorekeeper.web import api
 from scorekeeper.web.adapters import adapters
 from scorekeeper.web.openapi_parts import ref, schema_name
 
@@ -739,28 +738,3 @@ def test_each_games_part_of_the_document_comes_from_its_adapter(
         for path in game.api_paths():
             assert path in document["paths"], path
     assert len(options) == len(actions) == len(GAMES)
-
-
-def test_an_unchanged_sessions_state_json_is_made_once_per_version(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    table = api_session(client, ["Ann", "Bo"])
-    table.ok({"type": "total", "points": 600})
-    made: list[object] = []
-    real_plain = api.plain
-
-    def counting_plain(value: Any) -> Any:
-        made.append(value)
-        return real_plain(value)
-
-    monkeypatch.setattr(api, "plain", counting_plain)
-    # The write's own answer made the JSON of version 1: reads of it make none.
-    first = table.read()
-    assert table.read() == first
-    assert made == []
-    written = table.act({"type": "total", "points": 0}, version=1)
-    assert written.status_code == 201
-    assert made, "a new version is converted again"
-    made.clear()
-    assert table.read()["state"]["scores"] == [600, 0]
-    assert made == []
