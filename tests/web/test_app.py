@@ -79,15 +79,21 @@ def test_schema_is_created_on_first_start_and_migrations_run_once(app: Flask) ->
         }
 
 
-def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) -> None:
-    """Form keys become request keys scoped to their session; each deck profile gets a key;
-    the first dealer is counted from 0."""
+def migrated_up_to(database_url: str, last: int) -> None:
+    """An empty database as the migrations up to number ``last`` left it."""
     database.initialize(open_database(database_url))
     with database.connection_context():
         database.create_tables([SchemaMigration])
-        for number, migration in enumerate(MIGRATIONS[:2], start=1):
+        for number, migration in enumerate(MIGRATIONS[:last], start=1):
             migration()
             SchemaMigration.create(number=number, applied_at=0)
+
+
+def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) -> None:
+    """Form keys become request keys scoped to their session; each deck profile gets a key;
+    the first dealer is counted from 0."""
+    migrated_up_to(database_url, 2)
+    with database.connection_context():
         p = database.param
         for sql, params in (
             [
@@ -170,12 +176,8 @@ def test_a_database_at_migration_7_upgrades_to_keep_corrections_and_mark_imports
 ) -> None:
     """Its sessions and events stay as they were, none is taken as imported, and a
     correction made after the upgrade keeps the action it replaced."""
-    database.initialize(open_database(database_url))
+    migrated_up_to(database_url, 7)
     with database.connection_context():
-        database.create_tables([SchemaMigration])
-        for number, migration in enumerate(MIGRATIONS[:7], start=1):
-            migration()
-            SchemaMigration.create(number=number, applied_at=0)
         p = database.param
         database.execute_sql(
             "INSERT INTO game_session (id, game, options, edit_key, version, finished, "

@@ -135,6 +135,8 @@ def test_corrections_round_trip_through_export_and_import(app: Flask, client: Fl
     assert correction["text"] == "round: 3, 10"
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", correction["corrected_at"])
     assert "corrections" not in exported["events"][1]
+    # The API's export is the same file, checked against the OpenAPI document.
+    assert client.get(f"/api/v1/sessions/{table.id}/export").get_json() == exported
 
     device = app.test_client()
     imported = device.post("/api/v1/sessions/import", json=exported)
