@@ -49,10 +49,11 @@ class ImportedSession:
     events: list[tuple[int, dict[str, object], bool, bool]]
     # (name, sizes) of the deck profile the session played with, unchecked.
     deck_profile: tuple[object, object] | None = None
-    # What corrections replaced, oldest first: (seq, action, when, the file's field).
+    # What corrections replaced, oldest first.
     corrections: list[ImportedCorrection] = field(default_factory=list)
 
 
+# What one correction replaced, as read from a file: (seq, action, when, the file's field).
 ImportedCorrection = tuple[int, dict[str, object], datetime, str]
 
 
@@ -660,7 +661,8 @@ def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
 
 
 def _winner_names(session_id: str) -> tuple[str, ...]:
-    # A finished session no longer changes: its view, replayed once, stays kept.
+    # A finished session seldom changes again: the view replayed here is kept for the next
+    # home page (store._views).
     view = load(session_id)
     return tuple(view.seats[seat] for seat in view.game.winners(view.state))
 
@@ -675,15 +677,15 @@ class Replaced:
 
 
 def corrections(
-    view: SessionView, first: int = 1, last: int = 2**31 - 1
+    view: SessionView, numbered: tuple[int, int] | None = None
 ) -> dict[int, tuple[Replaced, ...]]:
-    """The corrected events numbered ``first`` to ``last``: what each said before each of
-    its corrections, oldest first (its action after the last one is the event's own)."""
-    rows = (
-        Correction.select()
-        .where((Correction.session == view.id) & Correction.seq.between(first, last))
-        .order_by(Correction.id)
-    )
+    """The corrected events (those numbered from ``numbered[0]`` to ``numbered[1]``): what
+    each said before each of its corrections, oldest first (its action after the last one
+    is the event's own)."""
+    where = Correction.session == view.id
+    if numbered is not None:
+        where &= Correction.seq.between(*numbered)
+    rows = Correction.select().where(where).order_by(Correction.id)
     replaced: dict[int, list[Replaced]] = {}
     for row in rows:
         text = view.game.describe(view.game.parse_action(row.action))

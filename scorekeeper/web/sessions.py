@@ -199,7 +199,7 @@ def history(session_id: str) -> str:
         "sessions/history.html",
         view=view,
         events=events,
-        corrections=store.corrections(view, events[0].seq, events[-1].seq) if events else {},
+        corrections=store.corrections(view, (events[0].seq, events[-1].seq)) if events else {},
         page=page,
         pages=pages,
         correctable=game.correction is not None and may_edit,
