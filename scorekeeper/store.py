@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from peewee import IntegrityError, Query
@@ -27,7 +28,15 @@ from scorekeeper.games.base import (
     parse_name,
     resolve_options,
 )
-from scorekeeper.models import NAME_MAX_LENGTH, Event, GameSession, RequestKey, Seat, utc_now
+from scorekeeper.models import (
+    NAME_MAX_LENGTH,
+    Correction,
+    Event,
+    GameSession,
+    RequestKey,
+    Seat,
+    utc_now,
+)
 from scorekeeper.recent import Recent
 
 
@@ -41,6 +50,12 @@ class ImportedSession:
     events: list[tuple[int, dict[str, object], bool, bool]]
     # (name, sizes) of the deck profile the session played with, unchecked.
     deck_profile: tuple[object, object] | None = None
+    # What corrections replaced, oldest first.
+    corrections: list[ImportedCorrection] = field(default_factory=list)
+
+
+# What one correction replaced, as read from a file: (seq, action, when, the file's field).
+ImportedCorrection = tuple[int, dict[str, object], datetime, str]
 
 
 class SessionNotFound(LookupError):
@@ -320,7 +335,9 @@ def import_session(
         for seq, action, undone, redoable in imported.events
     ]
 
-    def copy_deck(session: GameSession) -> None:
+    replaced = _imported_corrections(game, imported.corrections)
+
+    def copy_deck_and_corrections(session: GameSession) -> None:
         # The importer gets a profile of their own: the file's sizes under the file's name.
         if imported.deck_profile is not None:
             name, sizes = imported.deck_profile
@@ -328,8 +345,31 @@ def import_session(
             decks.link(session, profile.id)
         elif game.sized_cards is not None:
             decks.link(session, decks.insert(game, decks.default_name(game)).id)
+        if replaced:
+            Correction.insert_many(
+                [{"session": session, **correction} for correction in replaced]
+            ).execute()
 
-    return _insert_session(game, seats, options, logged, form_key, copy_deck)
+    return _insert_session(
+        game, seats, options, logged, form_key, copy_deck_and_corrections, imported=True
+    )
+
+
+def _imported_corrections(
+    game: Game, corrections: Sequence[ImportedCorrection]
+) -> list[dict[str, Any]]:
+    """The rows of an import's corrections, each action checked by the game."""
+    rows = []
+    for seq, action, corrected_at, where in corrections:
+        try:
+            replaced = game.action_to_json(game.parse_action(action))
+        except IllegalAction as refused:
+            raise IllegalAction(
+                f"Event {seq}: the action a correction replaced is not valid: {refused.message}",
+                f"{where}.action",
+            ) from None
+        rows.append({"seq": seq, "action": replaced, "corrected_at": corrected_at})
+    return rows
 
 
 def _insert_session(
@@ -339,6 +379,7 @@ def _insert_session(
     logged: Sequence[Logged],
     form_key: str | OneTimeKey | None,
     also: Callable[[GameSession], None],
+    imported: bool = False,
 ) -> tuple[str, str]:
     """Store a new session whose log replays without a refusal; else store nothing.
 
@@ -357,6 +398,7 @@ def _insert_session(
                 options=dict(options),
                 edit_key=key,
                 finished=game.is_finished(state),
+                imported=imported,
             )
             Seat.insert_many(
                 [{"session": session, "position": i, "name": n} for i, n in enumerate(seats)]
@@ -627,15 +669,22 @@ class SessionSummary:
     seats: tuple[str, ...]
     finished: bool
     updated_at: Any
+    imported: bool
+    # The engine's winners of a finished session, by name; empty while in play.
+    winners: tuple[str, ...]
 
 
 def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
-    """The sessions with these ids that still exist, in the order given."""
+    """The sessions with these ids that still exist, the latest changed first."""
     if not session_ids:
         return []
-    rows = {row.id: row for row in GameSession.select().where(GameSession.id.in_(session_ids))}
+    rows = list(
+        GameSession.select()
+        .where(GameSession.id.in_(session_ids))
+        .order_by(GameSession.updated_at.desc(), GameSession.id)
+    )
     seats: dict[str, list[str]] = {}
-    for seat in Seat.select().where(Seat.session.in_(list(rows))).order_by(Seat.position):
+    for seat in Seat.select().where(Seat.session.in_(rows)).order_by(Seat.position):
         seats.setdefault(seat.session_id, []).append(seat.name)
     return [
         SessionSummary(
@@ -644,10 +693,44 @@ def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
             tuple(seats.get(row.id, ())),
             row.finished,
             row.updated_at,
+            row.imported,
+            _winner_names(row.id) if row.finished else (),
         )
-        for session_id in session_ids
-        if (row := rows.get(session_id)) is not None
+        for row in rows
     ]
+
+
+def _winner_names(session_id: str) -> tuple[str, ...]:
+    # A finished session seldom changes again: the view replayed here is kept for the next
+    # home page (store._views).
+    view = load(session_id)
+    return tuple(view.seats[seat] for seat in view.game.winners(view.state))
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """What an event said before one correction, and when the correction was made."""
+
+    action: dict[str, Any]
+    text: str
+    corrected_at: datetime
+
+
+def corrections(
+    view: SessionView, numbered: tuple[int, int] | None = None
+) -> dict[int, tuple[Replaced, ...]]:
+    """The corrected events (those numbered from ``numbered[0]`` to ``numbered[1]``): what
+    each said before each of its corrections, oldest first (its action after the last one
+    is the event's own)."""
+    where = Correction.session == view.id
+    if numbered is not None:
+        where &= Correction.seq.between(*numbered)
+    rows = Correction.select().where(where).order_by(Correction.id)
+    replaced: dict[int, list[Replaced]] = {}
+    for row in rows:
+        text = view.game.describe(view.game.parse_action(row.action))
+        replaced.setdefault(row.seq, []).append(Replaced(row.action, text, row.corrected_at))
+    return {seq: tuple(earlier) for seq, earlier in replaced.items()}
 
 
 def correct(
@@ -666,7 +749,11 @@ def correct(
     def write(session: GameSession) -> SessionView:
         game = get_game(session.game)
         seats, logged = _current_log(session)
-        if not any(number == seq and not undone for number, _, undone, _ in logged):
+        was = next(
+            (recorded for number, recorded, undone, _ in logged if number == seq and not undone),
+            None,
+        )
+        if was is None:
             raise IllegalAction(f"There is no recorded event {seq} to correct.", "seq")
         action = game.action_to_json(game.parse_action(data))
         logged = [
@@ -680,6 +767,9 @@ def correct(
                 f"This correction cannot be made: {refused.message}", refused.field
             ) from None
         _update_event(session, seq, action=action)
+        if action != was:
+            # The event now holds the replacement; the history keeps what it replaced.
+            Correction.create(session=session, seq=seq, action=was)
         _learn_size(_with_deck(corrected), action)
         return corrected
 

@@ -49,6 +49,26 @@
     });
   });
 
+  // Times: the server writes them in UTC; show them in this phone's own time zone, the
+  // UTC one kept as the tooltip. A form asking first (removing a scored session from this
+  // phone ends its right to score there) asks before it is sent (before the
+  // double-tap guard below marks it sent).
+  var localTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+  document.querySelectorAll("time[datetime]").forEach(function (element) {
+    var moment = new Date(element.getAttribute("datetime"));
+    if (isNaN(moment.getTime())) { return; }
+    element.title = element.textContent;
+    element.textContent = localTime.format(moment);
+  });
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    });
+  });
+
   // A double tap on a submit button sends one request; the server's one-time
   // form key catches what gets through anyway.
   document.querySelectorAll("form").forEach(function (form) {

@@ -33,6 +33,7 @@ TABLES = (
     "deck_profile",
     "request_key",
     "form_key",
+    "correction",
     "event",
     "seat",
     "game_session",

@@ -82,6 +82,13 @@ def remember(session_id: str, role: str) -> None:
         session.permanent = True
 
 
+def forget(session_id: str) -> None:
+    """This device no longer lists the session, nor may it record in it."""
+    session[SESSIONS_COOKIE] = [
+        [key, role] for key, role in remembered().items() if key != session_id
+    ]
+
+
 def remember_scorer(session_id: str) -> None:
     """This device may record in the session, and change its deck profile."""
     remember(session_id, EDIT)

@@ -85,6 +85,13 @@ def home() -> str:
     return render_template("home.html", sessions=store.summaries(list(known)), roles=known)
 
 
+@bp.post("/forget/<session_id>")
+def forget(session_id: str) -> Response:
+    """Take a session off this device's list; the session itself stays as it is."""
+    access.forget(session_id)
+    return redirect(url_for("sessions.home"), 303)
+
+
 @bp.get("/new")
 def choose_game() -> str:
     return render_template("sessions/choose_game.html")
@@ -187,10 +194,12 @@ def history(session_id: str) -> str:
     if not 1 <= page <= pages:
         abort(404, f"This history has pages 1 to {pages}.")
     end = len(view.events) - (page - 1) * HISTORY_PAGE_SIZE
+    events = view.events[max(0, end - HISTORY_PAGE_SIZE) : end]
     return render_template(
         "sessions/history.html",
         view=view,
-        events=view.events[max(0, end - HISTORY_PAGE_SIZE) : end],
+        events=events,
+        corrections=store.corrections(view, (events[0].seq, events[-1].seq)) if events else {},
         page=page,
         pages=pages,
         correctable=game.correction is not None and may_edit,

@@ -63,7 +63,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process.wait(timeout=10)
 
 
-def launch(playwright, javascript: bool):  # type: ignore[no-untyped-def]
+def launch(playwright, javascript: bool, **context: object):  # type: ignore[no-untyped-def]
     browser = playwright.chromium.launch(
         executable_path=CHROMIUM,
         args=[
@@ -74,7 +74,7 @@ def launch(playwright, javascript: bool):  # type: ignore[no-untyped-def]
             "--no-first-run",
         ],
     )
-    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript)
+    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript, **context)
     return browser, context.new_page()
 
 
