@@ -63,7 +63,7 @@
     window.scrollTo(0, 0);
   }
 
-  function send(url, data) {
+  function send(url, data, what) {
     fetch(url, { method: "POST", body: data, credentials: "same-origin", headers: { Accept: "text/html" } })
       .then(function (response) {
         // A proxy in front of a restarting server answers these: the app never saw the tap.
@@ -78,8 +78,8 @@
         return response.text().then(showAnswer);
       })
       .catch(function () {
-        notice("reconnecting", "Reconnecting… Your entry is kept on this page and will be sent once the server answers.");
-        window.setTimeout(function () { send(url, data); }, RETRY_MS);
+        notice("reconnecting", "Reconnecting… " + what + " is kept on this page and will be sent once the server answers.");
+        window.setTimeout(function () { send(url, data, what); }, RETRY_MS);
       });
   }
 
@@ -100,7 +100,9 @@
     // A double tap sends one request; the server's one-time form key catches the rest.
     if (sending) { return; }
     sending = true;
-    send(form.action, formBody(form, event.submitter));
+    var button = event.submitter;
+    var label = button && (button.getAttribute("aria-label") || button.textContent.trim());
+    send(form.action, formBody(form, button), label ? "your tap “" + label + "”" : "your entry");
   });
   // Coming back with the Back button restores the page as it was: sendable again.
   window.addEventListener("pageshow", function (event) {
