@@ -33,6 +33,7 @@ def register(app: Flask) -> None:
         response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["X-Frame-Options"] = "DENY"
-        # Join links carry an edit key: never leak a URL to another site.
-        response.headers["Referrer-Policy"] = "no-referrer"
+        # Join links carry an edit key: never leak a URL to another site. The app's own
+        # requests carry it: over HTTPS the CSRF check wants a same-origin Referer.
+        response.headers["Referrer-Policy"] = "same-origin"
         return response

@@ -356,3 +356,50 @@ def test_back_after_two_moves_leaves_the_session(phone: tuple[Any, str], game: G
 
     assert page.url == f"{address}/"
     assert session_id not in page.url
+
+
+HOLD_WAKE_LOCKS = """
+window.wakeLocks = [];
+if (navigator.wakeLock) {
+  const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+  navigator.wakeLock.request = (type) => request(type).then((lock) => {
+    window.wakeLocks.push(lock);
+    return lock;
+  });
+}
+"""
+
+
+def test_over_https_the_wake_lock_api_keeps_the_screen_awake(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """As `make run HTTPS=1` serves it: a certificate made on this computer (the phone
+    accepted it), a secure context, so the page holds a wake lock and plays no video."""
+    from playwright.sync_api import sync_playwright
+
+    from scorekeeper import certificate
+
+    folder = tmp_path_factory.mktemp("https")
+    certificate.ensure(folder, "laptop", [])
+    files = certificate.Files(folder)
+    with (
+        live_server(folder, "--cert", str(files.server), "--key", str(files.server_key)) as port,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        context = browser.new_context(viewport=PHONE, ignore_https_errors=True)
+        context.add_init_script(WATCH_PLAYS + HOLD_WAKE_LOCKS)
+        page = context.new_page()
+        session_id = start(page, f"https://localhost:{port}", GAMES[1])
+        page.locator("h1").click()
+        page.wait_for_timeout(600)
+
+        assert page.url == f"https://localhost:{port}/s/{session_id}"
+        assert page.evaluate("window.isSecureContext") is True
+        held = page.evaluate("window.wakeLocks.map(lock => [lock.type, lock.released])")
+        assert held == [["screen", False]]
+        assert page.evaluate("window.startedMedia.length") == 0
+        browser.close()
