@@ -78,26 +78,34 @@ def write_key(path: Path, key: ec.EllipticCurvePrivateKey) -> None:
     )
 
 
-def authority(
-    files: Files, now: datetime.datetime
-) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
+def builder(
+    common_name: str, issuer: x509.Name | None, key: ec.EllipticCurvePrivateKey, days: int
+) -> x509.CertificateBuilder:
+    """A certificate for ``key`` valid ``days`` from now (``issuer`` None: self-signed)."""
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+    now = datetime.datetime.now(datetime.UTC)
+    return (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(issuer or subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=days))
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+    )
+
+
+def authority(files: Files) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
     """The local authority, made the first time."""
     if files.authority.exists() and files.authority_key.exists():
         key = serialization.load_pem_private_key(files.authority_key.read_bytes(), None)
         assert isinstance(key, ec.EllipticCurvePrivateKey)
         return x509.load_pem_x509_certificate(files.authority.read_bytes()), key
     key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Tabletop Scorekeeper local CA")])
     certificate = (
-        x509.CertificateBuilder()
-        .subject_name(subject)
-        .issuer_name(subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=AUTHORITY_DAYS))
+        builder("Tabletop Scorekeeper local CA", None, key, AUTHORITY_DAYS)
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
         .add_extension(
             x509.KeyUsage(
                 digital_signature=False,
@@ -130,19 +138,12 @@ def ensure(folder: Path, hostname: str, addresses: list[str]) -> bool:
         lasts = current.not_valid_after_utc - now > datetime.timedelta(days=30)
         if lasts and named(current) == wanted:
             return False
-    issuer, issuer_key = authority(files, now)
+    issuer, issuer_key = authority(files)
     key = ec.generate_private_key(ec.SECP256R1())
     dns, ips = wanted
     certificate = (
-        x509.CertificateBuilder()
-        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, dns[0])]))
-        .issuer_name(issuer.subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=SERVER_DAYS))
+        builder(dns[0], issuer.subject, key, SERVER_DAYS)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
         .add_extension(
             x509.AuthorityKeyIdentifier.from_issuer_public_key(issuer_key.public_key()),
             critical=False,
