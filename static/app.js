@@ -203,6 +203,19 @@
   // enough that another phone's entry shows within 2 seconds.
   if (versionUrl) {
     var checking = false;
+    // While the server does not answer, a link tapped waits here instead of the
+    // browser's "site can't be reached" page, and opens once the server is back.
+    var offline = false;
+    var waitingLink = null;
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("a[href]");
+      if (!offline || !link || link.origin !== window.location.origin || link.hasAttribute("download")) {
+        return;
+      }
+      event.preventDefault();
+      waitingLink = link.href;
+      notice("reconnecting", "Reconnecting… “" + link.textContent.trim() + "” opens once the server answers.");
+    });
     pollTimer = window.setInterval(function () {
       if (checking || sending || document.hidden) { return; }
       checking = true;
@@ -210,7 +223,12 @@
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (answer) {
           checking = false;
+          offline = false;
           clearNotice("reconnecting");
+          if (waitingLink) {
+            window.location.href = waitingLink;
+            return;
+          }
           if (!answer || String(answer.version) === seen || sending) { return; }
           if (entered) {
             changedElsewhere(String(answer.version));
@@ -220,7 +238,8 @@
         })
         .catch(function () {
           checking = false;
-          if (!sending) {
+          offline = true;
+          if (!sending && !waitingLink) {
             notice("reconnecting", "Reconnecting… The server does not answer; this page updates once it does.");
           }
         });

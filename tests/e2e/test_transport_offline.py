@@ -310,6 +310,24 @@ def test_a_tap_whose_answer_was_lost_is_recorded_once(phone: tuple[Any, str], po
     assert "Ann rolled 1 1 1 5 2 3" in page.inner_text(".ruling")
 
 
+def test_a_link_tapped_during_an_outage_opens_once_the_server_answers(
+    phone: tuple[Any, str],
+) -> None:
+    page, address = phone
+    session_id = start(page, address, GAMES[0])
+    page.context.set_offline(True)
+    page.locator("#net-status.reconnecting").wait_for()
+
+    page.get_by_role("link", name="History").click()
+    page.wait_for_timeout(2000)
+
+    assert page.url == f"{address}/s/{session_id}", "the page was lost"
+    assert "“History” opens once the server answers" in page.inner_text("#net-status")
+    page.context.set_offline(False)
+    page.wait_for_url(f"{address}/s/{session_id}/history")
+    assert page.locator("h1").inner_text().startswith("History")
+
+
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_another_phones_entry_during_a_half_done_entry_is_announced(
     phone: tuple[Any, str], port: int, game: Game
