@@ -353,6 +353,32 @@ def test_another_phones_entry_during_a_half_done_entry_is_announced(
     page.screenshot(path=str(SHOTS / f"changed-{game.slug}.png"))
 
 
+def test_an_entry_that_still_applies_is_kept_on_the_updated_board(
+    phone: tuple[Any, str], port: int
+) -> None:
+    page, address = phone
+    session_id = start(page, address, GAMES[1])
+    edit_key = scorer_key(page, address, session_id)
+    page.fill("#points-0", "21")
+
+    api(
+        port,
+        f"/sessions/{session_id}/events",
+        {"version": 0, "action": {"type": "round", "points": [3, 4]}},
+        edit_key,
+    )
+
+    page.locator("#net-status.changed").wait_for(timeout=2500)
+    assert "what you had entered is kept" in page.inner_text("#net-status")
+    assert page.locator("body[data-version='1']").count() == 1
+    assert page.input_value("#points-0") == "21"
+    assert "Round 2" in page.inner_text("#round-form")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "changed-entry-kept.png"))
+    make_move(page, ((type_points(1, "5"), tap("Record round 2")),))
+    assert recorded(port, session_id)[-1] == {"type": "round", "points": [21, 5]}
+
+
 def scorer_key(page: Any, address: str, session_id: str) -> str:
     """The session's edit key, read from the scorer's share page (another phone's rights)."""
     page_before = page.url
