@@ -28,8 +28,9 @@ SECURITY_HEADERS = [
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
     ("X-Content-Type-Options", "nosniff"),
     ("X-Frame-Options", "DENY"),
-    # Join links carry an edit key: never leak a URL to another site.
-    ("Referrer-Policy", "no-referrer"),
+    # Join links carry an edit key: never leak a URL to another site. The app's own
+    # requests carry it: over HTTPS the CSRF check wants a same-origin Referer.
+    ("Referrer-Policy", "same-origin"),
 ]
 
 

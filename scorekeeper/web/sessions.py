@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import decks, store
 from scorekeeper.games import GAMES, cards
 from scorekeeper.games.base import IllegalAction, is_digits
-from scorekeeper.web import access
+from scorekeeper.web import access, addresses
 from scorekeeper.web.adapters import adapter
 from scorekeeper.web.forms import check_seat_fields, new_form_key, new_session_form
 
@@ -225,13 +225,15 @@ def qr_svg(url: str) -> str:
 @bp.get("/s/<session_id>/share")
 @access.no_store
 def share(session_id: str) -> str:
-    """The view link for everyone; the "score with me" link only for a scorer's device."""
+    """The view link for everyone; the "score with me" link only for a scorer's device.
+    Both name an address other phones can open (see addresses.py)."""
     view = load_or_404(session_id)
-    view_url = url_for("sessions.session_page", session_id=session_id, _external=True)
+    where = addresses.reachable()
+    view_url = where.url(url_for("sessions.session_page", session_id=session_id))
     join_url = None
     if access.device_may_edit(session_id):
-        join_url = url_for(
-            "sessions.join", session_id=session_id, key=store.edit_key(session_id), _external=True
+        join_url = where.url(
+            url_for("sessions.join", session_id=session_id, key=store.edit_key(session_id))
         )
     return render_template(
         "sessions/share.html",
@@ -240,6 +242,7 @@ def share(session_id: str) -> str:
         view_qr=qr_svg(view_url),
         join_url=join_url,
         join_qr=qr_svg(join_url) if join_url else None,
+        unreachable=where.unreachable,
     )
 
 
