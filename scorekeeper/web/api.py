@@ -6,7 +6,6 @@ session need its edit key as ``Authorization: Bearer <key>``.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from collections.abc import Callable
@@ -54,7 +53,7 @@ def session_fields(view: store.SessionView) -> dict[str, Any]:
         "ruling": game.ruling(view.state),
         "finished": view.finished,
         "winners": game.winners(view.state) if view.finished else [],
-        "standings": [dataclasses.asdict(s) for s in game.standings(view.state)],
+        "standings": [state_json.plain(s) for s in game.standings(view.state)],
         "can_undo": view.can_undo,
         "can_redo": view.can_redo,
         "expected": view.expected.to_json(),
