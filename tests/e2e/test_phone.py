@@ -72,8 +72,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
 
 
-def launch(playwright, javascript: bool, **context: object):  # type: ignore[no-untyped-def]
-    browser = playwright.chromium.launch(
+def chromium(playwright):  # type: ignore[no-untyped-def]
+    return playwright.chromium.launch(
         executable_path=CHROMIUM,
         args=[
             "--no-sandbox",
@@ -83,6 +83,10 @@ def launch(playwright, javascript: bool, **context: object):  # type: ignore[no-
             "--no-first-run",
         ],
     )
+
+
+def launch(playwright, javascript: bool, **context: object):  # type: ignore[no-untyped-def]
+    browser = chromium(playwright)
     context = browser.new_context(viewport=PHONE, java_script_enabled=javascript, **context)
     return browser, context.new_page()
 
