@@ -88,8 +88,9 @@ def tap(page: Any, locator: Any, what: str, records: bool = True) -> None:
     locator.click()
     if records:
         page.wait_for_function(
-            """([seen, url]) => document.body.dataset.version !== seen
-                || (location.href !== url && document.getElementById("size-step"))""",
+            """([seen, url]) => document.body !== null
+                && (document.body.dataset.version !== seen
+                    || (location.href !== url && document.getElementById("size-step") !== null))""",
             arg=before,
         )
     page.wait_for_load_state()
@@ -128,6 +129,24 @@ def roll(phone: Phone, *dice: int) -> None:
         tap(page, face, f"die {index} showing {die}", records=records)
     if not phone.javascript:
         tap(page, button(page, "Record the roll"), f"recording {dice}")
+
+
+def test_with_javascript_a_yardkle_roll_records_on_its_last_die(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    start(page, server, "yardkle", ["Ann", "Bo"])
+    for index, die in enumerate((1, 1, 1, 5, 2), start=1):
+        page.locator(f"label.face:has(input[name=die{index}][value='{die}'])").click()
+    assert version(page) == "0"  # five dice of six: nothing sent yet
+    with page.expect_navigation():
+        page.locator("label.face:has(input[name=die6][value='3'])").click()
+    # Sent as the form is (its version and one-time key): one event, the set-aside next.
+    assert version(page) == "1"
+    assert ruling(page).endswith(
+        "Ann rolled 1 1 1 5 2 3: three 1s (1000) and single 5 (50) can score up to 1050."
+    )
+    assert page.locator("#keep-form").count() == 1
+    context.close()
 
 
 def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(
@@ -251,3 +270,23 @@ def test_a_yadokarick_solo_game_keeps_each_next_input_on_the_first_screen(
                 card = next(drawn)
             lay(page, card, "drawing")
     assert "Crab" in page.inner_text(".crabs")
+
+
+# --- Score sheet ---------------------------------------------------------------------
+
+
+def test_an_eight_seat_score_sheet_keeps_each_next_input_on_the_first_screen(
+    server: str, phone: Phone
+) -> None:
+    page = phone.page
+    names = ["Annabelle", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    start(page, server, "score-sheet", names)
+    for number in (1, 2, 3):
+        for seat in range(len(names)):
+            tap(page, page.locator(f"#points-{seat}"), f"round {number}, seat {seat}", False)
+            page.keyboard.type(str(seat * number))
+        tap(page, button(page, f"Record round {number}"), f"round {number}")
+    assert page.locator("tr.leader .sheet-name").inner_text() == "★ Hal"
+    assert "Hal ★ 42" in page.inner_text("#round-form")
+    tap(page, button(page, "Finish the game"), "the end of the game")
+    assert "Hal" in page.inner_text(".winner")
