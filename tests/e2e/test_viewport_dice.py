@@ -109,6 +109,8 @@ def start(page: Any, server: str, game: str, names: list[str], **options: str) -
     for option, value in options.items():
         page.fill(f"#option_{option}", value)
     button(page, "Start the game").click()
+    # With JavaScript the form goes by fetch: the session's page comes after the tap.
+    page.locator("body[data-session]").wait_for(state="attached")
     page.wait_for_load_state()
     check_next_input(page, f"starting {game}")
 
