@@ -318,6 +318,22 @@
     });
   });
 
+  // A form whose every radio group is answered sends itself: a Yardkle roll records
+  // on its last die. requestSubmit() goes through the form's submit handlers and
+  // sends its one-time key and version, as a tap on its button would.
+  document.querySelectorAll("form[data-submit-when-complete]").forEach(function (form) {
+    form.addEventListener("change", function () {
+      var answered = {};
+      form.querySelectorAll("input[type=radio]").forEach(function (input) {
+        answered[input.name] = answered[input.name] || input.checked;
+      });
+      var names = Object.keys(answered);
+      if (names.length && names.every(function (name) { return answered[name]; })) {
+        form.requestSubmit();
+      }
+    });
+  });
+
   // Times: the server writes them in UTC; show them in this phone's own time zone, the
   // UTC one kept as the tooltip. A form asking first (removing a scored session from this
   // phone ends its right to score there) asks before it is sent: its own listener runs

@@ -90,12 +90,8 @@ GAMES = [
         "yardkle",
         ("Ann", "Bo"),
         (
-            (
-                (
-                    *(tap_die(die, face) for die, face in enumerate((1, 1, 1, 5, 2, 3), 1)),
-                    tap("Record the roll"),
-                ),
-            ),
+            # The last die sends the roll (static/app.js): no "Record the roll" tap.
+            (tuple(tap_die(die, face) for die, face in enumerate((1, 1, 1, 5, 2, 3), 1)),),
             ((tap("Set aside and bank"),),),
         ),
         0,

@@ -19,11 +19,14 @@ from scorekeeper.games.yardkle.rules import (
     QuickTurn,
     Roll,
     State,
+    Turn,
     TurnRecord,
     best_keep,
     can_bank,
     can_enter_total,
+    dice_to_roll,
     expected_actions,
+    forced_keep,
     next_step,
     score_keep,
     score_roll,
@@ -302,7 +305,8 @@ def test_keep_adds_to_the_turn_total_and_leaves_fewer_dice() -> None:
 
 
 def test_rolling_again_before_setting_aside_is_refused() -> None:
-    error = refused(play(new_game(), Roll((1, 2, 3, 4, 6, 6))), Roll((1, 2, 3, 4, 6, 6)))
+    # A single 1 or both 1s: the set-aside is the player's to choose.
+    error = refused(play(new_game(), Roll((1, 1, 2, 3, 4, 6))), Roll((1, 1, 2, 3, 4, 6)))
     assert error.message.startswith("Set aside dice from the last roll first")
     assert error.field == "dice"
 
@@ -778,9 +782,10 @@ def test_set_aside_and_bank_is_not_offered_when_only_hot_dice_reach_the_threshol
     # the 1 and the 5 alone make 150, under the 500 to get on the scorecard.
     state = play(new_game(), Roll((1, 2, 3, 4, 5, 6)))
     assert GAME.expected(state) == Expected(0, (keep_accepts(False),))
-    # Three pairs score only with every die set aside: even with no threshold, no stop.
+    # Three pairs score only with every die set aside: even with no threshold, no stop;
+    # and nothing else to set aside, so the next roll (all six) may come at once.
     state = play(new_game(threshold=0), Roll((2, 2, 4, 4, 6, 6)))
-    assert GAME.expected(state) == Expected(0, (keep_accepts(False),))
+    assert GAME.expected(state) == Expected(0, (keep_accepts(False), ROLL))
 
 
 def test_set_aside_and_bank_is_offered_when_part_of_the_roll_reaches_the_threshold() -> None:
@@ -801,6 +806,44 @@ def test_hot_dice_expect_only_a_roll() -> None:
     state = play(state, Keep((1, 1, 1, 5)))
     assert state.turn.hot_dice
     assert GAME.expected(state) == Expected(0, (ROLL,))
+
+
+def test_a_roll_with_one_possible_set_aside_and_no_stop_lets_the_next_roll_come_at_once() -> None:
+    # Only the 5 scores, and 50 is under the 500 to get on the scorecard: nothing to choose.
+    state = play(new_game(), Roll((5, 2, 3, 4, 6, 6)))
+    assert forced_keep(state) == (5,)
+    assert dice_to_roll(state) == 5
+    assert GAME.expected(state) == Expected(0, (keep_accepts(False), ROLL))
+    rolled = play(state, Roll((1, 1, 1, 2, 3)))
+    assert (rolled.turn.total, rolled.turn.pending_roll) == (50, (1, 1, 1, 2, 3))
+    assert GAME.ruling(rolled) == (
+        "Ann set aside single 5 for 50: turn total 50, 5 dice to roll. "
+        "Ann rolled 1 1 1 2 3: three 1s (1000) can score up to 1000."
+    )
+    # The explicit set-aside is still accepted (an API client, an older log).
+    assert play(state, Keep((5,))).turn == Turn(50, 5, None, False, 1)
+    assert refused(state, Roll((1, 1, 1, 2, 3, 4))).message == (
+        "Ann rolls 5 dice now (1 is set aside): enter 5 dice, not 6."
+    )
+
+
+def test_a_forced_set_aside_of_the_last_die_makes_the_next_roll_all_six() -> None:
+    state = play(new_game(), Roll((1, 1, 1, 5, 5, 2)), Keep((1, 1, 1, 5, 5)), Roll((5,)))
+    assert forced_keep(state) == (5,)
+    assert dice_to_roll(state) == 6
+    rolled = play(state, Roll((2, 3, 4, 6, 4, 2)))
+    assert GAME.ruling(rolled).startswith(
+        "Ann set aside single 5 for 50: turn total 1150. Hot dice!"
+    )
+    assert "Yardkle! Ann rolled 2 3 4 6 4 2" in GAME.ruling(rolled)
+    assert rolled.scores[0] == 0 and rolled.current == 1
+
+
+def test_a_set_aside_with_a_choice_or_a_stop_is_not_forced() -> None:
+    assert forced_keep(play(new_game(), Roll((1, 1, 2, 3, 4, 6)))) is None  # one 1 or both
+    entered = play(new_game(threshold=0), Roll((5, 2, 3, 4, 6, 6)))
+    assert forced_keep(entered) is None  # the 5 alone, but the turn may stop after it
+    assert forced_keep(new_game()) is None  # no roll waits
 
 
 def test_after_a_turn_the_next_seat_is_expected() -> None:

@@ -693,8 +693,8 @@ def test_every_state_says_whose_move_it_is_and_what_is_accepted(client: FlaskCli
         "seat": 0,
         "actions": [{"type": "roll"}, {"type": "total"}],
     }
-    rolled = session.ok({"type": "roll", "dice": [1, 2, 3, 4, 6, 6]})
-    # 100 cannot reach the entry threshold: the set-aside cannot bank.
+    rolled = session.ok({"type": "roll", "dice": [1, 1, 2, 3, 4, 6]})
+    # 200 cannot reach the entry threshold: the set-aside cannot bank.
     assert rolled["expected"] == {"seat": 0, "actions": [{"type": "keep", "choices": [False]}]}
     stale = session.act({"type": "keep", "dice": [1]}, version=0)
     assert stale.status_code == 409

@@ -132,7 +132,11 @@ def test_a_blank_or_mistyped_number_is_refused_naming_the_player_and_kept_on_the
     response = table.act(**round_fields("12", "", "±5"))
     assert refused(response) == "Enter Bob's points for this round (0 if none)."
     page = response.get_data(as_text=True)
-    assert '<div class="points-row invalid">\n      <label for="points-1">Bob</label>' in page
+    # Bob's row is marked, his total (none yet) beside his name.
+    assert (
+        '<div class="points-row invalid">\n      <label for="points-1">Bob '
+        '<span class="seat-total">0</span></label>'
+    ) in page
     assert 'name="points-0" inputmode="numeric"' in page and 'value="12"' in page
     assert re.search(r'name="negative-2" value="1" aria-label="Cy: negative" checked', page)
     mistyped = table.act(**round_fields("12", "4o", "5"))

@@ -8,12 +8,11 @@ import json
 import random
 import re
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import conftest
 import pytest
 from conftest import (
-    Form,
     Table,
     expected_actions,
     page_error,
@@ -691,15 +690,11 @@ def solo_state(table: Table) -> solo.SoloState:
     return state
 
 
-def take_offer(table: Table, tapped: str | None = None) -> tuple[Form, Form]:
-    """The solo take with the row card ``tapped`` (None: none yet): the GET form that
-    chooses a row card, and the form with the crabs the chosen card may go onto."""
-    query = f"?{urlencode({'take': tapped})}" if tapped else ""
-    response = table.client.get(table.url + query)
-    assert response.status_code == 200
-    page = response.get_data(as_text=True)
-    (chooser,) = [form for form in page_forms(page) if form.offered("take")]
-    return chooser, page_offers(page)["take"]
+def take_offers(table: Table) -> dict[str, list[str]]:
+    """The solo take as the page offers it, one tap a move: each row card that fits a
+    crab (its form's fixed card) → the crabs it may go onto (the form's buttons)."""
+    forms = [form for form in page_forms(table.page()) if form.kind == "take"]
+    return {form.fixed("card")[0]: form.offered("crab") for form in forms}
 
 
 def test_a_solo_take_offers_each_row_card_only_the_crabs_it_fits(client: FlaskClient) -> None:
@@ -714,11 +709,7 @@ def test_a_solo_take_offers_each_row_card_only_the_crabs_it_fits(client: FlaskCl
     assert set(forms) == {"take", "give-up"}
     assert forms["give-up"].offered("crab") == ["1", "2", "4"]
 
-    # Until a row card is tapped, the first one is chosen and only its crabs are offered.
-    chooser, crabs = take_offer(table)
-    assert chooser.method == "get" and chooser.kind is None  # choosing records nothing
-    assert chooser.offered("take") == row and chooser.greyed("take") == []
-    assert (crabs.fixed("card"), crabs.offered("crab")) == (["green 25"], ["1", "3"])
+    # Every row card with the buttons of the crabs it fits: one tap records the move.
     fits = {
         "green 25": ["1", "3"],  # above green 21 under crab 1's roof, or the empty crab 3
         "green 22": ["1", "3"],
@@ -726,36 +717,43 @@ def test_a_solo_take_offers_each_row_card_only_the_crabs_it_fits(client: FlaskCl
         "pink 16": ["2", "3", "4"],
         "green 19": ["3"],  # not above 21 under the roof; green on green 17 on crab 2
     }
+    assert take_offers(table) == fits
     state = solo_state(table)
     for card, crab_numbers in fits.items():
-        _, crabs = take_offer(table, card)
-        assert (crabs.fixed("card"), crabs.offered("crab")) == ([card], crab_numbers)
         listed = solo.crabs_for(state, YADOKARICK.parse(card, "card"))
         assert crab_numbers == [str(crab) for crab in listed]
-    # An address naming a card that is not in the row chooses the first row card.
-    assert take_offer(table, "green 1")[1].fixed("card") == ["green 25"]
 
     ok(table.act(type="take", card="pink 16", crab="2"))
     assert [str(card) for card in solo_state(table).crabs[1]] == ["pink 18", "green 17", "pink 16"]
 
 
-def test_a_row_card_that_fits_no_crab_is_shown_disabled_with_the_reason(
+def test_a_row_card_that_fits_no_crab_is_shown_without_crabs_and_the_reason(
     client: FlaskClient,
 ) -> None:
     moves = (*SHEET_MOVES, ("green 25", 3, "pink 2"))
     table = solo_table(client, *LAYOUT, moves=moves)
-    row = ["green 22", "pink 27", "pink 16", "green 19", "pink 2"]
     assert expected_actions(table)["take"]["cards"] == ["green 22", "pink 27", "pink 16", "pink 2"]
-    chooser, crabs = take_offer(table)
-    assert chooser.offered("take") == ["green 22", "pink 27", "pink 16", "pink 2"]
-    assert chooser.greyed("take") == ["green 19"]
-    assert [value for _, value, _ in chooser.buttons] == row  # the row as it lies
-    assert (crabs.fixed("card"), crabs.offered("crab")) == (["green 22"], ["1"])
-    assert take_offer(table, "pink 27")[1].offered("crab") == ["4"]
-    assert take_offer(table, "pink 2")[1].offered("crab") == ["2", "3", "4"]
-    # Tapped anyway (an old link): the first card that fits is chosen instead.
-    assert take_offer(table, "green 19")[1].fixed("card") == ["green 22"]
-    assert '<p class="help" id="take-none">No crab takes green 19 now.</p>' in table.page()
+    offers = take_offers(table)
+    assert list(offers) == ["green 22", "pink 27", "pink 16", "pink 2"]
+    assert (offers["green 22"], offers["pink 27"], offers["pink 2"]) == (
+        ["1"],
+        ["4"],
+        ["2", "3", "4"],
+    )
+    page = table.page()
+    moves_list = re.search(r'<ul class="moves">(.*?)</ul>', page, re.S)
+    assert moves_list is not None
+    lines = [text_of(line) for line in re.findall(r"<li>(.*?)</li>", moves_list.group(1), re.S)]
+    # The row as it lies, green 19 with no crab to go onto.
+    assert [line.split(" ·")[0] for line in lines] == [
+        "green 22",
+        "pink 27",
+        "pink 16",
+        "green 19",
+        "pink 2",
+    ]
+    assert lines[3] == "green 19 ·2 no crab"
+    assert '<p class="help" id="take-none">No crab takes green 19 now.</p>' in page
 
 
 def test_the_solo_draw_and_bonus_offer_exactly_the_cards_expected(client: FlaskClient) -> None:
@@ -795,4 +793,4 @@ def test_when_no_row_card_fits_a_crab_only_the_give_up_is_offered(client: FlaskC
     assert forms["give-up"].offered("crab") == ["1", "2", "3", "4"]
     assert 'name="take"' not in page and "Take a card onto a crab" not in page
     assert "No card of the row fits a crab now: give up a crab." in page
-    assert '<details class="card" open>' in page  # the only move is not folded away
+    assert '<details class="card" id="give-up" open>' in page  # the only move is not folded away

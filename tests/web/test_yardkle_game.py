@@ -183,7 +183,8 @@ def no_bank_reason(page: str) -> str:
 def test_the_page_shows_a_form_for_each_action_expected_and_no_other(table: Table) -> None:
     # A new turn: roll or a whole-turn total, no bank with nothing to bank.
     assert expected_types(table) == ["roll", "total"]
-    assert offered_types(table.page()) == ["roll", "total"]
+    # The whole-turn total comes first: opened, it hides the dice.
+    assert offered_types(table.page()) == ["total", "roll"]
     # A set-aside under the entry threshold: Ann may only roll on.
     table.roll(1, 5, 2, 3, 4, 6)
     table.keep(1, 5)
@@ -205,7 +206,7 @@ def test_hot_dice_offer_only_the_roll_of_all_six(table: Table) -> None:
     assert expected_types(table) == ["roll"]
     page = table.page()
     assert offered_types(page) == ["roll"]
-    assert "Bank" not in page.split("Last ruling")[1].split("Undo")[0]
+    assert "Bank" not in page.split("</h1>")[1].split("Undo")[0]
     assert "Ann rolls 6 dice" in page
 
 
@@ -221,7 +222,7 @@ def test_set_aside_and_bank_is_offered_when_the_engine_lists_it(table: Table) ->
 def test_set_aside_and_bank_is_not_offered_under_the_entry_threshold_and_says_why(
     table: Table,
 ) -> None:
-    table.roll(5, 2, 3, 4, 6, 6)
+    table.roll(1, 1, 2, 3, 4, 6)
     assert table.state()["expected"]["actions"] == [{"type": "keep", "choices": [False]}]
     page = table.page()
     assert keep_buttons(page) == ["roll"]
@@ -232,18 +233,23 @@ def test_set_aside_and_bank_is_not_offered_under_the_entry_threshold_and_says_wh
     )
 
 
-def test_set_aside_and_bank_is_not_offered_when_every_set_aside_is_hot_dice(
+def test_a_set_aside_that_leaves_no_choice_is_not_asked_the_next_roll_makes_it(
     client: FlaskClient,
 ) -> None:
     table = start_session(client, ["Ann", "Bo"], entry_threshold="0")
-    table.roll(2, 2, 4, 4, 6, 6)  # three pairs score only with all six dice
-    assert table.state()["expected"]["actions"] == [{"type": "keep", "choices": [False]}]
+    table.roll(2, 2, 4, 4, 6, 6)  # three pairs score only with all six dice: hot dice
+    assert table.state()["expected"]["actions"] == [
+        {"type": "keep", "choices": [False]},
+        {"type": "roll"},
+    ]
     page = table.page()
-    assert keep_buttons(page) == ["roll"]
-    assert no_bank_reason(page) == (
-        "No “Set aside and bank” after this roll: every set-aside from it scores with all "
-        "the dice left (hot dice), so Ann must roll all six again before stopping."
+    assert offered_types(page) == ["roll"]
+    assert "Ann rolls 6 dice (2 2 4 4 6 6 set aside: the only scoring dice)" in page
+    assert table.roll(5, 2, 3, 4, 6, 6).status_code == 303
+    assert ruling(table) == (
+        "Ann set aside three pairs for 1500: turn total 1500. Hot dice! All six scored: "
+        "Ann must roll all six again before stopping. Ann rolled 5 2 3 4 6 6: single 5 (50) "
+        "can score up to 50."
     )
-    # What the page offers is what the engine accepts.
-    assert table.keep(2, 2, 4, 4, 6, 6).status_code == 303
-    assert "Hot dice" in ruling(table)
+    # The roll after it is Ann's to set aside from: the single 5, or bank with it.
+    assert keep_buttons(table.page()) == ["roll", "bank"]

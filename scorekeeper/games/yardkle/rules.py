@@ -495,6 +495,25 @@ def _keep_bank_choices(state: State) -> tuple[bool, ...]:
     return (False, True) if can_stop else (False,)
 
 
+def forced_keep(state: State) -> tuple[int, ...] | None:
+    """The set-aside the rules leave the player, when the waiting roll allows exactly one
+    and the turn cannot stop after it; None when the player has a choice (or no roll
+    waits). The next roll may then come at once: it sets these dice aside first."""
+    roll = state.turn.pending_roll
+    if roll is None or _keep_bank_choices(state) != (False,):
+        return None
+    keeps = [dice for _points, dice in _scoring_keeps(roll)]
+    return keeps[0] if len(keeps) == 1 else None
+
+
+def dice_to_roll(state: State) -> int:
+    """How many dice the next roll has: those left, after the forced set-aside if any."""
+    forced = forced_keep(state)
+    if forced is None:
+        return state.turn.dice_left
+    return _turn_after_keep(state.turn, 0, len(forced)).dice_left
+
+
 def expected_actions(state: State) -> Expected:
     """What the engine accepts now, and whose move it is.
 
@@ -503,14 +522,19 @@ def expected_actions(state: State) -> Expected:
     ``roll``, ``bank`` when the player may stop (``can_bank``) and ``total``
     while nothing is rolled this turn; with a roll waiting: ``keep``, whose
     ``choices`` are the values of its ``bank`` flag that some set-aside makes
-    acceptable. Dice and points are not listed: any roll of the dice left is
-    accepted, and any multiple of 50 the entry threshold allows as a total.
+    acceptable, and ``roll`` too when the set-aside is forced (``forced_keep``):
+    nothing is left to choose, so the next roll sets it aside first. Dice and
+    points are not listed: any roll of the dice left is accepted, and any
+    multiple of 50 the entry threshold allows as a total.
     """
     step = next_step(state)
     if step == "over":
         return Expected(None, ())
     if step == "keep":
-        return Expected(state.current, (Accepts("keep", choices=_keep_bank_choices(state)),))
+        keep = Accepts("keep", choices=_keep_bank_choices(state))
+        if forced_keep(state) is not None:
+            return Expected(state.current, (keep, Accepts("roll")))
+        return Expected(state.current, (keep,))
     actions = [Accepts("roll")]
     if can_bank(state):
         actions.append(Accepts("bank"))
@@ -589,11 +613,16 @@ def _wrong_dice_count(state: State, entered: int) -> str:
 def _apply_roll(state: State, action: Roll) -> State:
     name, turn = state.current_player, state.turn
     if turn.pending_roll is not None:
-        raise IllegalAction(
-            f"Set aside dice from the last roll first: {name} rolled "
-            f"{_dice_text(turn.pending_roll)}.",
-            "dice",
-        )
+        forced = forced_keep(state)
+        if forced is None:
+            raise IllegalAction(
+                f"Set aside dice from the last roll first: {name} rolled "
+                f"{_dice_text(turn.pending_roll)}.",
+                "dice",
+            )
+        kept = _apply_keep(state, Keep(forced))
+        rolled = _apply_roll(kept, action)
+        return replace(rolled, last_ruling=f"{kept.last_ruling} {rolled.last_ruling}")
     dice = _parse_dice(_dice_list(action.dice, "dice"), "dice", "Die")
     if len(dice) != turn.dice_left:
         raise IllegalAction(_wrong_dice_count(state, len(dice)), "dice")

@@ -1,0 +1,298 @@
+"""The dice games, Yadokarick and the score sheet on a 360x740 phone: after every tap
+the next input is whole on the first screen, with the page still at the top.
+
+Each test plays a whole round through the pages, with and without JavaScript, in
+one Chromium shared by the module.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_phone import CHROMIUM, PHONE, chromium, server
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
+]
+
+__all__ = ["server"]
+
+# The forms that ask for the next tap, whichever the page shows: each game's
+# templates give its input these ids.
+NEXT_INPUT = (
+    "#roll-form, #keep-form, #total-form, #size-step, #play-form, #marker-form, #draw-form, "
+    "#take, #bonus, #give-up[open], #round-form"
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        opened = chromium(playwright)
+        yield opened
+        opened.close()
+
+
+class Phone:
+    """A 360x740 page, with or without JavaScript."""
+
+    def __init__(self, page: Any, javascript: bool) -> None:
+        self.page = page
+        self.javascript = javascript
+
+
+@pytest.fixture(params=[True, False], ids=["js", "no-js"])
+def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Phone]:
+    context = browser.new_context(viewport=PHONE, java_script_enabled=request.param)
+    yield Phone(context.new_page(), request.param)
+    context.close()
+
+
+def input_boxes(page: Any) -> tuple[float, list[tuple[str, float, float]]]:
+    """The page's scroll offset, and where each shown input form starts and ends."""
+    scroll, boxes = page.evaluate(
+        """(selector) => [window.scrollY, [...document.querySelectorAll(selector)]
+            .filter(form => form.checkVisibility())
+            .map(form => [form.id, form.getBoundingClientRect().top,
+                          form.getBoundingClientRect().bottom])]""",
+        NEXT_INPUT,
+    )
+    return scroll, [tuple(box) for box in boxes]
+
+
+def check_next_input(page: Any, after: str) -> None:
+    scroll, boxes = input_boxes(page)
+    assert scroll == 0, f"after {after}: the page scrolled to {scroll}"
+    if page.locator(".winner").count():
+        assert boxes == [], f"after {after}: the game is over but asks for more"
+        return
+    assert boxes, f"after {after}: no input on the page"
+    outside = [box for box in boxes if box[1] < 0 or box[2] > PHONE["height"]]
+    assert outside == [], f"after {after}: input not whole on the first screen: {outside}"
+
+
+def version(page: Any) -> str:
+    return str(page.get_attribute("body", "data-version"))
+
+
+def tap(page: Any, locator: Any, what: str, records: bool = True) -> None:
+    """Tap, wait for the answer when the tap sends something (the session's next
+    version, or the question it asks first: a card's size), and check the next input."""
+    before = [version(page), page.url]
+    locator.click()
+    if records:
+        page.wait_for_function(
+            """([seen, url]) => document.body !== null
+                && (document.body.dataset.version !== seen
+                    || (location.href !== url && document.getElementById("size-step") !== null))""",
+            arg=before,
+            polling=50,
+        )
+    page.wait_for_load_state()
+    check_next_input(page, what)
+
+
+def button(page: Any, name: str) -> Any:
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def start(page: Any, server: str, game: str, names: list[str], **options: str) -> None:
+    page.goto(f"{server}/new/{game}")
+    for index, name in enumerate(names):
+        page.fill(f"#seats-{index}", name)
+    for option, value in options.items():
+        page.fill(f"#option_{option}", value)
+    button(page, "Start the game").click()
+    # With JavaScript the form goes by fetch: the session's page comes after the tap.
+    page.locator("body[data-session]").wait_for(state="attached")
+    page.wait_for_load_state()
+    check_next_input(page, f"starting {game}")
+
+
+def ruling(page: Any) -> str:
+    return str(page.inner_text(".ruling"))
+
+
+# --- Yardkle -----------------------------------------------------------------------
+
+
+def roll(phone: Phone, *dice: int) -> None:
+    """Tap each die's face: with JavaScript the last one records the roll; without,
+    "Record the roll" does."""
+    page = phone.page
+    for index, die in enumerate(dice, start=1):
+        face = page.locator(f"label.face:has(input[name=die{index}][value='{die}'])")
+        records = phone.javascript and index == len(dice)
+        tap(page, face, f"die {index} showing {die}", records=records)
+    if not phone.javascript:
+        tap(page, button(page, "Record the roll"), f"recording {dice}")
+
+
+def test_with_javascript_a_yardkle_roll_records_on_its_last_die(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    start(page, server, "yardkle", ["Ann", "Bo"])
+    for index, die in enumerate((1, 1, 1, 5, 2), start=1):
+        page.locator(f"label.face:has(input[name=die{index}][value='{die}'])").click()
+    assert version(page) == "0"  # five dice of six: nothing sent yet
+    with page.expect_navigation():
+        page.locator("label.face:has(input[name=die6][value='3'])").click()
+    # Sent as the form is (its version and one-time key): one event, the set-aside next.
+    assert version(page) == "1"
+    assert ruling(page).endswith(
+        "Ann rolled 1 1 1 5 2 3: three 1s (1000) and single 5 (50) can score up to 1050."
+    )
+    assert page.locator("#keep-form").count() == 1
+    context.close()
+
+
+def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(
+    server: str, phone: Phone
+) -> None:
+    page = phone.page
+    start(page, server, "yardkle", ["Annabelle", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
+
+    roll(phone, 1, 1, 1, 5, 2, 3)
+    tap(page, button(page, "Set aside and bank"), "Annabelle's set-aside")
+    assert "Annabelle banks 1050" in ruling(page)
+
+    roll(phone, 2, 3, 4, 6, 4, 2)
+    assert "Yardkle!" in ruling(page)
+
+    roll(phone, 1, 2, 3, 4, 5, 6)
+    tap(page, button(page, "Set aside, roll on"), "Cy's hot dice")
+    roll(phone, 5, 5, 5, 2, 3, 4)
+    tap(page, button(page, "Set aside and bank"), "Cy's second set-aside")
+    assert "Cy banks 2000" in ruling(page)
+
+    # Only the 5 scores and 50 cannot stop the turn: no tap sets it aside, the next
+    # roll does.
+    roll(phone, 5, 2, 3, 4, 6, 6)
+    roll(phone, 1, 1, 1, 2, 3)
+    tap(page, button(page, "Set aside and bank"), "Di's three 1s")
+    assert "Di banks 1050" in ruling(page)
+
+    tap(page, page.locator("summary"), "opening the whole-turn total", records=False)
+    page.fill("#points", "600")
+    tap(page, button(page, "Record the total"), "Ed's total")
+    assert "Ed" in ruling(page)
+
+    roll(phone, 1, 1, 1, 2, 3, 4)
+    tap(page, button(page, "Set aside, roll on"), "Flo's three 1s")
+    tap(page, button(page, "Bank 1000"), "Flo's bank")
+    assert "Flo banks 1000" in ruling(page)
+
+    roll(phone, 2, 2, 2, 3, 4, 6)
+    roll(phone, 2, 3, 4)
+    assert "Yardkle!" in ruling(page)
+
+    tap(page, page.locator("summary"), "opening the whole-turn total", records=False)
+    page.fill("#points", "500")
+    tap(page, button(page, "Record the total"), "Hal's total")
+    assert "Annabelle rolls next" in ruling(page)
+    assert page.locator(".seat-score").all_inner_texts() == [
+        "1,050",
+        "0 not in",
+        "2,000",
+        "1,050",
+        "600",
+        "1,000",
+        "0 not in",
+        "500",
+    ]
+
+
+# --- Yadokarick ----------------------------------------------------------------------
+
+
+def size_of(card: str) -> int:
+    return int(card.split()[1]) % 5 + 1
+
+
+def lay(page: Any, card: str, action: str = "playing") -> None:
+    """Tap a card of the picker, and its size when the page asks it."""
+    tap(page, button(page, card), f"{action} {card}")
+    if page.locator("#size-step").count():
+        tap(page, button(page, f"size {size_of(card)}"), f"the size of {card}")
+
+
+def test_a_seven_player_yadokarick_round_keeps_each_next_input_on_the_first_screen(
+    server: str, phone: Phone
+) -> None:
+    page = phone.page
+    start(page, server, "yadokarick", ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"], rounds="2")
+    deck = [f"{colour} {number}" for number in range(1, 37) for colour in ("green", "pink")]
+    for card in deck[:70]:
+        lay(page, card)
+        while page.locator("#marker-form").count():
+            tap(page, page.get_by_role("button", name=re.compile("^Stay on")), "the marker")
+    assert page.inner_text(".board").startswith("Round 2 of 2")
+    assert page.locator("#play-form h2").inner_text() == "Cy plays: tap the card"
+    assert page.locator("h2", has_text="Rounds").count() == 1
+
+
+def test_a_yadokarick_round_against_the_npc_crab_keeps_each_next_input_on_the_first_screen(
+    server: str, phone: Phone
+) -> None:
+    page = phone.page
+    start(page, server, "yadokarick", ["Ann", "Bo"])
+    for number in range(1, 31):
+        lay(page, f"green {number}")
+    assert page.inner_text(".winner").endswith("wins!")
+    assert page.locator("h2", has_text="Result").count() == 1
+
+
+def test_a_yadokarick_solo_game_keeps_each_next_input_on_the_first_screen(
+    server: str, phone: Phone
+) -> None:
+    page = phone.page
+    start(page, server, "yadokarick", ["Sol"])
+    drawn = iter(
+        f"{colour} {number}"
+        for number in range(36, 0, -1)
+        for colour in ("green", "pink")
+        if number != 30
+    )
+    for _ in range(5):
+        lay(page, next(drawn), "drawing")
+    draws = 5
+    for move in range(12):
+        takes = page.locator("#take button")
+        if takes.count():
+            tap(page, takes.first, f"move {move}")
+        else:
+            tap(page, page.locator("#give-up button").first, f"giving up, move {move}")
+        while page.locator("#draw-form").count():
+            card = next(drawn)
+            while not button(page, card).is_enabled():
+                card = next(drawn)
+            lay(page, card, "drawing")
+            draws += 1
+    # Every tap on a move recorded one event, and so did every draw (its size with it).
+    assert version(page) == str(draws + 12)
+
+
+# --- Score sheet ---------------------------------------------------------------------
+
+
+def test_an_eight_seat_score_sheet_keeps_each_next_input_on_the_first_screen(
+    server: str, phone: Phone
+) -> None:
+    page = phone.page
+    names = ["Annabelle", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    start(page, server, "score-sheet", names)
+    for number in (1, 2, 3):
+        for seat in range(len(names)):
+            tap(page, page.locator(f"#points-{seat}"), f"round {number}, seat {seat}", False)
+            page.keyboard.type(str(seat * number))
+        tap(page, button(page, f"Record round {number}"), f"round {number}")
+    assert page.locator("tr.leader .sheet-name").inner_text() == "★ Hal"
+    assert "Hal ★ 42" in page.inner_text("#round-form")
+    tap(page, button(page, "Finish the game"), "the end of the game")
+    assert "Hal" in page.inner_text(".winner")
