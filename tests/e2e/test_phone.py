@@ -334,7 +334,7 @@ def test_a_yellow_dwarf_run_with_a_taker_card_on_a_phone(server: str) -> None:
         assert "Ann takes the 10 of Diamonds tray, 4 chips" in page.inner_text(".ruling")
         check_phone_layout(page, "yellow-dwarf-run")
         page.get_by_role("button", name="Ann: “without J”").click()
-        assert "Bo" in page.inner_text("tr.current")
+        assert "Bo" in page.inner_text(".seats li.current")
         browser.close()
 
 

@@ -97,12 +97,11 @@ def board_trays(page: str) -> list[tuple[str, int]]:
 
 
 def board_players(page: str) -> list[tuple[str, int, str]]:
-    """The players' table of the board: (name with its badges, chips, cards in hand)."""
-    board = page.split("<h2>Rounds</h2>")[0]
+    """The players of the board: (name with its badges, chips, cards in hand)."""
     rows = re.findall(
-        r'<tr(?: class="current")?>\s*<td>(.*?)</td>\s*<td class="num">(-?\d+)</td>\s*'
-        r'<td class="num">(.*?)</td>',
-        board,
+        r'<span class="who">(.*?)</span>\s*<span><strong class="chips">(-?\d+)</strong> chips'
+        r'</span>\s*<span class="small"><span class="cards">(.*?)</span>',
+        page,
     )
     return [(text(name).removeprefix("▶ "), int(chips), cards) for name, chips, cards in rows]
 
@@ -240,7 +239,7 @@ def test_forgot_leaves_the_tray_and_the_card_pays_it_at_settlement(client: Flask
     assert state["went_out"] == 1
     assert "Bo is out: enter the taker cards still in a hand" in table.state()["ruling"]
     reveal = text(table.page())
-    assert "Bo went out Show the hands" in reveal
+    assert "Bo went out. Show the hands" in reveal
     assert "Each pays a chip a card: Ann 4, Cy 6, Di 6, Ed 6, Flo 6, Gus 6, Hal 6." in reveal
     act(table, type="reveal", **{f"taker-{card}": "" for card in ("QS", "KH", "7D")})
     record = conserved(table)["rounds"][0]

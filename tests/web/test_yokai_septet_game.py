@@ -46,7 +46,7 @@ def test_a_whole_game_to_seven_points_through_the_pages(client: FlaskClient) -> 
     ruling = table.state()["ruling"]
     assert ruling.startswith("Trick 1: Ann takes it with red 12.")
     page = table.page()
-    assert re.search(r"Foxes</td>\s*<td class=\"num\">0</td>\s*<td class=\"num\">1</td>", page)
+    assert re.search(r"<strong>Foxes</strong>\s*<span>0 pts · 1 trick</span>", page)
     assert re.search(r'value="red 12"[^>]*disabled', page)  # played cards are greyed out
     assert re.search(r'value="yellow 4"[^>]*disabled', page)  # the trump card is out of play
     for trick in FOUR_BOSS_ROUND[1:]:

@@ -1,0 +1,197 @@
+"""The next input stays on a phone's first screen for a whole round of each card game.
+
+A real Chromium at 360x740 plays a round of Yokai Septet, Cryptruck and Yellow
+Dwarf through the session page, with and without JavaScript. After every tap the
+page is at its top, and the input the engine expects next (the card picker, the
+question, the buttons) lies wholly inside the first 740 px: no tap needs a scroll
+first. The cards are chosen from the engine's own ``expected`` (via the API), so
+every one is legal; each follows the colour led when it can, so no revoke flag
+interrupts the round.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from test_phone import CHROMIUM, PHONE, launch, server
+
+__all__ = ["server"]  # the live app, from test_phone
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
+]
+
+SEATS = ["Ann", "Bo", "Cy", "Di"]
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One tap at the table: the inputs that must be on screen, and the button tapped."""
+
+    inputs: tuple[str, ...]  # CSS selectors, each of one element
+    button: str
+
+
+def form_of(kind: str) -> str:
+    return f"form:has(input[name=type][value='{kind}'])"
+
+
+def card_tap(kind: str, card: str) -> Tap:
+    form = f"{form_of(kind)}:has(button[name=card])"
+    return Tap((form,), f"{form} button[name=card][value='{card}']")
+
+
+def follow(offered: list[str], current: list[str]) -> str:
+    """The first card offered of the colour led (any card when none is left or on a lead)."""
+    if current:
+        led = current[0].split(" ")[0]
+        same = [card for card in offered if card.startswith(f"{led} ")]
+        if same:
+            return same[0]
+    return offered[0]
+
+
+def yokai_septet(answer: dict[str, Any]) -> Tap:
+    expected = {action["type"]: action for action in answer["expected"]["actions"]}
+    if "trump" in expected:
+        # A 7 as the trump card: six Boss Yokai in play, so the round can run to trick 12.
+        return card_tap("trump", "blue 7")
+    if "first-lead" in expected:
+        return Tap((form_of("first-lead"),), "button[name=seat][value='0']")
+    current = answer["state"]["round"]["current"]
+    return card_tap("play", follow(expected["play"]["cards"], current))
+
+
+def cryptruck(answer: dict[str, Any]) -> Tap:
+    expected = {action["type"]: action for action in answer["expected"]["actions"]}
+    rnd = answer["state"]["round"]
+    if "reveal" in expected:
+        return card_tap("reveal", "blue 1")
+    if "dealer-card" in expected:
+        return card_tap("dealer-card", "red 2")
+    if "bid" in expected:
+        want = "1" if not rnd["bids"] else "0"
+        return Tap((form_of("bid"),), f"button[name=want][value='{want}']")
+    if "give" in expected:
+        return card_tap("give", "yellow 6")  # its form holds the skip too
+    return card_tap("play", follow(expected["play"]["cards"], rnd["current"]))
+
+
+def yellow_dwarf(answer: dict[str, Any]) -> Tap:
+    """A seat lays up to three cards in a row (diamonds first, so taker cards come up),
+    then says "without"; a taker card is called the first time, forgotten after."""
+    expected = {action["type"]: action for action in answer["expected"]["actions"]}
+    state = answer["state"]
+    if "reveal" in expected:
+        form = form_of("reveal")
+        return Tap((form,), f"{form} button[type=submit]")
+    laid = state["laid"]
+    turn = state["turn"]
+    run = 0
+    for entry in reversed(laid):
+        if entry["seat"] != turn:
+            break
+        run += 1
+    offered = expected.get("play", {}).get("cards", [])
+    if "without" in expected and (run >= 3 or not offered):
+        form = form_of("without")
+        return Tap((form,), f"{form} button")
+    by_suit = sorted(offered, key=lambda card: "DCHS".index(card[-1]))
+    card = by_suit[0]
+    return card_tap("play", card)
+
+
+CALLED_STEP = "#called-step"
+
+
+def called_tap(answer: dict[str, Any]) -> Tap:
+    """The "called?" question for the taker card just tapped: called the first time."""
+    called = any(entry.get("called") for entry in answer["state"]["laid"])
+    return Tap((CALLED_STEP,), f"{CALLED_STEP} button[name=called][value='{0 if called else 1}']")
+
+
+GAMES: dict[str, Callable[[dict[str, Any]], Tap]] = {
+    "yokai-septet": yokai_septet,
+    "cryptruck": cryptruck,
+    "yellow-dwarf": yellow_dwarf,
+}
+
+
+def api(url: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as answer:
+        return json.load(answer)
+
+
+def round_number(game: str, state: dict[str, Any]) -> int:
+    return int(state["round"] if game == "yellow-dwarf" else state["round"]["number"])
+
+
+def off_screen(page: Any, selectors: tuple[str, ...]) -> list[str]:
+    """The selectors whose element is not wholly inside the first screen, with its box."""
+    outside = []
+    for selector in selectors:
+        box = page.locator(selector).bounding_box()
+        assert box is not None, f"{selector} is not shown"
+        if box["y"] < 0 or box["y"] + box["height"] > PHONE["height"]:
+            outside.append(f"{selector}: {box['y']:.0f}..{box['y'] + box['height']:.0f}")
+    return outside
+
+
+Check = Callable[[Any, Tap, int], None]
+
+
+def play_a_round(page: Any, server: str, game: str, check: Check) -> int:
+    """Start a session of ``game``, play its first round through the page, calling
+    ``check`` before each tap; the number of taps."""
+    created = api(f"{server}/api/v1/sessions", {"game": game, "seats": SEATS})
+    page.goto(created["links"]["join"].replace("http://localhost", server))
+    state_url = f"{server}/api/v1/sessions/{created['id']}"
+    answer = api(state_url)
+    taps = 0
+    while round_number(game, answer["state"]) == 1:
+        asked = page.locator(CALLED_STEP).count() > 0
+        tap = called_tap(answer) if asked else GAMES[game](answer)
+        check(page, tap, taps)
+        with page.expect_navigation():
+            page.locator(tap.button).click()
+        taps += 1
+        answer = api(state_url)
+        assert page.locator("#error").count() == 0, page.inner_text("#error")
+    check(page, GAMES[game](answer), taps)
+    return taps
+
+
+def on_first_screen(page: Any, tap: Tap, taps: int) -> None:
+    assert page.evaluate("window.scrollY") == 0
+    assert off_screen(page, tap.inputs) == [], f"after {taps} taps"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        chromium, page = launch(playwright, True)
+        page.context.close()
+        yield chromium
+        chromium.close()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_input_of_a_round_is_on_the_first_screen(
+    server: str, browser: Any, game: str, javascript: bool
+) -> None:
+    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript)
+    page = context.new_page()
+    taps = play_a_round(page, server, game, on_first_screen)
+    context.close()
+    assert taps > 20
