@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from test_phone import CHROMIUM, PHONE, launch, server
 
+from scorekeeper.games.yellow_dwarf.settlement import deal_size
+
 __all__ = ["server"]  # the live app, from test_phone
 
 pytestmark = [
@@ -37,6 +39,7 @@ class Tap:
 
     inputs: tuple[str, ...]  # CSS selectors, each of one element
     button: str
+    fills: tuple[tuple[str, str], ...] = ()  # (selector, text) typed before the tap
 
 
 def form_of(kind: str) -> str:
@@ -91,7 +94,14 @@ def yellow_dwarf(answer: dict[str, Any]) -> Tap:
     state = answer["state"]
     if "reveal" in expected:
         form = form_of("reveal")
-        return Tap((form,), f"{form} button[type=submit]")
+        # Paid by card points: each card left counted at its least, 1 point.
+        each = deal_size(len(state["players"]))[0]
+        left = tuple(
+            (f"#left-{seat}", str(each - laid))
+            for seat, laid in enumerate(state["laid_counts"])
+            if seat != state["went_out"] and state["options"]["payout"] == "points"
+        )
+        return Tap((form,), f"{form} button[type=submit]", left)
     laid = state["laid"]
     turn = state["turn"]
     run = 0
@@ -149,10 +159,14 @@ def off_screen(page: Any, selectors: tuple[str, ...]) -> list[str]:
 Check = Callable[[Any, Tap, int], None]
 
 
-def play_a_round(page: Any, server: str, game: str, check: Check) -> int:
+def play_a_round(
+    page: Any, server: str, game: str, check: Check, options: dict[str, str] | None = None
+) -> int:
     """Start a session of ``game``, play its first round through the page, calling
     ``check`` before each tap; the number of taps."""
-    created = api(f"{server}/api/v1/sessions", {"game": game, "seats": SEATS})
+    created = api(
+        f"{server}/api/v1/sessions", {"game": game, "seats": SEATS, "options": options or {}}
+    )
     page.goto(created["links"]["join"].replace("http://localhost", server))
     state_url = f"{server}/api/v1/sessions/{created['id']}"
     answer = api(state_url)
@@ -161,6 +175,8 @@ def play_a_round(page: Any, server: str, game: str, check: Check) -> int:
         asked = page.locator(CALLED_STEP).count() > 0
         tap = called_tap(answer) if asked else GAMES[game](answer)
         check(page, tap, taps)
+        for selector, text in tap.fills:
+            page.fill(selector, text)
         with page.expect_navigation():
             page.locator(tap.button).click()
         taps += 1
