@@ -301,6 +301,16 @@ class Expected:
     def accepts(self, action_type: str) -> Accepts | None:
         return next((action for action in self.actions if action.type == action_type), None)
 
+    def only_card(self) -> dict[str, object] | None:
+        """The action the table has no say in: one action type accepted, listing a single
+        card and asking nothing (the last card of a round); None while there is a choice."""
+        if len(self.actions) != 1:
+            return None
+        action = self.actions[0]
+        if action.cards is None or len(action.cards) != 1 or action.choices is not None:
+            return None
+        return {"type": action.type, "card": action.cards[0]}
+
     def to_json(self) -> dict[str, object]:
         return {"seat": self.seat, "actions": [action.to_json() for action in self.actions]}
 

@@ -116,6 +116,9 @@ class GameAdapter:
     # Why an event of this game cannot be corrected, when it cannot.
     no_correction: str = ""
     judge: TrickJudge | None = None
+    # The action the rules leave no choice about in a state, as JSON (None: the table has
+    # a say): a form's tap records it too, and undo and redo step over it.
+    forced: Callable[[Any], dict[str, object] | None] | None = None
     api_routes: tuple[ApiRoute, ...] = ()
     # Its part of the API document: its components (``<Name>Options`` and
     # ``<Name>Action`` at least, see openapi_parts.schema_name) and the path items of its

@@ -28,21 +28,45 @@ def posted_version() -> int:
     return parse_whole_number(request.form.get("version", ""), "The page's version", "version")
 
 
+# One more write after a form's, given the view it left and the action the rules force now.
+Step = Callable[[store.SessionView, dict[str, object]], store.SessionView]
+
+
+def step_over_forced(view: store.SessionView, step: Step) -> None:
+    """Take ``step`` again while the game's rules leave the table no choice (its adapter's
+    ``forced``), so that no tap only confirms what the rules decide. It stops when another
+    phone wrote first or there is nothing left to step over."""
+    forced = adapter(view.game.slug).forced
+    if forced is None:
+        return
+    action = forced(view.state)
+    while action is not None:
+        try:
+            view = step(view, action)
+        except (IllegalAction, store.StaleVersion):
+            return
+        action = forced(view.state)
+
+
 def record(
     view: store.SessionView,
-    write: Callable[[int, str | None], object],
+    write: Callable[[int, str | None], store.SessionView],
     show_refusal: Callable[[IllegalAction], tuple[str, int]] | None = None,
+    then: Step | None = None,
 ) -> Response | tuple[str, int]:
     """Run one checked write from a form and answer as a player expects.
 
     Success and a repeated tap both go back to the session page; a refused
     action shows the page again with the reason (or ``show_refusal``'s page: the
-    form it came from); a stale page shows the current state with a 409.
+    form it came from); a stale page shows the current state with a 409. After a
+    write, ``then`` is taken as long as the rules leave no choice (step_over_forced).
     """
     session_id = view.id
     access.require_device_edit(session_id)
     try:
-        write(posted_version(), request.form.get("form_key") or None)
+        written = write(posted_version(), request.form.get("form_key") or None)
+        if then is not None:
+            step_over_forced(written, then)
     except IllegalAction as refused:
         if show_refusal is not None:
             return show_refusal(refused)
@@ -66,24 +90,37 @@ def action(session_id: str) -> Response | tuple[str, int]:
     view = load_or_404(session_id)
     reader = adapter(view.game.slug).read_form
 
-    def write(version: int, form_key: str | None) -> object:
+    def write(version: int, form_key: str | None) -> store.SessionView:
         return store.append(
             session_id, lambda current: reader(request.form, current), version, form_key
         )
 
-    return record(view, write)
+    return record(
+        view, write, then=lambda current, forced: store.append(session_id, forced, current.version)
+    )
 
 
 @bp.post("/s/<session_id>/undo")
 def undo(session_id: str) -> Response | tuple[str, int]:
+    """Undo the newest event, and the ones before it the rules left no choice about: the
+    tap that led to them is undone with them."""
     view = load_or_404(session_id)
-    return record(view, lambda version, key: store.undo(session_id, version, key))
+    return record(
+        view,
+        lambda version, key: store.undo(session_id, version, key),
+        then=lambda current, _forced: store.undo(session_id, current.version),
+    )
 
 
 @bp.post("/s/<session_id>/redo")
 def redo(session_id: str) -> Response | tuple[str, int]:
+    """Redo the newest undone event, and the ones after it the rules left no choice about."""
     view = load_or_404(session_id)
-    return record(view, lambda version, key: store.redo(session_id, version, key))
+    return record(
+        view,
+        lambda version, key: store.redo(session_id, version, key),
+        then=lambda current, _forced: store.redo(session_id, current.version),
+    )
 
 
 def live_event(
@@ -142,7 +179,7 @@ def retype(view: store.SessionView, seq: int) -> Response | tuple[str, int]:
     are replayed, or the correction is refused naming the one it would break."""
     event = retypable(view, seq)
 
-    def write(version: int, form_key: str | None) -> object:
+    def write(version: int, form_key: str | None) -> store.SessionView:
         # Built here, inside record: a refused reading shows the form again with its reason.
         action = adapter(view.game.slug).read_form(request.form, view)
         if action["type"] != event.action["type"]:
@@ -184,7 +221,7 @@ def correct(session_id: str, seq: int) -> Response | tuple[str, int]:
         return retype(view, seq)
     event, correction = correctable(view, seq)
 
-    def write(version: int, form_key: str | None) -> object:
+    def write(version: int, form_key: str | None) -> store.SessionView:
         # Built here, inside record: a card that is not one is refused with a sentence.
         replacement = correction.replacement(view, event, request.form)
         return store.correct(session_id, seq, replacement, version, form_key)

@@ -1150,3 +1150,13 @@ def test_expected_lists_exactly_what_apply_accepts_in_random_games(
         assert check_expected(state, [], rng) == NOTHING_EXPECTED
     every_type = {"reveal", "dealer-card", "won", "bid", "give", "play", "revoke"}
     assert set(listed) == every_type, listed
+
+
+def test_only_a_single_card_listed_alone_leaves_no_choice() -> None:
+    last = Expected(2, (Accepts("play", cards=("white 3",)),))
+    assert last.only_card() == {"type": "play", "card": "white 3"}
+    assert Expected(2, (Accepts("play", cards=("white 3", "red 1")),)).only_card() is None
+    flagged = (Accepts("play", cards=("white 3",)), Accepts("revoke", choices=(0,)))
+    assert Expected(2, flagged).only_card() is None  # a revoke flag is the table's to settle
+    asked = Accepts("play", cards=("10D",), choices=(True, False))
+    assert Expected(0, (asked,)).only_card() is None  # "called?" is still a question

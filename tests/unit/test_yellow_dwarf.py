@@ -26,6 +26,7 @@ from scorekeeper.games.yellow_dwarf.rules import (
     dealt,
     expected,
     expected_actions,
+    forced_action,
     hand_counts,
     is_grand_opera,
     played_this_round,
@@ -1365,3 +1366,25 @@ def test_expected_lists_exactly_what_apply_accepts_through_seeded_whole_games(se
         steps += 1
         assert steps < 5000
     assert GAME.winners(state)
+
+
+def test_the_rules_force_a_without_only_when_every_card_of_the_rank_due_is_laid() -> None:
+    one_left = play(GAME.start(FOUR, {}), "KS", "KH", "KD", "QS")
+    assert forced_action(one_left) is None  # the KC may be in Ann's hand
+    state = play(GAME.start(FOUR, {}), "KS", "KH", "KD", "KC", "QD")
+    assert forced_action(state) == {"type": "without", "rank": "K"}
+    for _ in range(4):  # Ann, Bo, Cy and Di in turn: nobody can lay a king
+        forced = forced_action(state)
+        assert forced == {"type": "without", "rank": "K"}
+        state = act(state, **forced)
+    assert (state.turn, state.required, forced_action(state)) == (0, None, None)
+
+
+def test_the_reveal_is_forced_only_when_it_asks_nothing() -> None:
+    eight = [f"P{seat}" for seat in range(8)]
+    out = play(GAME.start(eight, {}), "9H", "10D", "JC", "QS", "KH", "7D")  # Ann goes out
+    assert forced_action(out) == {"type": "reveal", "kept": []}
+    by_points = play(GAME.start(eight, {"payout": "points"}), "9H", "10D", "JC", "QS", "KH", "7D")
+    assert forced_action(by_points) is None  # the points left in each hand are asked
+    kept = play(GAME.start(eight, {}), "8C", "9C", "10C", "JC", "QC", "KC")
+    assert forced_action(kept) is None  # a hand may have kept 10D, QS, KH or 7D

@@ -443,3 +443,30 @@ def test_a_form_with_no_colour_ticked_stores_an_empty_list(client: FlaskClient) 
     state = client.get(f"/api/v1/sessions/{table.id}").get_json()
     assert state["options"]["colours"] == []
     assert state["state"]["colours"] == ["red", "yellow", "green"]
+
+
+def test_the_last_card_of_a_round_is_recorded_with_the_tap_before_it(
+    client: FlaskClient,
+) -> None:
+    """Once a single card is left unplayed, its player has no choice: the tap before it
+    records it too, and an undo takes both back."""
+    table = start(client, ["Ann", "Bo", "Cy", "Di"])
+    act(table, type="reveal", card="blue 1")
+    act(table, type="dealer-card", card="red 2")
+    for want in ("0", "0", "0"):  # nobody wants it: Ann leads it
+        act(table, type="bid", want=want)
+    taps = 0
+    while game(table)["round"]["number"] == 1:
+        offered = expected_actions(table)["play"]["cards"]
+        current = game(table)["round"]["current"]
+        led = [card for card in offered if current and card.split()[0] in current[0]]
+        act(table, type="play", card=(led or offered)[0])
+        taps += 1
+    assert len(game(table)["rounds"]) == 1
+    exported = client.get(f"/api/v1/sessions/{table.id}/export").get_json()
+    plays = [event for event in exported["events"] if event["action"]["type"] == "play"]
+    assert len(plays) == taps + 1 == 23  # 24 cards in the hands, the first led by the bid
+    assert plays[-1]["action"]["card"] == "white 3"
+    ok(table.post("/undo", {}))
+    assert game(table)["rounds"] == []
+    assert len(expected_actions(table)["play"]["cards"]) == 2  # the tap before the last card

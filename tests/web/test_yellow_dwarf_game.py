@@ -311,15 +311,27 @@ def test_a_rank_due_offers_its_cards_not_laid_and_without_that_rank(
     assert (picker.offered("card"), picker.greyed("card")) == (["6S", "6H", "6C"], ["6D"])
 
 
+def live_log(table: Table) -> list[str]:
+    """The live events of the session, each as its history line."""
+    exported = table.client.get(f"/api/v1/sessions/{table.id}/export").get_json()
+    return [event["text"] for event in exported["events"] if not event["undone"]]
+
+
 def test_when_every_card_of_the_rank_due_is_laid_only_without_is_offered(
     client: FlaskClient,
 ) -> None:
-    table = start(client, ["Ann", "Bo", "Cy", "Di"])
-    act(table, type="play", card="KS")  # each king: Ann starts again with any card
-    lay_taker(table, "KH", called=True)
-    act(table, type="play", card="KD")
-    act(table, type="play", card="KC")
-    act(table, type="play", card="QD")  # a king is due, and all four are laid
+    # Through the API, which records what it is sent and nothing more, up to the point where
+    # a king is due and all four are laid; the scorer's phone joins then.
+    created = client.post(
+        "/api/v1/sessions", json={"game": "yellow-dwarf", "seats": ["Ann", "Bo", "Cy", "Di"]}
+    ).get_json()
+    api = conftest.ApiSession(client, created)
+    for card in ("KS", "KD", "KC"):  # each king: Ann starts again with any card
+        api.ok({"type": "play", "card": card})
+    api.ok({"type": "play", "card": "KH", "called": True})
+    api.ok({"type": "play", "card": "QD"})
+    assert client.get(created["links"]["join"].removeprefix("http://localhost")).status_code == 303
+    table = Table(client, created["id"])
     listed = assert_offers_what_the_engine_expects(table)
     assert listed == {"without": {"type": "without", "ranks": ["K"]}}
     page = table.page()
@@ -327,8 +339,33 @@ def test_when_every_card_of_the_rank_due_is_laid_only_without_is_offered(
     shown = text(page)
     assert "Ann cannot lay a K: all four are laid this round" in shown
     assert "Ann: “without K”" in shown
+    # One tap: Bo, Cy and Di cannot lay a king either, so their "without" is recorded too.
     act(table, type="without", rank="K")
-    assert game(table)["turn"] == 1
+    state = game(table)
+    assert (state["turn"], state["required"]) == (0, None)
+    assert live_log(table)[-4:] == ["without K"] * 4
+    assert "Ann, who laid the last card, starts again with any card" in table.state()["ruling"]
+
+
+def test_a_card_that_leaves_no_card_of_the_rank_due_is_followed_by_every_without(
+    client: FlaskClient,
+) -> None:
+    table = start(client, ["Ann", "Bo", "Cy", "Di"])
+    act(table, type="play", card="KS")
+    lay_taker(table, "KH", called=True)
+    act(table, type="play", card="KD")
+    act(table, type="play", card="KC")
+    act(table, type="play", card="QD")  # a king is due, and all four are laid
+    state = game(table)
+    assert (state["turn"], state["required"]) == (0, None)  # Ann starts again at once
+    assert live_log(table)[-5:] == ["QD"] + ["without K"] * 4
+    assert "Ann lays any card: tap it" in text(table.page())
+    # Undo takes the queen back with the withouts it forced; redo brings them all back.
+    ok(table.post("/undo", {}))
+    assert live_log(table)[-1] == "KC"
+    assert (game(table)["turn"], game(table)["required"]) == (0, None)
+    ok(table.post("/redo", {}))
+    assert live_log(table)[-5:] == ["QD"] + ["without K"] * 4
 
 
 def test_the_reveal_offers_only_the_hands_and_the_taker_cards_not_laid(
@@ -864,12 +901,9 @@ def test_a_grand_opera_laid_card_by_card_takes_every_tray(client: FlaskClient) -
     lay_taker(table, "QS", called=False)
     lay_taker(table, "KH", called=True)  # after the king Ann starts again: the Yellow Dwarf
     lay_taker(table, "7D", called=True)
-    state = conserved(table)
-    assert state["chips"][0] == 35 + 8 + 16 + 32 + 40
-    assert state["trays"] == {"10D": 0, "JC": 0, "QS": 24, "KH": 0, "7D": 0}
-    assert "a Grand Opera, as nobody else laid a card" in table.state()["ruling"]
-    assert "Ann went out: Grand Opera! Show the hands" in text(table.page())
-    act(table, type="reveal")
+    # Every taker card is laid and the payout is a chip a card: the reveal asks nothing, so
+    # it is recorded with Ann's last card.
+    assert live_log(table)[-2:] == ["7D, called", "reveal"]
     record = conserved(table)["rounds"][0]
     assert record["grand_opera"] is True
     # Ann takes the QS tray's 24 and 6 chips from each other hand; the forgotten QS then pays

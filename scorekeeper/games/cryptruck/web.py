@@ -135,6 +135,7 @@ ADAPTER = GameAdapter(
     # The first lead of a round is recorded as the card the dealer reveals.
     correction=card_swap(rules.played_cards, frozenset({"play", "dealer-card"})),
     judge=JUDGE,
+    forced=lambda state: rules.expected_actions(state).only_card(),
     api_schemas=api_schemas,
     api_paths=api_paths,
 )

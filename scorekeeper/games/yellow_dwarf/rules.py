@@ -422,6 +422,25 @@ def expected_actions(state: State) -> Expected:
     return Expected(turn_seat(state), tuple(actions))
 
 
+def forced_action(state: State) -> dict[str, object] | None:
+    """The action the table has no say in now, as JSON, or None while it has a choice.
+
+    Every card of the rank due laid this round: nobody can lay one, so each player in
+    turn says "without" until the turn is back with the last card's player. Someone
+    went out, the payout is a chip a card and every taker card is laid: the reveal asks
+    for nothing. A phone records these by itself, so no tap only confirms the rules.
+    """
+    expected = expected_actions(state)
+    without = expected.accepts("without")
+    if without is not None and expected.types == {"without"}:
+        assert without.ranks is not None
+        return {"type": "without", "rank": without.ranks[0]}
+    reveal = expected.accepts("reveal")
+    if reveal is not None and not reveal.cards and state.options.payout == "cards":
+        return {"type": "reveal", "kept": []}
+    return None
+
+
 def active_seats(state: State) -> tuple[int, ...]:
     """The seats still in the game."""
     return tuple(seat for seat, active in enumerate(state.active) if active)

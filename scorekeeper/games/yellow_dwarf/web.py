@@ -244,6 +244,7 @@ ADAPTER = GameAdapter(
         "next and may take a tray. Tap Undo until the mistyped card is gone, then lay it "
         "and the cards after it again."
     ),
+    forced=rules.forced_action,
     api_routes=(ApiRoute("/judge/yellow-dwarf/settle", "judge_yellow_dwarf_settle", settle),),
     api_schemas=api_schemas,
     api_paths=api_paths,

@@ -118,6 +118,7 @@ ADAPTER = GameAdapter(
     picker_deck=lambda _state: cards.YOKAI_SEPTET,
     correction=card_swap(rules.played_cards),
     judge=JUDGE,
+    forced=lambda state: rules.expected_actions(state).only_card(),
     api_schemas=api_schemas,
     api_paths=api_paths,
 )
