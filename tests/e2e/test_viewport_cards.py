@@ -211,3 +211,40 @@ def test_every_input_of_a_round_is_on_the_first_screen(
     taps = play_a_round(page, server, game, on_first_screen)
     context.close()
     assert taps > 20
+
+
+def test_an_open_revoke_flag_leaves_the_picker_on_the_first_screen(
+    server: str, browser: Any
+) -> None:
+    created = api(f"{server}/api/v1/sessions", {"game": "yokai-septet", "seats": SEATS})
+    events = f"{server}/api/v1/sessions/{created['id']}/events"
+    actions: list[dict[str, Any]] = [
+        {"type": "trump", "card": "yellow 4"},
+        {"type": "first-lead", "seat": 0},
+        # Bo shows no red in trick 1, then plays red in trick 2: a revoke flag.
+        *({"type": "play", "card": card} for card in ("red 12", "blue 8", "red 6", "red 8")),
+        *({"type": "play", "card": card} for card in ("red 11", "red 7")),
+    ]
+    for version, action in enumerate(actions):
+        request = urllib.request.Request(
+            events,
+            json.dumps({"version": version, "action": action}).encode(),
+            {"Content-Type": "application/json", "Authorization": f"Bearer {created['edit_key']}"},
+        )
+        urllib.request.urlopen(request, timeout=5).close()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(created["links"]["join"].replace("http://localhost", server))
+    picker = card_tap("play", "red 9").inputs
+    assert off_screen(page, (*picker, "a[href='#flag-0']")) == []
+    page.locator("a[href='#flag-0']").click()
+    # The link scrolls the flag's form into view (to the pixel, less a fraction).
+    top, bottom = page.locator("#flag-0").evaluate(
+        "form => [form.getBoundingClientRect().top, form.getBoundingClientRect().bottom]"
+    )
+    assert round(top) >= 0 and round(bottom) <= PHONE["height"]
+    with page.expect_navigation():
+        page.locator("#flag-0 button[value=dismiss]").click()
+    assert page.locator("#flag-0").count() == 0
+    on_first_screen(page, Tap(picker, ""), len(actions) + 1)
+    context.close()

@@ -99,6 +99,9 @@ def test_a_revoke_is_flagged_and_a_penalty_can_be_accepted(client: FlaskClient) 
     assert "Trick 2 so far: red 11 Ann red 7 Bo" in in_play
     page = table.page()
     assert "did not follow red in trick 1 of round 1" in page
+    # The board links to the flag, which comes after the card picker: the picker keeps its place.
+    assert '<a href="#flag-0">Revoke? 1 flag to settle: see below</a>' in page
+    assert page.index('name="card"') < page.index('id="flag-0"')
     table.act(type="revoke", flag="0", decision="accept", penalty="2")
     state = game_state(table)
     assert state["scores"] == [2, 0]  # the other team than Bo's
