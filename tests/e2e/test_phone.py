@@ -125,7 +125,7 @@ def test_a_yardkle_game_on_a_phone_screen(server: str, javascript: bool) -> None
         tap_roll(page, 1, 1, 1, 5, 2, 3)
         check_phone_layout(page, f"keep-{suffix}")
         assert "three 1s (1000) and single 5 (50)" in page.inner_text(".ruling")
-        page.get_by_role("button", name="Set aside and bank").click()
+        page.get_by_role("button", name="Set aside 1 1 1 5 and bank 1050").click()
         assert "Ann banks 1050" in page.inner_text(".ruling")
 
         tap_roll(page, 2, 3, 4, 6, 4, 2)
