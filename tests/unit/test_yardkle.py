@@ -14,12 +14,12 @@ from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalA
 from scorekeeper.games.yardkle.rules import (
     GAME,
     Bank,
+    BankKeep,
     Combo,
     Keep,
     QuickTurn,
     Roll,
     State,
-    BankKeep,
     TurnRecord,
     best_bank_keep,
     best_keep,
