@@ -60,6 +60,7 @@ def not_offered(deck: cards.Deck, offered: Sequence[str] | None) -> frozenset[ca
 
 
 bp.app_template_filter("number_range")(number_range)
+bp.app_template_filter("suit_symbols")(cards.with_suit_symbols)
 
 
 @bp.app_template_filter("mark_dice")
