@@ -309,7 +309,8 @@ def test_correcting_a_mistyped_size_rules_the_trick_again(client: FlaskClient) -
     assert game(table)["tricks"][0]["takes"][0] == [0, ["green 25", "green 17"]]
     page = table.page()
     match = re.search(
-        rf'href="/s/{table.id}/events/(\d+)/correct" aria-label="correct green 25·3">green 25·3</a>',
+        rf'href="/s/{table.id}/events/(\d+)/correct" '
+        r'aria-label="correct green 25·3">green 25·3</a>',
         page,
     )
     assert match
