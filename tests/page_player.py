@@ -9,6 +9,19 @@ import secrets
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+# A short session of each game (and Yadokarick mode) to walk: its game, seats and the
+# new-session page's fields (one round, few chips, a low target).
+WALKS: dict[str, tuple[str, list[str], dict[str, str]]] = {
+    "yokai-septet": ("yokai-septet", ["Ann", "Bo", "Cy", "Di"], {}),
+    "cryptruck": ("cryptruck", ["Ann", "Bo", "Cy"], {}),
+    "yadokarick": ("yadokarick", ["Ann", "Bo", "Cy", "Di"], {"option_rounds": "1"}),
+    "yadokarick-npc": ("yadokarick", ["Ann", "Bo"], {"option_rounds": "1"}),
+    "yadokarick-solo": ("yadokarick", ["Ann"], {"option_rounds": "1"}),
+    "yardkle": ("yardkle", ["Ann", "Bo"], {"option_winning_score": "1000"}),
+    "yellow-dwarf": ("yellow-dwarf", ["Ann", "Bo", "Cy"], {"option_starting_chips": "20"}),
+    "score-sheet": ("score-sheet", ["Ann", "Bo"], {"option_target": "5"}),
+}
+
 
 @dataclass(frozen=True)
 class Submission:

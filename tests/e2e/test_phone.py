@@ -63,8 +63,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process.wait(timeout=10)
 
 
-def launch(playwright, javascript: bool):  # type: ignore[no-untyped-def]
-    browser = playwright.chromium.launch(
+def launch_chromium(playwright):  # type: ignore[no-untyped-def]
+    return playwright.chromium.launch(
         executable_path=CHROMIUM,
         args=[
             "--no-sandbox",
@@ -74,6 +74,10 @@ def launch(playwright, javascript: bool):  # type: ignore[no-untyped-def]
             "--no-first-run",
         ],
     )
+
+
+def launch(playwright, javascript: bool):  # type: ignore[no-untyped-def]
+    browser = launch_chromium(playwright)
     context = browser.new_context(viewport=PHONE, java_script_enabled=javascript)
     return browser, context.new_page()
 

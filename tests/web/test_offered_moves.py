@@ -10,19 +10,8 @@ from html import unescape
 import pytest
 from conftest import Table, page_error, start
 from flask.testing import FlaskClient
-from page_player import Submission, submissions
+from page_player import WALKS, Submission, submissions
 
-# The session as its new-session page makes it: game, seats, fields posted.
-GAMES: dict[str, tuple[str, list[str], dict[str, str]]] = {
-    "yokai-septet": ("yokai-septet", ["Ann", "Bo", "Cy", "Di"], {}),
-    "cryptruck": ("cryptruck", ["Ann", "Bo", "Cy"], {}),
-    "yadokarick": ("yadokarick", ["Ann", "Bo", "Cy", "Di"], {"deck": "new"}),
-    "yadokarick-npc": ("yadokarick", ["Ann", "Bo"], {"deck": "new"}),
-    "yadokarick-solo": ("yadokarick", ["Ann"], {"deck": "new"}),
-    "yardkle": ("yardkle", ["Ann", "Bo"], {"option_winning_score": "1500"}),
-    "yellow-dwarf": ("yellow-dwarf", ["Ann", "Bo", "Cy"], {"option_starting_chips": "20"}),
-    "score-sheet": ("score-sheet", ["Ann", "Bo"], {}),
-}
 STEPS = 60
 # Ways of sending a move tried at each step, for each form and button: the engine's
 # own tests prove every listed card is accepted; these prove the page lists no other.
@@ -55,9 +44,9 @@ def tried(client: FlaskClient, table: Table, sent: Submission) -> tuple[bool, st
     return True, ""
 
 
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", list(WALKS))
 def test_every_move_a_page_offers_is_accepted(client: FlaskClient, game: str) -> None:
-    slug, seats, fields = GAMES[game]
+    slug, seats, fields = WALKS[game]
     table = start(client, slug, seats, **fields)
     rng = random.Random(game)
     url, refused, kinds = table.url, [], set()
