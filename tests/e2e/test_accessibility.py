@@ -79,6 +79,11 @@ class Audit:
         self.page.goto(url)
         self.check(where)
 
+    def leave(self) -> None:
+        """Closes the page checked: an open session page reloads itself when the session
+        changes (live refresh), which would race the next page the walk opens."""
+        self.page.goto("about:blank")
+
     def close(self) -> None:
         self.context.close()
 
@@ -161,6 +166,7 @@ def walk(audit: Audit, game: str, base: str, session_url: str) -> None:
         if kind not in seen:
             seen.add(kind)
             audit.visit(url, f"{game} {kind}")
+            audit.leave()
         if not offered:
             return
         # A kind of action first, then one way of sending it: a round's result entered
@@ -180,6 +186,7 @@ def walk(audit: Audit, game: str, base: str, session_url: str) -> None:
             audit.page.goto(url)
             show_sent(audit, chosen)
             audit.check(f"{game} {kind} refused")
+            audit.leave()
         # Sent and recorded, the answer is the page the redirect leads to: the next step.
         url = answer.url if answer.ok else session_url
         html = answer.text() if answer.ok else audit.page.request.get(url).text()
