@@ -302,7 +302,7 @@ def test_a_yellow_dwarf_run_with_a_taker_card_on_a_phone(server: str) -> None:
         browser, page = launch(playwright, False)
         start_on_phone(page, server, "yellow-dwarf", ["Ann", "Bo", "Cy", "Di"])
         check_phone_layout(page, "yellow-dwarf-start")
-        for card in ("8H", "9S", "10D"):
+        for card in ("8♥", "9♠", "10♦"):  # each card button is named by what it shows
             page.get_by_role("button", name=card, exact=True).click()
         check_phone_layout(page, "yellow-dwarf-called")
         page.get_by_role("button", name="Called").click()
