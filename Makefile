@@ -2,7 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1
+# HTTPS=1 serves https with a certificate made on this computer, for the phones on its network.
+HTTPS ?=
+HOST ?= $(if $(HTTPS),0.0.0.0,127.0.0.1)
 PORT ?= 5000
 
 .PHONY: run test lint clean
@@ -19,7 +21,13 @@ $(VENV)/.test-installed: $(VENV)/.installed
 
 run: $(VENV)/.installed
 	$(BIN)/flask --app scorekeeper init-db
+ifneq ($(HTTPS),)
+	$(BIN)/flask --app scorekeeper https-cert
+	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT) \
+		--cert instance/https-cert.pem --key instance/https-key.pem
+else
 	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT)
+endif
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .

@@ -23,10 +23,16 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Lax",
     # The cookie holds this device's edit rights: it must outlive a games night.
     "PERMANENT_SESSION_LIFETIME": timedelta(days=400),
+    # 400 days from its last change, not from every request: an unchanged cookie is not
+    # signed and sent again with each page and refresh check.
+    "SESSION_REFRESH_EACH_REQUEST": False,
     "WTF_CSRF_TIME_LIMIT": None,
     "SEND_FILE_MAX_AGE_DEFAULT": timedelta(hours=1),
     # How many proxies in front of the app set X-Forwarded-* headers (scorekeeper/web/https.py).
     "PROXY_COUNT": 0,
+    # The app's address as phones open it, for share links and QR codes
+    # (scorekeeper/web/addresses.py); unset, the address the page was opened at.
+    "PUBLIC_URL": None,
     # Flask-Compress: pages, JSON and CSV exports, scripts and stylesheets, gzip for
     # every client and Brotli or Zstandard for those that take them.
     "COMPRESS_MIMETYPES": [
@@ -66,9 +72,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
     from scorekeeper import db, logs, migrations
-    from scorekeeper.web import https, register
+    from scorekeeper.web import addresses, https, register
 
     logs.init_app(app)
+    addresses.checked_public_url(app)
     https.init_app(app)
     db.init_app(app)
     migrations.init_app(app)

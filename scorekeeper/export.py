@@ -1,8 +1,9 @@
 """Session results as CSV and JSON, and reading such JSON back for an import.
 
 The JSON carries everything needed to rebuild an identical session: game,
-options, seats and every event (undone ones too). Rounds and standings are
-included for readers of the file; an import recomputes them by replay.
+options, seats and every event (undone ones too, and what each correction
+replaced). Rounds and standings are included for readers of the file; an
+import recomputes them by replay.
 """
 
 from __future__ import annotations
@@ -10,17 +11,19 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction, and_list, parse_whole_number
-from scorekeeper.store import ImportedSession, SessionView
+from scorekeeper.store import ImportedCorrection, ImportedSession, SessionView, corrections
 
 FORMAT = "tabletop-scorekeeper/session"
 # Seats count from 0 as everywhere in the API: version 2 began with the seat an option
 # names (version 1 counted first_dealer from 1), version 3 the seats' positions and the
 # seat of each round and standing (an import reads seats in their order, so only the
-# options of a version 1 file need converting).
+# options of a version 1 file need converting). An event's "corrections" came later in
+# version 3: optional, a file without them reads as before.
 FORMAT_VERSION = 3
 READABLE_VERSIONS = (1, 2, FORMAT_VERSION)
 # Event numbers are stored in a 32-bit integer column.
@@ -30,6 +33,7 @@ CSV_COLUMNS = ("round", "seat", "player", "points", "running_total", "note")
 
 def session_json(view: SessionView) -> dict[str, Any]:
     game = view.game
+    replaced = corrections(view)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -44,6 +48,20 @@ def session_json(view: SessionView) -> dict[str, Any]:
                 "redoable": event.redoable,
                 "text": event.text,
                 "ruling": event.ruling,
+                **(
+                    {
+                        "corrections": [
+                            {
+                                "action": earlier.action,
+                                "text": earlier.text,
+                                "corrected_at": utc_text(earlier.corrected_at),
+                            }
+                            for earlier in replaced[event.seq]
+                        ]
+                    }
+                    if event.seq in replaced
+                    else {}
+                ),
             }
             for event in view.events
         ],
@@ -70,6 +88,11 @@ def session_json(view: SessionView) -> dict[str, Any]:
             else {}
         ),
     }
+
+
+def utc_text(moment: datetime) -> str:
+    """A stored (UTC) time as ISO 8601 with its zone: 2026-11-24T20:15:00Z."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def session_csv(view: SessionView) -> str:
@@ -129,12 +152,14 @@ def read_export(data: object) -> ImportedSession:
     deck = data.get("deck_profile")
     if deck is not None and not isinstance(deck, dict):
         raise IllegalAction("“deck_profile” must be an object: a name and sizes.", "deck_profile")
+    logged = _read_events(events)
     return ImportedSession(
         game=str(data.get("game")),
         options=options,
         seats=[seat.get("name") for seat in seats],
-        events=_read_events(events),
+        events=logged,
         deck_profile=None if deck is None else (deck.get("name"), deck.get("sizes", {})),
+        corrections=_read_corrections(logged, events),
     )
 
 
@@ -166,3 +191,42 @@ def _read_events(events: Sequence[object]) -> list[tuple[int, dict[str, object],
             )
         read.append((seq, event["action"], undone, redoable))
     return read
+
+
+def _read_corrections(
+    logged: Sequence[tuple[int, Any, bool, bool]], events: Sequence[object]
+) -> list[ImportedCorrection]:
+    """What the corrections of the events ``logged`` read from replaced, oldest first."""
+    read: list[ImportedCorrection] = []
+    for index, ((seq, *_), event) in enumerate(zip(logged, events, strict=True)):
+        assert isinstance(event, dict)  # _read_events refused any other event
+        listed = event.get("corrections", [])
+        field = f"events.{index}.corrections"
+        if not isinstance(listed, list):
+            raise IllegalAction(f"Event {index + 1}: “corrections” must be a list.", field)
+        for number, correction in enumerate(listed):
+            where = f"{field}.{number}"
+            if not isinstance(correction, dict) or not isinstance(correction.get("action"), dict):
+                raise IllegalAction(
+                    f"Event {index + 1}: correction {number + 1} has no action.", where
+                )
+            when = _utc_time(correction.get("corrected_at"))
+            if when is None:
+                raise IllegalAction(
+                    f"Event {index + 1}: correction {number + 1}'s “corrected_at” must be a "
+                    "date and time such as 2026-11-24T20:15:00Z.",
+                    f"{where}.corrected_at",
+                )
+            read.append((seq, correction["action"], when, where))
+    return read
+
+
+def _utc_time(text: object) -> datetime | None:
+    """An ISO 8601 time as stored (UTC, no zone); one without a zone is taken as UTC."""
+    if not isinstance(text, str) or len(text) > 40:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment

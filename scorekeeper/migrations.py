@@ -221,6 +221,33 @@ def record_when_a_log_was_rewritten() -> None:
     _add_column("game_session", "rewritten_at INTEGER NOT NULL DEFAULT 0")
 
 
+# --- Migration 8: corrections keep the action they replaced ------------------------------
+
+
+class _Correction8(BaseModel):
+    session = ForeignKeyField(_GameSession1, on_delete="CASCADE")
+    seq = IntegerField()
+    action = TextField()
+    corrected_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "correction"
+        indexes = ((("session", "seq"), False),)
+
+
+def keep_what_corrections_replaced() -> None:
+    # Corrections made before this migration overwrote their event: nothing to carry over.
+    database.create_tables([_Correction8], safe=False)
+
+
+# --- Migration 9: a session knows it came from an import ---------------------------------
+
+
+def mark_imported_sessions() -> None:
+    # Unknown for existing sessions: they are taken as not imported.
+    _add_column("game_session", "imported BOOLEAN NOT NULL DEFAULT FALSE")
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
@@ -229,6 +256,8 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     store_multi_options_as_lists,
     name_the_game_of_deck_profiles,
     record_when_a_log_was_rewritten,
+    keep_what_corrections_replaced,
+    mark_imported_sessions,
 )
 
 # Any constant works: it only has to be the same for every app process.

@@ -59,6 +59,8 @@ class GameSession(BaseModel):
     # later is brought to the current one by applying only the events logged since.
     rewritten_at = IntegerField(default=0)
     finished = BooleanField(default=False)
+    # Made by an import of an exported file (the home list marks it apart from its original).
+    imported = BooleanField(default=False)
     created_at = DateTimeField(default=utc_now)
     updated_at = DateTimeField(default=utc_now)
 
@@ -88,6 +90,22 @@ class Event(BaseModel):
     class Meta:
         table_name = "event"
         indexes = ((("session", "seq"), True),)
+
+
+class Correction(BaseModel):
+    """An action a correction replaced: the event keeps the replacement, this row what it
+    said before, so the history shows both and when the change was made."""
+
+    session = ForeignKeyField(GameSession, on_delete="CASCADE")
+    seq = IntegerField()
+    # The event's action before this correction (its action after it is the next
+    # correction's, or the event's own for the newest one).
+    action = JSONField()
+    corrected_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "correction"
+        indexes = ((("session", "seq"), False),)
 
 
 class RequestKey(BaseModel):

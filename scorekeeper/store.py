@@ -8,14 +8,16 @@ then writes: an illegal action leaves nothing behind.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
-from peewee import IntegrityError
+from peewee import IntegrityError, Query
 
 from scorekeeper import decks, keys
-from scorekeeper.db import is_sqlite, write_transaction
+from scorekeeper.db import Statement, in_model_order, is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import (
     Expected,
@@ -27,7 +29,15 @@ from scorekeeper.games.base import (
     parse_name,
     resolve_options,
 )
-from scorekeeper.models import NAME_MAX_LENGTH, Event, GameSession, RequestKey, Seat, utc_now
+from scorekeeper.models import (
+    NAME_MAX_LENGTH,
+    Correction,
+    Event,
+    GameSession,
+    RequestKey,
+    Seat,
+    utc_now,
+)
 from scorekeeper.recent import Recent
 
 
@@ -41,6 +51,12 @@ class ImportedSession:
     events: list[tuple[int, dict[str, object], bool, bool]]
     # (name, sizes) of the deck profile the session played with, unchecked.
     deck_profile: tuple[object, object] | None = None
+    # What corrections replaced, oldest first.
+    corrections: list[ImportedCorrection] = field(default_factory=list)
+
+
+# What one correction replaced, as read from a file: (seq, action, when, the file's field).
+ImportedCorrection = tuple[int, dict[str, object], datetime, str]
 
 
 class SessionNotFound(LookupError):
@@ -111,11 +127,11 @@ class SessionView:
     # The deck profile the session plays with (a game with sized cards), if any.
     deck: decks.Profile | None = None
 
-    @property
+    @functools.cached_property
     def can_undo(self) -> bool:
         return any(not event.undone for event in self.events)
 
-    @property
+    @functools.cached_property
     def can_redo(self) -> bool:
         return any(event.redoable for event in self.events)
 
@@ -123,17 +139,16 @@ class SessionView:
     def finished(self) -> bool:
         return self.game.is_finished(self.state)
 
-    @property
+    @functools.cached_property
     def expected(self) -> Expected:
-        """What the engine accepts next, from this state."""
+        """What the engine accepts next, from this state (worked out once: views are kept
+        per version, and every read of the page or the state asks it)."""
         return self.game.expected(self.state)
 
 
 def edit_key_matches(session_id: str, key: object) -> bool:
-    session = (
-        GameSession.get_or_none(GameSession.id == session_id) if keys.is_id(session_id) else None
-    )
-    return session is not None and keys.same_key(str(session.edit_key), key)
+    stored = _stored_column(session_id, "edit_key") if keys.is_id(session_id) else None
+    return stored is not None and keys.same_key(str(stored), key)
 
 
 def edit_key(session_id: str) -> str:
@@ -217,16 +232,17 @@ def forget_views() -> None:
 
 
 def load(session_id: str) -> SessionView:
+    kept = _views.get(session_id)
+    # The kept view of an unchanged session is answered after reading the version alone.
+    if kept is not None and kept.version == stored_version(session_id):
+        return _with_deck(kept)
     session = GameSession.get_or_none(GameSession.id == session_id)
     if session is None:
         raise SessionNotFound(session_id)
-    kept = _views.get(session.id)
-    if kept is not None and kept.version == session.version:
-        return _with_deck(kept)
     view = _brought_up_to_date(session, kept)
     # The row and the events are separate queries: keep the view only if no write committed
     # between them, that is if the version is still the one it was built for.
-    if _stored_version(session_id) == session.version:
+    if stored_version(session_id) == session.version:
         _views.put(session.id, view)
     return _with_deck(view)
 
@@ -320,7 +336,9 @@ def import_session(
         for seq, action, undone, redoable in imported.events
     ]
 
-    def copy_deck(session: GameSession) -> None:
+    replaced = _imported_corrections(game, imported.corrections)
+
+    def copy_deck_and_corrections(session: GameSession) -> None:
         # The importer gets a profile of their own: the file's sizes under the file's name.
         if imported.deck_profile is not None:
             name, sizes = imported.deck_profile
@@ -328,8 +346,31 @@ def import_session(
             decks.link(session, profile.id)
         elif game.sized_cards is not None:
             decks.link(session, decks.insert(game, decks.default_name(game)).id)
+        if replaced:
+            Correction.insert_many(
+                [{"session": session, **correction} for correction in replaced]
+            ).execute()
 
-    return _insert_session(game, seats, options, logged, form_key, copy_deck)
+    return _insert_session(
+        game, seats, options, logged, form_key, copy_deck_and_corrections, imported=True
+    )
+
+
+def _imported_corrections(
+    game: Game, corrections: Sequence[ImportedCorrection]
+) -> list[dict[str, Any]]:
+    """The rows of an import's corrections, each action checked by the game."""
+    rows = []
+    for seq, action, corrected_at, where in corrections:
+        try:
+            replaced = game.action_to_json(game.parse_action(action))
+        except IllegalAction as refused:
+            raise IllegalAction(
+                f"Event {seq}: the action a correction replaced is not valid: {refused.message}",
+                f"{where}.action",
+            ) from None
+        rows.append({"seq": seq, "action": replaced, "corrected_at": corrected_at})
+    return rows
 
 
 def _insert_session(
@@ -339,6 +380,7 @@ def _insert_session(
     logged: Sequence[Logged],
     form_key: str | OneTimeKey | None,
     also: Callable[[GameSession], None],
+    imported: bool = False,
 ) -> tuple[str, str]:
     """Store a new session whose log replays without a refusal; else store nothing.
 
@@ -357,6 +399,7 @@ def _insert_session(
                 options=dict(options),
                 edit_key=key,
                 finished=game.is_finished(state),
+                imported=imported,
             )
             Seat.insert_many(
                 [{"session": session, "position": i, "name": n} for i, n in enumerate(seats)]
@@ -413,13 +456,50 @@ def _repeated(once: OneTimeKey | None, scope: str) -> Exception:
 
 
 def _locked_session(session_id: str) -> GameSession:
-    query = GameSession.select().where(GameSession.id == session_id)
-    if not is_sqlite():
-        query = query.for_update()
-    session = query.first()
+    session = next(iter(GameSession.raw(_LOCKED_ROW.sql, session_id, 1)), None)
     if session is None:
         raise SessionNotFound(session_id)
     return session
+
+
+def _locked_row_query() -> Query:
+    query = GameSession.select().where(GameSession.id == "").limit(1)
+    # SQLite's IMMEDIATE transaction has locked the whole file already.
+    return query if is_sqlite() else query.for_update()
+
+
+# Every write runs these three: its session row locked, its new event, its session row.
+_LOCKED_ROW = Statement(_locked_row_query)
+_EVENT_ADDED = Statement(
+    lambda: Event.insert(
+        {field: None for field in Event._meta.sorted_fields if field is not Event.id}
+    )
+)
+_SESSION_WRITTEN = Statement(
+    lambda: GameSession.update({field: None for field in CHANGED_BY_WRITES}).where(
+        GameSession.id == ""
+    )
+)
+
+
+def _add_event(session: GameSession, seq: int, action: Mapping[str, Any]) -> None:
+    values = {
+        Event.session: session.id,
+        Event.seq: seq,
+        Event.action: action,
+        Event.undone: False,
+        Event.redoable: False,
+        Event.created_at: utc_now(),
+    }
+    _EVENT_ADDED.execute(*in_model_order(values))
+
+
+CHANGED_BY_WRITES = (
+    GameSession.version,
+    GameSession.updated_at,
+    GameSession.finished,
+    GameSession.rewritten_at,
+)
 
 
 # A write: checks and records one change of the session, and returns the session's view
@@ -442,7 +522,9 @@ def _change(
             session.version += 1
             session.updated_at = utc_now()
             session.finished = written.finished
-            session.save()
+            # Only what a write changes: the row's other columns are never rewritten.
+            changed = {field: getattr(session, field.name) for field in CHANGED_BY_WRITES}
+            _SESSION_WRITTEN.execute(*in_model_order(changed), session.id)
             written = replace(written, version=session.version)
             view = _with_deck(written)
             if once is not None and once.answer is not None:
@@ -507,7 +589,7 @@ def append(
             _rewrites_history(session)
             events = tuple(replace(event, redoable=False) for event in events)
         seq = (events[-1].seq if events else 0) + 1
-        Event.create(session=session, seq=seq, action=recorded)
+        _add_event(session, seq, recorded)
         _learn_size(view, recorded)
         ruled = game.ruling(state)
         added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
@@ -588,15 +670,22 @@ class SessionSummary:
     seats: tuple[str, ...]
     finished: bool
     updated_at: Any
+    imported: bool
+    # The engine's winners of a finished session, by name; empty while in play.
+    winners: tuple[str, ...]
 
 
 def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
-    """The sessions with these ids that still exist, in the order given."""
+    """The sessions with these ids that still exist, the latest changed first."""
     if not session_ids:
         return []
-    rows = {row.id: row for row in GameSession.select().where(GameSession.id.in_(session_ids))}
+    rows = list(
+        GameSession.select()
+        .where(GameSession.id.in_(session_ids))
+        .order_by(GameSession.updated_at.desc(), GameSession.id)
+    )
     seats: dict[str, list[str]] = {}
-    for seat in Seat.select().where(Seat.session.in_(list(rows))).order_by(Seat.position):
+    for seat in Seat.select().where(Seat.session.in_(rows)).order_by(Seat.position):
         seats.setdefault(seat.session_id, []).append(seat.name)
     return [
         SessionSummary(
@@ -605,10 +694,44 @@ def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
             tuple(seats.get(row.id, ())),
             row.finished,
             row.updated_at,
+            row.imported,
+            _winner_names(row.id) if row.finished else (),
         )
-        for session_id in session_ids
-        if (row := rows.get(session_id)) is not None
+        for row in rows
     ]
+
+
+def _winner_names(session_id: str) -> tuple[str, ...]:
+    # A finished session seldom changes again: the view replayed here is kept for the next
+    # home page (store._views).
+    view = load(session_id)
+    return tuple(view.seats[seat] for seat in view.game.winners(view.state))
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """What an event said before one correction, and when the correction was made."""
+
+    action: dict[str, Any]
+    text: str
+    corrected_at: datetime
+
+
+def corrections(
+    view: SessionView, numbered: tuple[int, int] | None = None
+) -> dict[int, tuple[Replaced, ...]]:
+    """The corrected events (those numbered from ``numbered[0]`` to ``numbered[1]``): what
+    each said before each of its corrections, oldest first (its action after the last one
+    is the event's own)."""
+    where = Correction.session == view.id
+    if numbered is not None:
+        where &= Correction.seq.between(*numbered)
+    rows = Correction.select().where(where).order_by(Correction.id)
+    replaced: dict[int, list[Replaced]] = {}
+    for row in rows:
+        text = view.game.describe(view.game.parse_action(row.action))
+        replaced.setdefault(row.seq, []).append(Replaced(row.action, text, row.corrected_at))
+    return {seq: tuple(earlier) for seq, earlier in replaced.items()}
 
 
 def correct(
@@ -627,7 +750,11 @@ def correct(
     def write(session: GameSession) -> SessionView:
         game = get_game(session.game)
         seats, logged = _current_log(session)
-        if not any(number == seq and not undone for number, _, undone, _ in logged):
+        was = next(
+            (recorded for number, recorded, undone, _ in logged if number == seq and not undone),
+            None,
+        )
+        if was is None:
             raise IllegalAction(f"There is no recorded event {seq} to correct.", "seq")
         action = game.action_to_json(game.parse_action(data))
         logged = [
@@ -641,21 +768,41 @@ def correct(
                 f"This correction cannot be made: {refused.message}", refused.field
             ) from None
         _update_event(session, seq, action=action)
+        if action != was:
+            # The event now holds the replacement; the history keeps what it replaced.
+            Correction.create(session=session, seq=seq, action=was)
         _learn_size(_with_deck(corrected), action)
         return corrected
 
     return _change(session_id, version, form_key, write)
 
 
-def _stored_version(session_id: str) -> int | None:
+def stored_version(session_id: str) -> int | None:
     """The version column alone, read by the primary key (None: no such session)."""
-    version = GameSession.select(GameSession.version).where(GameSession.id == session_id).scalar()
+    version = _stored_column(session_id, "version")
     return None if version is None else int(version)
+
+
+def _stored_column(session_id: str, column: str) -> Any:
+    """One column of a session's row, read by the primary key (None: no such session)."""
+    row = _COLUMN_READS[column].execute(session_id).fetchone()
+    return None if row is None else row[0]
+
+
+# Every refresh check, read and API write reads one of these.
+_COLUMN_READS = {
+    column: Statement(
+        lambda field=GameSession._meta.fields[column]: GameSession.select(field).where(
+            GameSession.id == ""
+        )
+    )
+    for column in ("version", "edit_key")
+}
 
 
 def current_version(session_id: str) -> int:
     """The session's version alone, read by its primary key: no events, no replay."""
-    version = _stored_version(session_id)
+    version = stored_version(session_id)
     if version is None:
         raise SessionNotFound(session_id)
     return version

@@ -2,38 +2,307 @@
 (function () {
   "use strict";
   var body = document.body;
-
-  // Live refresh: another phone may record. Reload when the session's version
-  // moves on, unless this player is in the middle of entering something. The
-  // version check is cheap (an ETag revalidated by the browser, 304 while the
-  // session is unchanged), so it runs often enough that another phone's entry
-  // shows within 2 seconds.
+  var script = document.currentScript;
   var versionUrl = body.getAttribute("data-version-url");
   var seen = body.getAttribute("data-version");
-  var touched = false;
-  document.addEventListener("input", function () { touched = true; });
-  document.addEventListener("change", function () { touched = true; });
+  // Fields the server renews on every page: they say nothing about what the player entered.
+  var RENEWED = { version: true, form_key: true, csrf_token: true };
+  var KEPT_ENTRY = "scorekeeper.kept-entry";
+  var RETRY_MS = 1500;
+
+  // One bar at the top of the screen says what the connection or another phone did.
+  var bar = null;
+  function notice(kind, text, buttonText, onButton) {
+    if (!bar) {
+      bar = document.createElement("div");
+      bar.id = "net-status";
+      bar.setAttribute("role", "status");
+      bar.setAttribute("aria-live", "assertive");
+      body.appendChild(bar);
+    }
+    bar.className = "net-status " + kind;
+    bar.textContent = text;
+    if (buttonText) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = buttonText;
+      button.addEventListener("click", onButton);
+      bar.appendChild(button);
+    }
+    bar.hidden = false;
+  }
+  function clearNotice(kind) {
+    if (bar && bar.classList.contains(kind)) { bar.hidden = true; }
+  }
+
+  // Sending a form: fetch keeps the tap on the page through an outage. A tap made
+  // while the server is unreachable is sent again, with the same one-time form key
+  // (a repeat the server already recorded answers as recorded, not twice), until an
+  // answer comes. The answer replaces this page in the history, so Back leaves the
+  // session instead of walking back through its moves.
+  var sending = false;
+  var pollTimer = null;
+
+  function formBody(form, submitter) {
+    var data = new FormData(form);
+    if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
+    if ((form.getAttribute("enctype") || "").toLowerCase() === "multipart/form-data") {
+      return data;
+    }
+    return new URLSearchParams(data);
+  }
+
+  function showAnswer(html) {
+    // A refusal or a stale page (422, 409, 403...) is a page of its own that the
+    // server wrote for this send: it takes this page's place, at this address.
+    window.clearInterval(pollTimer);
+    document.open();
+    document.write(html);
+    document.close();
+    // Its sentence (why nothing was recorded) is at the top.
+    window.scrollTo(0, 0);
+  }
+
+  function send(url, data, what) {
+    fetch(url, { method: "POST", body: data, credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) {
+        // A proxy in front of a restarting server answers these: the app never saw the tap.
+        if (response.status === 502 || response.status === 503 || response.status === 504) {
+          throw new Error("server unreachable");
+        }
+        if (response.redirected) {
+          sessionStorage.removeItem(KEPT_ENTRY);
+          window.location.replace(response.url);
+          return null;
+        }
+        return response.text().then(showAnswer);
+      })
+      .catch(function () {
+        notice("reconnecting", "Reconnecting… " + what + " is kept on this page and will be sent once the server answers.");
+        window.setTimeout(function () { send(url, data, what); }, RETRY_MS);
+      });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || new URL(form.action).origin !== window.location.origin) { return; }
+    var method = (form.getAttribute("method") || "get").toLowerCase();
+    if (method === "get") {
+      // A step within a move (which card, then where it goes) is no move of its own.
+      if (!versionUrl) { return; }
+      event.preventDefault();
+      var address = new URL(form.action);
+      address.search = formBody(form, event.submitter).toString();
+      window.location.replace(address.href);
+      return;
+    }
+    event.preventDefault();
+    // A double tap sends one request; the server's one-time form key catches the rest.
+    if (sending) { return; }
+    sending = true;
+    var button = event.submitter;
+    var label = button && (button.getAttribute("aria-label") || button.textContent.trim());
+    send(form.action, formBody(form, button), label ? "your tap “" + label + "”" : "your entry");
+  });
+  // Coming back with the Back button restores the page as it was: sendable again.
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) { sending = false; }
+  });
+
+  // What the player entered but has not sent, to tell whether it still applies once
+  // another phone recorded: the same form (its address, its fields and choices) for
+  // the same seat.
+  var entered = null;
+  function shape(form, seat) {
+    var parts = [new URL(form.action).pathname, seat];
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || RENEWED[field.name]) { return; }
+      var valued = field.type === "radio" || field.type === "checkbox" || field.type === "hidden" ||
+        field.type === "submit";
+      parts.push(field.type + ":" + field.name + (valued ? "=" + field.value : ""));
+    });
+    return parts.join("|");
+  }
+  function values(form) {
+    var kept = [];
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || RENEWED[field.name] || field.type === "submit" || field.type === "hidden") {
+        return;
+      }
+      if (field.type === "radio" || field.type === "checkbox") {
+        kept.push([field.name, field.value, field.checked]);
+      } else {
+        kept.push([field.name, field.value]);
+      }
+    });
+    return kept;
+  }
+  function restore(form, kept) {
+    kept.forEach(function (entry) {
+      Array.prototype.forEach.call(form.elements, function (field) {
+        if (field.name !== entry[0]) { return; }
+        if (field.type === "radio" || field.type === "checkbox") {
+          if (field.value === entry[1]) { field.checked = entry[2]; }
+        } else {
+          field.value = entry[1];
+        }
+      });
+    });
+  }
+  function formShaped(root, wanted, seat) {
+    return Array.prototype.find.call(root.querySelectorAll("form[method=post]"), function (form) {
+      return shape(form, seat) === wanted;
+    });
+  }
+  function onEntry(event) {
+    if (event.target.form) { entered = event.target.form; }
+  }
+  document.addEventListener("input", onEntry);
+  document.addEventListener("change", onEntry);
+
+  // The entry kept across the reload below, put back where the same input is expected.
+  (function putBackKeptEntry() {
+    var saved = sessionStorage.getItem(KEPT_ENTRY);
+    if (!saved) { return; }
+    sessionStorage.removeItem(KEPT_ENTRY);
+    var kept = JSON.parse(saved);
+    var form = kept.page === window.location.pathname &&
+      formShaped(document, kept.shape, body.getAttribute("data-expected-seat"));
+    if (!form) { return; }
+    restore(form, kept.values);
+    entered = form;
+    notice("changed", "Another phone just recorded: the board above is up to date, and what you had entered is kept. Check it before sending.");
+  })();
+
+  function changedElsewhere(version) {
+    var form = entered;
+    var before = seen;
+    // Asked once per version: the checks go on while the page is fetched.
+    seen = version;
+    var wanted = shape(form, body.getAttribute("data-expected-seat"));
+    fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        // Newer still: the next check starts again from that version.
+        if (fresh.body.getAttribute("data-version") !== version) { seen = before; return; }
+        if (formShaped(fresh, wanted, fresh.body.getAttribute("data-expected-seat"))) {
+          sessionStorage.setItem(KEPT_ENTRY, JSON.stringify(
+            { page: window.location.pathname, shape: wanted, values: values(form) }));
+          window.location.reload();
+          return;
+        }
+        notice("changed", "Another phone just recorded, and the table now expects something else: what you entered here no longer applies.",
+          "Show the table now", function () { window.location.reload(); });
+      })
+      .catch(function () { seen = before; });
+  }
+
+  // Live refresh: another phone may record. The version check is cheap (an ETag
+  // revalidated by the browser, 304 while the session is unchanged), so it runs often
+  // enough that another phone's entry shows within 2 seconds.
   if (versionUrl) {
-    window.setInterval(function () {
-      if (touched || document.hidden) { return; }
+    var checking = false;
+    // While the server does not answer, a link tapped waits here instead of the
+    // browser's "site can't be reached" page, and opens once the server is back.
+    var offline = false;
+    var waitingLink = null;
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("a[href]");
+      if (!offline || !link || link.origin !== window.location.origin || link.hasAttribute("download")) {
+        return;
+      }
+      event.preventDefault();
+      waitingLink = link.href;
+      notice("reconnecting", "Reconnecting… “" + link.textContent.trim() + "” opens once the server answers.");
+    });
+    pollTimer = window.setInterval(function () {
+      if (checking || sending || document.hidden) { return; }
+      checking = true;
       fetch(versionUrl, { cache: "no-cache", headers: { Accept: "application/json" } })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (answer) {
-          if (answer && String(answer.version) !== seen) { window.location.reload(); }
+          checking = false;
+          offline = false;
+          clearNotice("reconnecting");
+          if (waitingLink) {
+            window.location.href = waitingLink;
+            return;
+          }
+          if (!answer || String(answer.version) === seen || sending) { return; }
+          if (entered) {
+            changedElsewhere(String(answer.version));
+          } else {
+            window.location.reload();
+          }
         })
-        .catch(function () { /* offline for a moment: try again next tick */ });
-    }, 1500);
+        .catch(function () {
+          checking = false;
+          offline = true;
+          if (!sending && !waitingLink) {
+            notice("reconnecting", "Reconnecting… The server does not answer; this page updates once it does.");
+          }
+        });
+    }, RETRY_MS);
+    keepAwake();
+  }
 
-    // Keep the screen awake at the table while the session page is open.
-    if (navigator.wakeLock) {
-      var askAwake = function () {
-        if (document.visibilityState === "visible") {
-          navigator.wakeLock.request("screen").catch(function () {});
-        }
-      };
-      askAwake();
-      document.addEventListener("visibilitychange", askAwake);
+  // Keep the screen awake at the table while a session page is open. The Wake Lock
+  // API exists only in a secure context (HTTPS, or this computer itself); on plain
+  // http over the Wi-Fi, a tiny muted looping video (the NoSleep.js technique) keeps
+  // the phone awake. A phone may refuse to play it until the first tap.
+  function keepAwake() {
+    var video = null;
+    function playVideo() {
+      if (!video) {
+        video = document.createElement("video");
+        video.muted = true;
+        video.setAttribute("muted", "");
+        video.setAttribute("playsinline", "");
+        video.setAttribute("title", "Keeps the screen awake");
+        ["webm", "mp4"].forEach(function (type) {
+          var source = document.createElement("source");
+          source.src = new URL("nosleep/nosleep." + type, script.src).href;
+          source.type = "video/" + type;
+          video.appendChild(source);
+        });
+        video.addEventListener("loadedmetadata", function () {
+          if (video.duration <= 1) {
+            video.loop = true;
+          } else {
+            // The longer mp4 never reaches its end, where some phones stop looping.
+            video.addEventListener("timeupdate", function () {
+              if (video.currentTime > 0.5) { video.currentTime = Math.random(); }
+            });
+          }
+        });
+      }
+      if (video.paused) { video.play().catch(function () { /* waits for the first tap */ }); }
     }
+    var lock = null;
+    var asking = false;
+    function ask() {
+      if (document.visibilityState !== "visible" || lock || asking) { return; }
+      if (!navigator.wakeLock) {
+        playVideo();
+        return;
+      }
+      asking = true;
+      navigator.wakeLock.request("screen").then(function (sentinel) {
+        asking = false;
+        lock = sentinel;
+        if (video) { video.pause(); }
+        // The phone lets go of the lock whenever the page is hidden: asked again on return.
+        sentinel.addEventListener("release", function () { lock = null; });
+      }, function () {
+        asking = false;
+        playVideo();
+      });
+    }
+    ask();
+    document.addEventListener("visibilitychange", ask);
+    document.addEventListener("click", ask);
+    document.addEventListener("touchend", ask);
   }
 
   // Dice: after a face is tapped, move focus to the next die, so a keyboard or
@@ -49,18 +318,23 @@
     });
   });
 
-  // A double tap on a submit button sends one request; the server's one-time
-  // form key catches what gets through anyway.
-  document.querySelectorAll("form").forEach(function (form) {
-    form.addEventListener("submit", function (event) {
-      if (form.getAttribute("data-sent")) { event.preventDefault(); return; }
-      form.setAttribute("data-sent", "1");
-    });
+  // Times: the server writes them in UTC; show them in this phone's own time zone, the
+  // UTC one kept as the tooltip. A form asking first (removing a scored session from this
+  // phone ends its right to score there) asks before it is sent: its own listener runs
+  // before the page's sending one (on the document), which leaves a cancelled form alone.
+  var localTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+  document.querySelectorAll("time[datetime]").forEach(function (element) {
+    var moment = new Date(element.getAttribute("datetime"));
+    if (isNaN(moment.getTime())) { return; }
+    element.title = element.textContent;
+    element.textContent = localTime.format(moment);
   });
-  // Coming back with the Back button restores the page as it was: sendable again.
-  window.addEventListener("pageshow", function () {
-    document.querySelectorAll("form[data-sent]").forEach(function (form) {
-      form.removeAttribute("data-sent");
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.getAttribute("data-confirm"))) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
     });
   });
 })();

@@ -15,10 +15,16 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 from openapi_check import CheckedClient
 
 from scorekeeper import create_app
 from scorekeeper.db import open_database
+
+# The property tests prove rules, not speed (bench/ measures that): on a shared, busy
+# machine a slow example is no failure.
+settings.register_profile("scorekeeper", deadline=None)
+settings.load_profile("scorekeeper")
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
@@ -27,6 +33,7 @@ TABLES = (
     "deck_profile",
     "request_key",
     "form_key",
+    "correction",
     "event",
     "seat",
     "game_session",

@@ -75,8 +75,18 @@ def remember(session_id: str, role: str) -> None:
     scoring = [entry for entry in newest_first if entry[1] == EDIT][:REMEMBERED_SCORING]
     watching = [entry for entry in newest_first if entry[1] == VIEW][:REMEMBERED_WATCHING]
     kept = set(scoring) | set(watching)
-    session[SESSIONS_COOKIE] = [list(entry) for entry in newest_first if entry in kept]
-    session.permanent = True
+    value = [list(entry) for entry in newest_first if entry in kept]
+    # Unchanged (the page seen again) leaves the cookie as it is: nothing to sign or send.
+    if session.get(SESSIONS_COOKIE) != value or not session.permanent:
+        session[SESSIONS_COOKIE] = value
+        session.permanent = True
+
+
+def forget(session_id: str) -> None:
+    """This device no longer lists the session, nor may it record in it."""
+    session[SESSIONS_COOKIE] = [
+        [key, role] for key, role in remembered().items() if key != session_id
+    ]
 
 
 def remember_scorer(session_id: str) -> None:

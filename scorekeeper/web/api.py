@@ -6,24 +6,23 @@ session need its edit key as ``Authorization: Bearer <key>``.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
 from scorekeeper import decks, store
 from scorekeeper.export import read_export, session_csv, session_json
-from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.recent import Recent
-from scorekeeper.web import access
+from scorekeeper.web import access, state_json
 from scorekeeper.web.adapters import TrickJudge, adapters
 from scorekeeper.web.errors import error_response
 from scorekeeper.web.json_input import json_body, only_fields, plays_of
 from scorekeeper.web.openapi import openapi_document
+from scorekeeper.web.refresh import version_answer
 from scorekeeper.web.sessions import NOT_FOUND, load_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -42,41 +41,9 @@ def stale(error: store.StaleVersion) -> tuple[Response, int]:
     return jsonify({**body, "error": str(error), "field": "version"}), 409
 
 
-def plain(value: Any) -> Any:
-    """A game state as JSON data: cards as written ("blue 9"), sets as sorted lists."""
-    if isinstance(value, cards.Card | cards.PlayingCard):
-        return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            field.name: plain(getattr(value, field.name)) for field in dataclasses.fields(value)
-        }
-    if isinstance(value, Mapping):
-        return {str(key): plain(item) for key, item in value.items()}
-    if isinstance(value, set | frozenset):
-        return sorted((plain(item) for item in value), key=str)
-    if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
-    return value
-
-
-# The JSON of the states answered lately, by session. A state is immutable and the store
-# hands out the same state object for a version, so its JSON is made once per version.
-_STATE_JSON: Recent[str, tuple[Any, Any, Any]] = Recent(256)
-
-
-def state_json(view: store.SessionView) -> tuple[Any, Any]:
-    """The view's state and what its engine expects next, as JSON data."""
-    cached = _STATE_JSON.get(view.id)
-    if cached is not None and cached[0] is view.state:
-        return cached[1], cached[2]
-    state, expected = plain(view.state), view.expected.to_json()
-    _STATE_JSON.put(view.id, (view.state, state, expected))
-    return state, expected
-
-
-def session_state(view: store.SessionView) -> dict[str, Any]:
+def session_fields(view: store.SessionView) -> dict[str, Any]:
+    """A session's answer but its state: everything a client reads beside the state."""
     game = view.game
-    state, expected = state_json(view)
     return {
         "id": view.id,
         "game": game.slug,
@@ -86,11 +53,10 @@ def session_state(view: store.SessionView) -> dict[str, Any]:
         "ruling": game.ruling(view.state),
         "finished": view.finished,
         "winners": game.winners(view.state) if view.finished else [],
-        "standings": [dataclasses.asdict(s) for s in game.standings(view.state)],
+        "standings": [state_json.plain(s) for s in game.standings(view.state)],
         "can_undo": view.can_undo,
         "can_redo": view.can_redo,
-        "expected": expected,
-        "state": state,
+        "expected": view.expected.to_json(),
         **(
             {
                 "deck_profile": {
@@ -107,6 +73,30 @@ def session_state(view: store.SessionView) -> dict[str, Any]:
             "export": url_for("api.export_session", session_id=view.id, _external=True),
         },
     }
+
+
+def session_state(view: store.SessionView) -> dict[str, Any]:
+    return {**session_fields(view), "state": state_json.plain(view.state)}
+
+
+# The answers lately made, by session: a session's text is made once per version (and
+# deck profile, which another session may teach, and address the links name).
+_ANSWERS: Recent[str, tuple[object, object, str, str]] = Recent(256)
+
+
+def session_answer(view: store.SessionView) -> Response:
+    """``session_state(view)`` as a JSON answer, its text made once per version."""
+    kept = _ANSWERS.get(view.id)
+    # The store hands out one state object a version: the same object, the same version.
+    if kept is None or not (
+        kept[0] is view.state and kept[1] == view.deck and kept[2] == request.host_url
+    ):
+        fields = json.dumps(session_fields(view), **state_json.COMPACT)  # type: ignore[arg-type]
+        # The state's text joins its records' texts, each made once (state_json).
+        text = f'{fields[:-1]},"state":{state_json.text(view.state)}}}\n'
+        kept = (view.state, view.deck, request.host_url, text)
+        _ANSWERS.put(view.id, kept)
+    return current_app.response_class(kept[3], mimetype="application/json")
 
 
 def created(session_id: str, key: str) -> tuple[Response, int]:
@@ -148,22 +138,18 @@ def import_session() -> tuple[Response, int]:
 
 @bp.get("/sessions/<session_id>")
 def read_session(session_id: str) -> Response:
-    return jsonify(session_state(load_or_404(session_id)))
+    return session_answer(load_or_404(session_id))
 
 
 @bp.get("/sessions/<session_id>/version")
 def session_version(session_id: str) -> Response:
-    """The live-refresh check: the version column alone, ETagged, so an unchanged
-    session costs one indexed read and a 304 with no body."""
+    """The live-refresh check (``refresh.RefreshCheck`` answers most of them first)."""
     try:
         version = store.current_version(session_id)
     except store.SessionNotFound:
         abort(404, NOT_FOUND)
-    response = jsonify({"version": version})
-    response.set_etag(str(version))
-    # The answer may be kept, but asked again every time: the next poll revalidates.
-    response.cache_control.no_cache = True
-    return response.make_conditional(request)
+    status, headers, body = version_answer(version, request.headers.get("If-None-Match"))
+    return Response(body, status, headers)
 
 
 Write = Callable[[dict[str, Any], int, store.OneTimeKey | None], store.SessionView]
@@ -194,7 +180,7 @@ def checked_write(
             key, "request_key", hashlib.sha256(sent.encode()).hexdigest(), session_state
         )
     try:
-        return jsonify(session_state(write(body, version, once))), status
+        return session_answer(write(body, version, once)), status
     except store.AlreadyRecorded as repeated:
         if repeated.answer is None:
             return jsonify(session_state(store.load(session_id))), status

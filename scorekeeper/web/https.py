@@ -8,16 +8,35 @@ codes name the address the phones used.
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
+
+import click
 from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from scorekeeper import certificate
+from scorekeeper.web import addresses
 
 
 class HttpsSessionInterface(SecureCookieSessionInterface):
     """``SESSION_COOKIE_SECURE`` is one setting for every request; this follows each request."""
 
+    def __init__(self) -> None:
+        self._serializer: tuple[object, URLSafeTimedSerializer | None] | None = None
+
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        # Flask builds one per request (a tenth of a refresh check's time); it only
+        # changes with the keys.
+        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        if self._serializer is None or self._serializer[0] != keys:
+            self._serializer = (keys, super().get_signing_serializer(app))
+        return self._serializer[1]
 
 
 def proxy_count(app: Flask) -> int:
@@ -33,8 +52,24 @@ def proxy_count(app: Flask) -> int:
 
 def init_app(app: Flask) -> None:
     app.session_interface = HttpsSessionInterface()
+    add_certificate_command(app)
     count = proxy_count(app)
     if count:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=count, x_prefix=count
+        )
+
+
+def add_certificate_command(app: Flask) -> None:
+    @app.cli.command("https-cert")
+    def https_cert_command() -> None:
+        """Make the certificate that `make run HTTPS=1` serves, for this computer's
+        addresses (kept while it still names them all)."""
+        lan = addresses.lan_address()
+        folder = Path(app.instance_path)
+        made = certificate.ensure(folder, socket.gethostname(), [lan] if lan else [])
+        files = certificate.Files(folder)
+        click.echo(
+            f"{'Made' if made else 'Kept'} {files.server} for {lan or 'this computer only'}. "
+            f"A phone that installs {files.authority} as trusted opens the app without a warning."
         )

@@ -624,6 +624,32 @@ def _schemas() -> Schema:
                                 "readOnly": True,
                                 "description": "The ruling when applied; null if undone.",
                             },
+                            "corrections": {
+                                "type": "array",
+                                "description": (
+                                    "Only on a corrected event: what each correction replaced, "
+                                    "oldest first (the event's action is what the newest one "
+                                    "made it). An import keeps them for its history."
+                                ),
+                                "items": {
+                                    "type": "object",
+                                    "required": ["action", "corrected_at"],
+                                    "additionalProperties": False,
+                                    "properties": {
+                                        "action": {
+                                            "description": "The action before this correction.",
+                                            "anyOf": _game_refs("Action"),
+                                        },
+                                        "text": {"type": "string", "readOnly": True},
+                                        "corrected_at": {
+                                            "type": "string",
+                                            "format": "date-time",
+                                            "description": "When the correction was made (UTC; "
+                                            "an import takes a time without a zone as UTC).",
+                                        },
+                                    },
+                                },
+                            },
                         },
                     },
                 },

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import decks, store
 from scorekeeper.games import GAMES, cards
 from scorekeeper.games.base import IllegalAction, is_digits, number_range
-from scorekeeper.web import access
+from scorekeeper.web import access, addresses
 from scorekeeper.web.adapters import adapter
 from scorekeeper.web.forms import check_seat_fields, new_form_key, new_session_form
 
@@ -87,6 +87,13 @@ def load_or_404(session_id: str) -> store.SessionView:
 def home() -> str:
     known = access.remembered()
     return render_template("home.html", sessions=store.summaries(list(known)), roles=known)
+
+
+@bp.post("/forget/<session_id>")
+def forget(session_id: str) -> Response:
+    """Take a session off this device's list; the session itself stays as it is."""
+    access.forget(session_id)
+    return redirect(url_for("sessions.home"), 303)
 
 
 @bp.get("/new")
@@ -191,10 +198,12 @@ def history(session_id: str) -> str:
     if not 1 <= page <= pages:
         abort(404, f"This history has pages 1 to {pages}.")
     end = len(view.events) - (page - 1) * HISTORY_PAGE_SIZE
+    events = view.events[max(0, end - HISTORY_PAGE_SIZE) : end]
     return render_template(
         "sessions/history.html",
         view=view,
-        events=view.events[max(0, end - HISTORY_PAGE_SIZE) : end],
+        events=events,
+        corrections=store.corrections(view, (events[0].seq, events[-1].seq)) if events else {},
         page=page,
         pages=pages,
         correctable=game.correction is not None and may_edit,
@@ -220,13 +229,15 @@ def qr_svg(url: str) -> str:
 @bp.get("/s/<session_id>/share")
 @access.no_store
 def share(session_id: str) -> str:
-    """The view link for everyone; the "score with me" link only for a scorer's device."""
+    """The view link for everyone; the "score with me" link only for a scorer's device.
+    Both name an address other phones can open (see addresses.py)."""
     view = load_or_404(session_id)
-    view_url = url_for("sessions.session_page", session_id=session_id, _external=True)
+    where = addresses.reachable()
+    view_url = where.url(url_for("sessions.session_page", session_id=session_id))
     join_url = None
     if access.device_may_edit(session_id):
-        join_url = url_for(
-            "sessions.join", session_id=session_id, key=store.edit_key(session_id), _external=True
+        join_url = where.url(
+            url_for("sessions.join", session_id=session_id, key=store.edit_key(session_id))
         )
     return render_template(
         "sessions/share.html",
@@ -235,6 +246,7 @@ def share(session_id: str) -> str:
         view_qr=qr_svg(view_url),
         join_url=join_url,
         join_qr=qr_svg(join_url) if join_url else None,
+        unreachable=where.unreachable,
     )
 
 

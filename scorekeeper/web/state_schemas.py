@@ -1,6 +1,6 @@
 """JSON Schemas of every game's state, generated from the engines' State dataclasses.
 
-The API sends a state as ``api.plain(state)``: each dataclass field as a property,
+The API sends a state as ``state_json.plain(state)``: each dataclass field as a property,
 cards as written ("blue 9", "10D"), sets as sorted lists, mapping keys as text. These
 schemas are made by pydantic from the same type annotations, so they cannot drift
 from the engines: a field added to a State is described the moment it exists.

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,31 +36,40 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextlib.contextmanager
+def live_server(folder: Path, *run_options: str) -> Iterator[int]:
+    """`flask run` on a free port of 127.0.0.1 and a fresh database in ``folder``
+    (``run_options`` such as ``--cert``); yields the port once it answers."""
     port = free_port()
-    folder = tmp_path_factory.mktemp("live")
     env = {
         **os.environ,
         "SCOREKEEPER_DATABASE_URL": f"sqlite:///{folder}/live.sqlite3",
         "SCOREKEEPER_SECRET_KEY": "e2e",
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "flask", "--app", "scorekeeper", "run", "--port", str(port)],
+        [
+            *(sys.executable, "-m", "flask", "--app", "scorekeeper"),
+            *("run", "--port", str(port), *run_options),
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    url = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:
-            urllib.request.urlopen(url, timeout=1)
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
             break
         except OSError:
             time.sleep(0.1)
-    yield url
+    yield port
     process.terminate()
     process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("live")) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 def launch_chromium(playwright):  # type: ignore[no-untyped-def]
@@ -76,9 +85,9 @@ def launch_chromium(playwright):  # type: ignore[no-untyped-def]
     )
 
 
-def launch(playwright, javascript: bool):  # type: ignore[no-untyped-def]
+def launch(playwright, javascript: bool, **context: object):  # type: ignore[no-untyped-def]
     browser = launch_chromium(playwright)
-    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript)
+    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript, **context)
     return browser, context.new_page()
 
 
@@ -99,10 +108,18 @@ def check_phone_layout(page, name: str) -> None:  # type: ignore[no-untyped-def]
     assert small == [], f"{name}: tap targets under 44 px: {small}"
 
 
+def send(page, control) -> None:  # type: ignore[no-untyped-def]
+    """Tap ``control``, which sends its form, and wait for the page of the answer: with
+    JavaScript the form goes by fetch, and the answer's page comes after the tap."""
+    page.evaluate("document.body.dataset.sending = 'yes'")
+    control.click()
+    page.locator("body:not([data-sending])").wait_for(state="attached")
+
+
 def tap_roll(page, *dice: int) -> None:  # type: ignore[no-untyped-def]
     for index, die in enumerate(dice, start=1):
         page.locator(f"label.face:has(input[name=die{index}][value='{die}'])").click()
-    page.get_by_role("button", name="Record the roll").click()
+    send(page, page.get_by_role("button", name="Record the roll"))
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
@@ -123,24 +140,24 @@ def test_a_yardkle_game_on_a_phone_screen(server: str, javascript: bool) -> None
         check_phone_layout(page, f"new-{suffix}")
         page.fill("#seats-0", "Ann")
         page.fill("#seats-1", "Bo")
-        page.get_by_role("button", name="Start the game").click()
+        send(page, page.get_by_role("button", name="Start the game"))
 
         check_phone_layout(page, f"roll-{suffix}")
         tap_roll(page, 1, 1, 1, 5, 2, 3)
         check_phone_layout(page, f"keep-{suffix}")
         assert "three 1s (1000) and single 5 (50)" in page.inner_text(".ruling")
-        page.get_by_role("button", name="Set aside 1 1 1 5 and bank 1050").click()
+        send(page, page.get_by_role("button", name="Set aside 1 1 1 5 and bank 1050"))
         assert "Ann banks 1050" in page.inner_text(".ruling")
 
         tap_roll(page, 2, 3, 4, 6, 4, 2)
         assert "Yardkle!" in page.inner_text(".ruling")
-        page.get_by_role("button", name="Undo").click()
+        send(page, page.get_by_role("button", name="Undo"))
         assert "Ann banks 1050" in page.inner_text(".ruling")
         assert "Bo rolls 6 dice" in page.content()
 
         page.locator("summary").click()
         page.fill("#points", "120")
-        page.get_by_role("button", name="Record the total").click()
+        send(page, page.get_by_role("button", name="Record the total"))
         assert "multiple of 50" in page.inner_text("#error")
         check_phone_layout(page, f"refused-{suffix}")
 
@@ -207,7 +224,7 @@ def test_a_yokai_septet_trick_at_the_table_on_a_phone(server: str) -> None:
         page.goto(f"{server}/new/yokai-septet")
         for index, name in enumerate(("Ann", "Bo", "Cy", "Di")):
             page.fill(f"#seats-{index}", name)
-        page.get_by_role("button", name="Start the game").click()
+        send(page, page.get_by_role("button", name="Start the game"))
         check_phone_layout(page, "yokai-trump")
         page.get_by_role("button", name="yellow 4", exact=True).click()
         page.get_by_role("button", name="Ann", exact=True).click()
@@ -230,7 +247,7 @@ def test_a_cryptruck_round_starts_on_a_phone(server: str) -> None:
         check_phone_layout(page, "cryptruck-new")
         for index, name in enumerate(("Ann", "Bo", "Cy")):
             page.fill(f"#seats-{index}", name)
-        page.get_by_role("button", name="Start the game").click()
+        send(page, page.get_by_role("button", name="Start the game"))
         page.get_by_role("button", name="green 2", exact=True).click()
         page.get_by_role("button", name="red 5", exact=True).click()
         check_phone_layout(page, "cryptruck-bid")
@@ -248,7 +265,7 @@ def start_on_phone(page, server: str, game: str, names: list[str]) -> None:  # t
     page.goto(f"{server}/new/{game}")
     for index, name in enumerate(names):
         page.fill(f"#seats-{index}", name)
-    page.get_by_role("button", name="Start the game").click()
+    send(page, page.get_by_role("button", name="Start the game"))
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
@@ -264,13 +281,13 @@ def test_a_yadokarick_trick_with_sizes_and_the_marker_on_a_phone(
         start_on_phone(page, server, "yadokarick", ["Ann", "Bo", "Cy", "Di"])
         check_phone_layout(page, f"yadokarick-start-{suffix}")
         for card, size in (("green 25", "3"), ("pink 8", "2"), ("green 17", "3"), ("pink 29", "1")):
-            page.get_by_role("button", name=card, exact=True).click()
+            send(page, page.get_by_role("button", name=card, exact=True))
             check_phone_layout(page, f"yadokarick-size-{suffix}")
-            page.get_by_role("button", name=f"size {size}", exact=True).click()
+            send(page, page.get_by_role("button", name=f"size {size}", exact=True))
         ruling = page.inner_text(".ruling")
         assert "Bo places green 25 and green 17 on the house" in ruling
         check_phone_layout(page, f"yadokarick-marker-{suffix}")
-        page.get_by_role("button", name="← 10").click()
+        send(page, page.get_by_role("button", name="← 10"))
         assert "Target size 10" in page.inner_text("main")
         check_phone_layout(page, f"yadokarick-houses-{suffix}")
         page.goto(f"{server}/decks")
@@ -286,11 +303,11 @@ def test_a_yadokarick_solo_move_on_a_phone(server: str) -> None:
         browser, page = launch(playwright, True)
         start_on_phone(page, server, "yadokarick", ["Sol"])
         for number in (18, 17, 19, 5, 6):
-            page.get_by_role("button", name=f"pink {number}", exact=True).click()
-            page.get_by_role("button", name="size 2", exact=True).click()
+            send(page, page.get_by_role("button", name=f"pink {number}", exact=True))
+            send(page, page.get_by_role("button", name="size 2", exact=True))
         check_phone_layout(page, "yadokarick-solo-row")
-        page.get_by_role("button", name="pink 18·2", exact=True).click()
-        page.get_by_role("button", name="Crab 4").click()
+        send(page, page.get_by_role("button", name="pink 18·2", exact=True))
+        send(page, page.get_by_role("button", name="Crab 4"))
         assert "Crab 4 pink\nPink 18·2" in page.inner_text(".crabs")
         check_phone_layout(page, "yadokarick-solo-crab")
         browser.close()

@@ -8,10 +8,17 @@ import pytest
 from conftest import make_app
 from flask import Flask
 
-from scorekeeper import create_app, instance_secret_key
+from scorekeeper import create_app, instance_secret_key, store
 from scorekeeper.db import database, is_sqlite, open_database
 from scorekeeper.migrations import MIGRATIONS, SchemaMigration, migrate
-from scorekeeper.models import DeckProfile, Event, GameSession, RequestKey, SessionDeck
+from scorekeeper.models import (
+    Correction,
+    DeckProfile,
+    Event,
+    GameSession,
+    RequestKey,
+    SessionDeck,
+)
 
 
 def test_secret_key_is_generated_once_into_the_instance_folder(tmp_path: Path) -> None:
@@ -72,15 +79,21 @@ def test_schema_is_created_on_first_start_and_migrations_run_once(app: Flask) ->
         }
 
 
-def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) -> None:
-    """Form keys become request keys scoped to their session; each deck profile gets a key;
-    the first dealer is counted from 0."""
+def migrated_up_to(database_url: str, last: int) -> None:
+    """An empty database as the migrations up to number ``last`` left it."""
     database.initialize(open_database(database_url))
     with database.connection_context():
         database.create_tables([SchemaMigration])
-        for number, migration in enumerate(MIGRATIONS[:2], start=1):
+        for number, migration in enumerate(MIGRATIONS[:last], start=1):
             migration()
             SchemaMigration.create(number=number, applied_at=0)
+
+
+def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) -> None:
+    """Form keys become request keys scoped to their session; each deck profile gets a key;
+    the first dealer is counted from 0."""
+    migrated_up_to(database_url, 2)
+    with database.connection_context():
         p = database.param
         for sql, params in (
             [
@@ -135,7 +148,7 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
             database.execute_sql(sql, params)
     make_app(database_url)
     with database.connection_context():
-        assert [row.number for row in SchemaMigration.select()] == [1, 2, 3, 4, 5, 6, 7]
+        assert [row.number for row in SchemaMigration.select()] == list(range(1, 10))
         assert "form_key" not in database.get_tables()
         keys = {(row.scope, row.key, row.session_id) for row in RequestKey.select()}
         assert keys == {("s" * 22, "tap-1", "s" * 22), ("", "new-1", None)}
@@ -151,10 +164,55 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
         assert Event.get().action == {"type": "bank"}
         assert GameSession.get_by_id("s" * 22).version == 1
         assert GameSession.get_by_id("s" * 22).rewritten_at == 0
+        assert GameSession.get_by_id("s" * 22).imported is False
         assert GameSession.get_by_id("c" * 22).options == {
             "colours": ["red", "blue", "green"],
             "first_dealer": 2,
         }
+
+
+def test_a_database_at_migration_7_upgrades_to_keep_corrections_and_mark_imports(
+    database_url: str,
+) -> None:
+    """Its sessions and events stay as they were, none is taken as imported, and a
+    correction made after the upgrade keeps the action it replaced."""
+    migrated_up_to(database_url, 7)
+    with database.connection_context():
+        p = database.param
+        database.execute_sql(
+            "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
+            f"created_at, updated_at, rewritten_at) VALUES ({p}, 'yardkle', {p}, {p}, 1, {p}, "
+            f"{p}, {p}, 0)",
+            ("s" * 22, '{"entry_threshold":0}', "k" * 32, False, "2026-01-01", "2026-01-01"),
+        )
+        for position, name in enumerate(("Ann", "Bo")):
+            database.execute_sql(
+                f"INSERT INTO seat (session_id, position, name) VALUES ({p}, {p}, {p})",
+                ("s" * 22, position, name),
+            )
+        database.execute_sql(
+            "INSERT INTO event (session_id, seq, action, undone, redoable, created_at) "
+            f"VALUES ({p}, 1, {p}, {p}, {p}, {p})",
+            ("s" * 22, '{"type":"total","points":500}', False, False, "2026-01-01"),
+        )
+    make_app(database_url)
+    with database.connection_context():
+        assert [row.number for row in SchemaMigration.select()] == list(range(1, 10))
+        session = GameSession.get_by_id("s" * 22)
+        assert (session.version, session.imported, session.options) == (
+            1,
+            False,
+            {"entry_threshold": 0},
+        )
+        assert [row.action for row in Event.select()] == [{"type": "total", "points": 500}]
+        assert Correction.select().count() == 0
+
+        store.correct("s" * 22, 1, {"type": "total", "points": 550}, version=1)
+
+        assert [row.action for row in Event.select()] == [{"type": "total", "points": 550}]
+        assert [(row.seq, row.action) for row in Correction.select()] == [
+            (1, {"type": "total", "points": 500})
+        ]
 
 
 def test_init_db_command_reports_an_up_to_date_database(app: Flask) -> None:

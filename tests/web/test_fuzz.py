@@ -578,6 +578,17 @@ def other_forms() -> list[Form]:
     ]
     forms.append(
         Form(
+            "forget",
+            "sessions.forget",
+            "POST",
+            lambda w: f"/forget/{w.session('yardkle').id}",
+            lambda _w: {},
+            # The form's only field (the suite runs with CSRF checks off).
+            also=("csrf_token",),
+        )
+    )
+    forms.append(
+        Form(
             "import-paste",
             "export.import_session",
             "POST",
@@ -874,6 +885,7 @@ ENDPOINTS = [
     "sessions.results",
     "sessions.share",
     "sessions.join",
+    "sessions.forget",
     "play.action",
     "play.undo",
     "play.redo",

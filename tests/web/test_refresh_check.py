@@ -89,3 +89,40 @@ def test_the_session_page_polls_the_version_check(client: FlaskClient) -> None:
 
     assert f'data-version-url="{API}/sessions/{session.id}/version"' in page
     assert 'data-version="0"' in page
+
+
+def test_a_plain_check_is_answered_before_flask_with_the_security_headers(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = api_session(client)
+    etag = client.get(f"{session.url}/version").headers["ETag"]
+
+    def refuse(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the check went through Flask's request handling")
+
+    monkeypatch.setattr(type(client.application), "request_context", refuse)
+
+    fresh = client.get(f"{session.url}/version")
+    unchanged = client.get(f"{session.url}/version", headers={"If-None-Match": etag})
+
+    assert (fresh.status_code, fresh.get_json()) == (200, {"version": 0})
+    assert fresh.mimetype == "application/json"
+    assert (unchanged.status_code, unchanged.data) == (304, b"")
+    for response in (fresh, unchanged):
+        assert response.headers["X-Frame-Options"] == "DENY"
+        assert "Set-Cookie" not in response.headers
+
+
+@pytest.mark.parametrize("query", ["?v=1", "?v=%01"])
+def test_a_check_with_a_query_string_is_answered_by_the_flask_view(
+    client: FlaskClient, query: str
+) -> None:
+    session = api_session(client)
+
+    response = client.get(f"{session.url}/version{query}")
+
+    if "%01" in query:
+        assert "control character" in assert_error(response, 422, "v")
+    else:
+        assert (response.status_code, response.get_json()) == (200, {"version": 0})
+        assert response.headers["ETag"] == '"0"'

@@ -164,7 +164,7 @@ def assert_secure_headers(response: Any, what: str) -> None:
             assert "unsafe" not in source, (what, name, source)
             assert "://" not in source and source not in ("*", "http:", "https:"), (what, source)
     assert response.headers.get("X-Content-Type-Options") == "nosniff", what
-    assert response.headers.get("Referrer-Policy") == "no-referrer", what
+    assert response.headers.get("Referrer-Policy") == "same-origin", what
 
 
 def test_every_page_carries_the_security_headers(app: Flask, played: Table) -> None:

@@ -304,3 +304,20 @@ def test_a_write_rolled_back_after_its_event_was_written_leaves_no_view(table: T
     again = store.append(table.id, second, 5)
     assert again.version == 6 and again.events[-1].action == second
     assert snapshot(again) == replayed(table.id)
+
+
+def test_a_write_updates_only_the_session_columns_it_changes(
+    table: Table, statements: Statements
+) -> None:
+    play_yardkle(table, 3, seed=5)
+    action = yardkle_action(store.load(table.id).state, random.Random(5))
+    statements.sql.clear()
+    store.append(table.id, action, 3)
+    [update] = [s for s in writes(statements.sql) if s.startswith('UPDATE "game_session"')]
+    columns = update.removeprefix('UPDATE "game_session" SET ').split(", ")
+    assert sorted(column.split(" = ")[0] for column in columns) == [
+        '"finished"',
+        '"rewritten_at"',
+        '"updated_at"',
+        '"version"',
+    ]

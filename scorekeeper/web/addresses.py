@@ -1,0 +1,90 @@
+"""The address other phones can reach: what share links and QR codes name.
+
+A page opened on the server's own computer (127.0.0.1, localhost) has an address
+no phone can open; links made from it name the computer's address on the local
+network instead, or ``PUBLIC_URL`` when it is set.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, request
+
+# Any address outside this machine: connecting a UDP socket to it only picks the
+# route (and so the local address) the machine would use; no packet is sent.
+ROUTE_PROBE = ("10.255.255.255", 1)
+
+
+def checked_public_url(app: Flask) -> None:
+    """Refuse at start-up a ``PUBLIC_URL`` that is no http(s) address."""
+    url = app.config.get("PUBLIC_URL") or ""
+    parts = urlsplit(url)
+    if url and (parts.scheme not in ("http", "https") or not parts.hostname):
+        raise ValueError(
+            f"PUBLIC_URL must be the app's address as phones open it, such as "
+            f"http://192.168.1.20:5000, not {url!r}."
+        )
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address) is this computer only."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    with contextlib.suppress(ValueError):
+        return ipaddress.ip_address(host).is_loopback
+    return False
+
+
+def lan_address() -> str | None:
+    """This computer's IPv4 address on its local network, if it has one."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(ROUTE_PROBE)
+        address = str(probe.getsockname()[0])
+        if not is_loopback(address) and address != "0.0.0.0":
+            return address
+    return None
+
+
+@dataclass(frozen=True)
+class Reachable:
+    """The app's address for other phones (scheme, host, port and path prefix, no
+    trailing slash) and, when they cannot use it, why."""
+
+    base: str
+    unreachable: str | None = None
+
+    def url(self, path: str) -> str:
+        """The address of ``path``, a path of this app (``url_for`` without ``_external``)."""
+        return self.base + path.removeprefix(request.script_root)
+
+
+def reachable() -> Reachable:
+    """Where other phones open this app, for the current request."""
+    configured = current_app.config.get("PUBLIC_URL")
+    if configured:
+        return Reachable(str(configured).rstrip("/"))
+    here = Reachable(request.host_url.rstrip("/") + request.script_root)
+    opened = urlsplit(f"//{request.host}")
+    if opened.hostname is None or not is_loopback(opened.hostname):
+        return here
+    # The address the server listens on (flask run and gunicorn both put it here).
+    if is_loopback(request.environ.get("SERVER_NAME", "")):
+        return Reachable(
+            here.base,
+            "This server answers this computer only, so no phone can open these links: "
+            "restart it with “make run HOST=0.0.0.0”, or set PUBLIC_URL.",
+        )
+    lan = lan_address()
+    if lan is None:
+        return Reachable(
+            here.base,
+            "This computer has no address on a network, so no phone can open these links: "
+            "connect it to the Wi-Fi, or set PUBLIC_URL.",
+        )
+    port = f":{opened.port}" if opened.port else ""
+    return Reachable(f"{request.scheme}://{lan}{port}{request.script_root}")

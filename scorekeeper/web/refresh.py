@@ -1,0 +1,61 @@
+"""The live-refresh check, answered before Flask when it can be.
+
+Every open page asks for its session's version every 1.5 s, so this answer is the
+app's most frequent by far. An unchanged session costs one read of the version
+column by the primary key and a 304 with no body. A plain GET of a session that
+exists is answered here, without the request context, the cookie or the hooks
+of a page: none of them has anything to do for it. Anything else (another
+method, a query string, an id of the wrong shape, no such session) goes on to
+the Flask view, which answers it the same way, or with its JSON error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from werkzeug.http import parse_etags
+
+from scorekeeper import keys, store
+from scorekeeper.db import database
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+VERSION_PATH = re.compile(r"/api/v1/sessions/([^/]+)/version")
+
+
+def version_answer(version: int, if_none_match: str | None) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers and body of the check: a 304 to the ETag of this version."""
+    # The answer may be kept, but asked again every time: the next poll revalidates.
+    headers = {"ETag": f'"{version}"', "Cache-Control": "no-cache"}
+    if parse_etags(if_none_match).contains(str(version)):
+        return 304, headers, b""
+    body = f'{{"version": {version}}}\n'.encode()
+    return 200, headers | {"Content-Type": "application/json"}, body
+
+
+class RefreshCheck:
+    """WSGI middleware answering a plain GET of an existing session's version."""
+
+    def __init__(self, wsgi_app: WSGIApplication) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        match = VERSION_PATH.fullmatch(environ.get("PATH_INFO", ""))
+        if (
+            match is None
+            or environ.get("REQUEST_METHOD") != "GET"
+            or environ.get("QUERY_STRING")
+            or not keys.is_id(match[1])
+        ):
+            return self.wsgi_app(environ, start_response)
+        with database.connection_context():  # a pooled connection, given back at once
+            version = store.stored_version(match[1])
+        if version is None:
+            return self.wsgi_app(environ, start_response)
+        status, headers, body = version_answer(version, environ.get("HTTP_IF_NONE_MATCH"))
+        reason = "OK" if status == 200 else "NOT MODIFIED"
+        start_response(f"{status} {reason}", [*headers.items(), ("Content-Length", str(len(body)))])
+        return [body]

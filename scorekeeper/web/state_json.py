@@ -1,0 +1,98 @@
+"""A game state as JSON, each record of its history converted once.
+
+A state is immutable and keeps the records of the states before it (a Yardkle
+game's turns, a trick game's tricks): the next state holds the same record
+objects plus its new one. So the JSON data and text of each record are made the
+first time an answer carries it and reused by every later answer: what a write's
+answer converts does not grow with the session, only the joining of the texts.
+
+The text is what ``json.dumps(plain(state), sort_keys=True)`` writes, compact.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from operator import itemgetter
+from typing import Any
+
+from scorekeeper.games import cards
+
+COMPACT: dict[str, Any] = {"separators": (",", ":"), "sort_keys": True}
+
+# Records converted lately, by id: (the record, its data, its text). An entry holds its
+# record, so no other object can have that id while the entry is kept. Dropped whole when
+# full, which costs one conversion of the records still in use (no lock needed, as a
+# least-recently-used order would).
+_RECORDS: dict[int, tuple[object, Any, str]] = {}
+RECORDS_KEPT = 65536
+_DATA, _TEXT = itemgetter(1), itemgetter(2)
+
+# Whether instances of a type are records (dataclasses but cards), and their field names.
+_RECORD_TYPES: dict[type, bool] = {}
+_SORTED_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def plain(value: Any) -> Any:
+    """A game state as JSON data: cards as written ("blue 9"), sets as sorted lists."""
+    if isinstance(value, cards.Card | cards.PlayingCard):
+        return str(value)
+    if is_record(value):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, set | frozenset):
+        return sorted((plain(item) for item in value), key=str)
+    if isinstance(value, list | tuple):
+        if value and is_record(value[0]):
+            return list(map(_DATA, _kept(value)))
+        return [plain(item) for item in value]
+    return value
+
+
+def text(value: Any) -> str:
+    """``plain(value)`` as compact JSON text with sorted keys."""
+    if is_record(value):
+        return "{" + ",".join(f'"{n}":{text(getattr(value, n))}' for n in _names(value)) + "}"
+    if isinstance(value, list | tuple) and value and is_record(value[0]):
+        return "[" + ",".join(map(_TEXT, _kept(value))) + "]"
+    return json.dumps(plain(value), **COMPACT)
+
+
+def is_record(value: object) -> bool:
+    """A dataclass instance but a card (a card is written as text)."""
+    kind = type(value)
+    known = _RECORD_TYPES.get(kind)
+    if known is None:
+        known = _RECORD_TYPES[kind] = dataclasses.is_dataclass(kind) and not issubclass(
+            kind, cards.Card | cards.PlayingCard
+        )
+    return known
+
+
+def _names(record: object) -> tuple[str, ...]:
+    """A record's field names, sorted (as ``sort_keys`` writes them), by type."""
+    kind = type(record)
+    names = _SORTED_NAMES.get(kind)
+    if names is None:
+        names = _SORTED_NAMES[kind] = tuple(sorted(f.name for f in dataclasses.fields(kind)))
+    return names
+
+
+def _kept(records: Sequence[object]) -> list[tuple[object, Any, str]]:
+    """The kept entry of each record of a sequence, those not kept yet converted now."""
+    # Looked up by the C loops of map: at 5,000 records this is the answer's main cost.
+    kept = list(map(_RECORDS.get, map(id, records)))
+    if None not in kept:
+        return kept  # type: ignore[return-value]
+    return [entry or _converted(record) for entry, record in zip(kept, records, strict=True)]
+
+
+def _converted(record: object) -> tuple[object, Any, str]:
+    data = plain(record)
+    entry = (record, data, json.dumps(data, **COMPACT))
+    if len(_RECORDS) >= RECORDS_KEPT:
+        _RECORDS.clear()
+    _RECORDS[id(record)] = entry
+    return entry

@@ -1,0 +1,197 @@
+"""What keeps a request's cost flat however long the session: a read of an unchanged
+session answers the text it made for that version, a write converts only its new
+records, an unchanged cookie is not signed again, the links on every page are built
+once, and SQLite writers from several workers queue at a lock file."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import api_session, start
+from flask import Flask
+from flask.testing import FlaskClient
+from test_decks import sizes_form
+
+from scorekeeper import db
+from scorekeeper.db import database, is_sqlite, write_transaction
+from scorekeeper.games import GAMES
+from scorekeeper.games.base import resolve_options
+from scorekeeper.models import GameSession
+from scorekeeper.web import api, state_json
+
+
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The id of each session whose state answer the API builds."""
+    ids: list[str] = []
+    real = api.session_fields
+
+    def counted(view: Any) -> Any:
+        ids.append(view.id)
+        return real(view)
+
+    monkeypatch.setattr(api, "session_fields", counted)
+    return ids
+
+
+def test_a_read_of_an_unchanged_session_answers_the_text_made_for_its_version(
+    client: FlaskClient, made: list[str]
+) -> None:
+    table = api_session(client, ["Ann", "Bo"])
+    made.clear()  # the creation's own answer
+    first = client.get(table.url)
+    second = client.get(table.url)
+    assert made == [table.id]
+    assert second.get_data() == first.get_data()
+    assert second.mimetype == "application/json"
+    table.ok({"type": "total", "points": 600})
+    assert made == [table.id, table.id]
+    # The write's own answer made the text of its version: the next read makes none.
+    assert table.read()["state"]["scores"] == [600, 0]
+    assert made == [table.id, table.id]
+
+
+def test_the_kept_answer_follows_the_address_its_links_name(
+    client: FlaskClient, made: list[str]
+) -> None:
+    table = api_session(client, ["Ann", "Bo"])
+    here = client.get(table.url).get_json()
+    there = client.get(table.url, base_url="http://table.example:5000").get_json()
+    assert here["links"]["view"] == f"http://localhost/s/{table.id}"
+    assert there["links"]["view"] == f"http://table.example:5000/s/{table.id}"
+
+
+def test_a_size_learned_in_the_deck_profile_shows_in_the_next_read(client: FlaskClient) -> None:
+    table = start(
+        client, "yadokarick", ["Ann", "Bo", "Cy", "Di"], deck="new", new_deck_name="Blue box"
+    )
+    deck = table.state()["deck_profile"]
+    assert deck["sizes"] == {}
+    # The deck changes, the session does not: its version stays where it was.
+    client.post(f"/decks/{deck['id']}", data=sizes_form("Blue box", green_25="3"))
+    again = table.state()
+    assert again["version"] == 0
+    assert again["deck_profile"]["sizes"] == {"green 25": 3}
+
+
+def test_a_write_converts_only_the_records_it_adds(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = api_session(client, ["Ann", "Bo"], winning_score=100_000)
+    converted: list[Any] = []
+    real = state_json.plain
+
+    def counted(value: Any) -> Any:
+        converted.append(value)
+        return real(value)
+
+    monkeypatch.setattr(state_json, "plain", counted)
+
+    def conversions_of_one_turn(version: int) -> int:
+        converted.clear()
+        assert table.act({"type": "total", "points": 0}, version=version).status_code == 201
+        return len(converted)
+
+    for version in range(60):
+        conversions_of_one_turn(version)
+    # The state holds every turn so far; each write converts the new one and the rest once.
+    assert conversions_of_one_turn(60) == conversions_of_one_turn(61)
+    assert len(table.read()["state"]["turns"]) == 62
+
+
+def test_an_unchanged_cookie_is_not_signed_and_sent_again(client: FlaskClient) -> None:
+    table = api_session(client, ["Ann", "Bo"])
+    first = client.get(f"/s/{table.id}")
+    assert "Set-Cookie" in first.headers
+    again = client.get(f"/s/{table.id}")
+    assert again.status_code == 200
+    assert "Set-Cookie" not in again.headers
+    # Another session seen is a change: the cookie is sent with it.
+    other = api_session(client, ["Cy", "Di"])
+    assert "Set-Cookie" in client.get(f"/s/{other.id}").headers
+
+
+def test_the_links_every_page_carries_follow_the_root_the_app_is_served_under(
+    client: FlaskClient,
+) -> None:
+    under_root = client.get("/", environ_overrides={"SCRIPT_NAME": "/score"})
+    page = under_root.get_data(as_text=True)
+    assert 'href="/score/static/app.css"' in page
+    assert 'href="/score/new"' in page
+    plain_page = client.get("/").get_data(as_text=True)
+    assert 'href="/static/app.css"' in plain_page
+    assert 'href="/new"' in plain_page
+
+
+def the_writers_lock_file(app: Flask) -> Path:
+    return Path(db.database_url(app).removeprefix("sqlite:///") + "-writers")
+
+
+def test_sqlite_writers_wait_at_the_lock_file_another_process_holds(app: Flask) -> None:
+    if not is_sqlite():
+        pytest.skip("PostgreSQL writers lock the session row instead")
+    with app.app_context():
+        database.connect(reuse_if_open=True)
+        with write_transaction():
+            pass  # the first write makes the lock file
+        lock_file = the_writers_lock_file(app)
+        assert lock_file.exists()
+        # A descriptor of its own holds the lock as another worker's would.
+        other_worker = os.open(lock_file, os.O_RDWR)
+        fcntl.flock(other_worker, fcntl.LOCK_EX)
+        entered = threading.Event()
+
+        def write() -> None:
+            with app.app_context():
+                database.connect(reuse_if_open=True)
+                with write_transaction():
+                    entered.set()
+                database.close()
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        try:
+            assert not entered.wait(0.3), "the write went ahead while another worker wrote"
+        finally:
+            fcntl.flock(other_worker, fcntl.LOCK_UN)
+            os.close(other_worker)
+        assert entered.wait(10), "the write did not go ahead once the lock was free"
+        writer.join()
+        database.close()
+
+
+def test_a_write_inside_a_write_is_part_of_it(app: Flask, client: FlaskClient) -> None:
+    table = api_session(client, ["Ann", "Bo"])
+    with app.app_context():
+        database.connect(reuse_if_open=True)
+        with pytest.raises(RuntimeError), write_transaction():
+            GameSession.update(version=7).where(GameSession.id == table.id).execute()
+            with write_transaction():
+                GameSession.update(finished=True).where(GameSession.id == table.id).execute()
+            raise RuntimeError("the outer write fails")
+        row = GameSession.get_by_id(table.id)
+        assert (row.version, row.finished) == (0, False)
+        database.close()
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_a_states_text_is_the_json_of_its_data(slug: str) -> None:
+    game = GAMES[slug]
+    seats = [f"P{n}" for n in range(max(game.min_players, min(4, game.max_players)))]
+    start = game.start(seats, resolve_options(game.options, {}))
+    states = [start]
+    # And the Yardkle state the store tests play: a history of records, shared between states.
+    if slug == "yardkle":
+        for points in (500, 500, 500, 500, 350, 0):
+            turn = game.parse_action({"type": "total", "points": points})
+            states.append(game.apply(states[-1], turn))
+    for state in states:
+        data = state_json.plain(state)
+        assert state_json.text(state) == json.dumps(data, separators=(",", ":"), sort_keys=True)
+        assert json.loads(state_json.text(state)) == data
