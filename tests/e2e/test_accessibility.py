@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 import pytest
 from page_player import WALKS, Submission, submissions
-from test_phone import CHROMIUM, PHONE, launch_chromium, server  # noqa: F401  (the live server fixture)
+from test_phone import CHROMIUM, PHONE, launch_chromium, send, server  # noqa: F401  (the live server fixture)
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 SCHEMES = ("light", "dark")
@@ -111,7 +111,7 @@ def start_session(
         page.fill(f"#{name}", value)
     if page.locator("#new_deck_name").count():
         page.fill("#new_deck_name", "Box")
-    page.get_by_role("button", name="Start the game").click()
+    send(page, page.get_by_role("button", name="Start the game"))
     assert re.search(r"/s/[\w-]+$", page.url), page.url
     return str(page.url)
 
@@ -208,6 +208,12 @@ def test_every_step_of_a_game_has_no_serious_axe_violation(
     audit.assert_clean()
 
 
+def tap(page: Any, control: Any) -> None:
+    """Taps a button of a judge's form and waits for the page it asks for."""
+    with page.expect_navigation():
+        control.click()
+
+
 def judge_a_trick(audit: Audit, base: str, slug: str) -> None:
     """Taps a trick into the judge, checking the empty picker, a size asked, an error
     and the verdict."""
@@ -220,13 +226,13 @@ def judge_a_trick(audit: Audit, base: str, slug: str) -> None:
         if sizes.count():
             if "size asked" not in audit.checked[-1]:
                 audit.check(f"judge {slug} size asked")
-            sizes.first.click()
+            tap(page, sizes.first)
             continue
         trumps = page.locator("form.judge-form button[name=set_trump]")
         if trumps.count() and not page.locator("form.judge-form button.on[name=set_trump]").count():
-            trumps.first.click()
+            tap(page, trumps.first)
             continue
-        page.locator("form.judge-form button.cardbtn:not([disabled])").first.click()
+        tap(page, page.locator("form.judge-form button.cardbtn:not([disabled])").first)
     audit.check(f"judge {slug} verdict")
     audit.visit(f"{base}/judge/{slug}?plays=nonsense", f"judge {slug} refused")
 
@@ -255,11 +261,11 @@ def test_every_page_outside_a_game_has_no_serious_axe_violation(
     first_line = [height for top, height in boxes if top == boxes[0][0]]
     assert len(first_line) == 2 and len(set(first_line)) == 1, boxes
     page.goto(f"{server}/new/yardkle")
-    page.get_by_role("button", name="Start the game").click()
+    send(page, page.get_by_role("button", name="Start the game"))
     audit.check("new session refused")
     page.goto(f"{server}/import")
     page.fill("#text", "{not json")
-    page.get_by_role("button", name="Import", exact=True).click()
+    send(page, page.get_by_role("button", name="Import", exact=True))
     audit.check("import refused")
     for slug in ("yokai-septet", "cryptruck", "yadokarick"):
         judge_a_trick(audit, server, slug)

@@ -96,7 +96,7 @@ GAMES = [
                     tap("Record the roll"),
                 ),
             ),
-            ((tap("Set aside and bank"),),),
+            ((tap("Set aside 1 1 1 5 and bank 1050"),),),
         ),
         0,
         lambda page: (tap_die(1, 4)(page), tap_die(2, 4)(page)),
@@ -143,7 +143,7 @@ GAMES = [
     Game(
         "yellow-dwarf",
         ("Ann", "Bo", "Cy"),
-        (((tap("8H"),),), ((tap("9S"),),)),
+        (((tap("8♥"),),), ((tap("9♠"),),)),  # a card button is named by what it shows
         0,
         open_and_tick("Enter the round\u2019s result instead of every card", "input[name=winner]"),
         {"type": "play", "card": "8H"},
