@@ -24,6 +24,7 @@ from scorekeeper.games.base import (
     Game,
     IllegalAction,
     OptionValue,
+    number_range,
     or_list,
     parse_name,
     resolve_options,
@@ -160,7 +161,7 @@ def edit_key(session_id: str) -> str:
 def check_seat_names(game: Game, names: Sequence[object]) -> tuple[str, ...]:
     if not game.min_players <= len(names) <= game.max_players:
         raise IllegalAction(
-            f"{game.title} needs {game.min_players} to {game.max_players} seats; "
+            f"{game.title} needs {number_range(game.min_players, game.max_players)} seats; "
             f"you named {len(names)}.",
             "seats",
         )

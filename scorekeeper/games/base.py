@@ -66,6 +66,11 @@ def or_list(items: Sequence[str]) -> str:
     return f"{', '.join(items[:-1])} or {items[-1]}"
 
 
+def number_range(low: int, high: int) -> str:
+    """ "4" when both ends are one number, else "3 to 5": how many seats a game takes."""
+    return str(low) if low == high else f"{low} to {high}"
+
+
 # The longest text option when a game sets none (a team's name fits a seat's).
 TEXT_OPTION_MAX_LENGTH = 40
 

@@ -254,6 +254,16 @@ class PlayingCard:
 STANDARD_52 = tuple(PlayingCard(rank, suit) for suit in SUITS for rank in range(1, 14))
 
 
+_CARD_IN_TEXT = re.compile(r"\b(10|[2-9AJQK])([SHDC])\b")
+_SYMBOL_OF = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def with_suit_symbols(text: str) -> str:
+    """``text`` with every 52-card card written with its suit symbol ("9D" → "9♦"), as the
+    pages draw the cards; the rulings keep the letters the API and exports use."""
+    return _CARD_IN_TEXT.sub(lambda found: found[1] + _SYMBOL_OF[found[2]], text)
+
+
 def parse_playing_card(text: object, field: str) -> PlayingCard:
     """A card written like 10D, qs, 7♦ or A♠, or IllegalAction naming field."""
     if not isinstance(text, str):

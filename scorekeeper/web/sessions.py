@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import decks, store
 from scorekeeper.games import GAMES, cards
-from scorekeeper.games.base import IllegalAction, is_digits
+from scorekeeper.games.base import IllegalAction, is_digits, number_range
 from scorekeeper.web import access, addresses
 from scorekeeper.web.adapters import adapter
 from scorekeeper.web.forms import check_seat_fields, new_form_key, new_session_form
@@ -57,6 +57,10 @@ def not_offered(deck: cards.Deck, offered: Sequence[str] | None) -> frozenset[ca
     if offered is None:
         return frozenset()
     return frozenset(card for card in deck.cards() if str(card) not in offered)
+
+
+bp.app_template_filter("number_range")(number_range)
+bp.app_template_filter("suit_symbols")(cards.with_suit_symbols)
 
 
 @bp.app_template_filter("mark_dice")

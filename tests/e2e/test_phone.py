@@ -155,7 +155,7 @@ def test_a_yardkle_game_on_a_phone_screen(server: str, javascript: bool) -> None
         tap_roll(page, javascript, 1, 1, 1, 5, 2, 3)
         check_phone_layout(page, f"keep-{suffix}")
         assert "three 1s (1000) and single 5 (50)" in page.inner_text(".ruling")
-        send(page, page.get_by_role("button", name="Set aside and bank"))
+        send(page, page.get_by_role("button", name="Set aside 1 1 1 5 and bank 1050"))
         assert "Ann banks 1050" in page.inner_text(".ruling")
 
         tap_roll(page, javascript, 2, 3, 4, 6, 4, 2)
@@ -327,7 +327,7 @@ def test_a_yellow_dwarf_run_with_a_taker_card_on_a_phone(server: str) -> None:
         browser, page = launch(playwright, False)
         start_on_phone(page, server, "yellow-dwarf", ["Ann", "Bo", "Cy", "Di"])
         check_phone_layout(page, "yellow-dwarf-start")
-        for card in ("8H", "9S", "10D"):
+        for card in ("8♥", "9♠", "10♦"):  # each card button is named by what it shows
             page.get_by_role("button", name=card, exact=True).click()
         check_phone_layout(page, "yellow-dwarf-called")
         page.get_by_role("button", name="Called").click()

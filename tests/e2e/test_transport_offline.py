@@ -92,7 +92,7 @@ GAMES = [
         (
             # The last die sends the roll (static/app.js): no "Record the roll" tap.
             (tuple(tap_die(die, face) for die, face in enumerate((1, 1, 1, 5, 2, 3), 1)),),
-            ((tap("Set aside and bank"),),),
+            ((tap("Set aside 1 1 1 5 and bank 1050"),),),
         ),
         0,
         lambda page: (tap_die(1, 4)(page), tap_die(2, 4)(page)),
@@ -139,7 +139,7 @@ GAMES = [
     Game(
         "yellow-dwarf",
         ("Ann", "Bo", "Cy"),
-        (((tap("8H"),),), ((tap("9S"),),)),
+        (((tap("8♥"),),), ((tap("9♠"),),)),  # a card button is named by what it shows
         0,
         open_and_tick("Enter the round\u2019s result instead of every card", "input[name=winner]"),
         {"type": "play", "card": "8H"},

@@ -159,7 +159,7 @@ def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(
     start(page, server, "yardkle", ["Annabelle", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
 
     roll(phone, 1, 1, 1, 5, 2, 3)
-    tap(page, button(page, "Set aside and bank"), "Annabelle's set-aside")
+    tap(page, button(page, "Set aside 1 1 1 5 and bank 1050"), "Annabelle's set-aside")
     assert "Annabelle banks 1050" in ruling(page)
 
     roll(phone, 2, 3, 4, 6, 4, 2)
@@ -168,14 +168,14 @@ def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(
     roll(phone, 1, 2, 3, 4, 5, 6)
     tap(page, button(page, "Set aside, roll on"), "Cy's hot dice")
     roll(phone, 5, 5, 5, 2, 3, 4)
-    tap(page, button(page, "Set aside and bank"), "Cy's second set-aside")
+    tap(page, button(page, "Set aside 5 5 5 and bank 2000"), "Cy's second set-aside")
     assert "Cy banks 2000" in ruling(page)
 
     # Only the 5 scores and 50 cannot stop the turn: no tap sets it aside, the next
     # roll does.
     roll(phone, 5, 2, 3, 4, 6, 6)
     roll(phone, 1, 1, 1, 2, 3)
-    tap(page, button(page, "Set aside and bank"), "Di's three 1s")
+    tap(page, button(page, "Set aside 1 1 1 and bank 1050"), "Di's three 1s")
     assert "Di banks 1050" in ruling(page)
 
     tap(page, page.locator("summary"), "opening the whole-turn total", records=False)

@@ -22,6 +22,7 @@ from scorekeeper.games.cards import (
     YadokarickTrick,
     cryptruck_trick,
     parse_playing_card,
+    with_suit_symbols,
     yadokarick_trick,
     yokai_septet_trick,
 )
@@ -860,3 +861,13 @@ def test_yadokarick_three_players_may_leave_the_size_blank(size: object) -> None
     )
     assert ruling.takes == {1: (c("green 2"), c("green 3"), c("green 1"))}
     assert ruling.movers == (2,)
+
+
+def test_cards_in_a_sentence_are_written_with_their_suit_symbols() -> None:
+    assert with_suit_symbols("Ann lays 9D, then 10H, QS, KC and AS.") == (
+        "Ann lays 9♦, then 10♥, Q♠, K♣ and A♠."
+    )
+    # Only whole card names change: colours, scores and other capitals stay.
+    assert with_suit_symbols("blue 13 beats red 6; 1050 points; ASK 9DS") == (
+        "blue 13 beats red 6; 1050 points; ASK 9DS"
+    )

@@ -30,6 +30,7 @@ from scorekeeper.games.yadokarick.rules import (
     player_seats,
     score_house,
     solo,
+    trick_at_table,
     trick_number,
     turn_seat,
     usable_cards,
@@ -360,6 +361,22 @@ def test_the_four_player_example_trick() -> None:
         1,
         2,
     )
+
+
+def test_the_table_stays_on_a_trick_until_its_marker_moves_are_made() -> None:
+    state = scripted_game()
+    assert trick_at_table(state) == 1
+    played = plays(state, *ROUND[0])  # Ann played the lowest card: she moves the marker
+    assert played.movers == (0,)
+    assert (trick_at_table(played), trick_number(played)) == (1, 2)
+    assert trick_at_table(moves(played, "left")) == 2
+    # The tenth trick's move ends the game of one round: its board shows trick 10.
+    last = plays(scripted(state, 9), *ROUND[9])
+    assert trick_at_table(last) == 10
+    assert trick_at_table(moves(last, "stay")) == 10
+    # In a longer game it starts the next round at trick 1.
+    next_round = moves(plays(scripted(scripted_game(rounds=2), 9), *ROUND[9]), "stay")
+    assert (next_round.round, trick_at_table(next_round)) == (2, 1)
 
 
 def test_the_six_player_example_trick() -> None:

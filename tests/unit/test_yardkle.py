@@ -14,6 +14,7 @@ from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalA
 from scorekeeper.games.yardkle.rules import (
     GAME,
     Bank,
+    BankKeep,
     Combo,
     Keep,
     QuickTurn,
@@ -21,6 +22,7 @@ from scorekeeper.games.yardkle.rules import (
     State,
     Turn,
     TurnRecord,
+    best_bank_keep,
     best_keep,
     can_bank,
     can_enter_total,
@@ -794,6 +796,30 @@ def test_set_aside_and_bank_is_offered_when_part_of_the_roll_reaches_the_thresho
     assert GAME.expected(state) == Expected(0, (keep_accepts(False, True),))
 
 
+def test_the_set_aside_to_bank_with_is_the_best_one_not_hot_dice() -> None:
+    # Ann has 1000 set aside and three dice left: 5 5 1 all score (1150 in all), but
+    # setting aside all three is hot dice; 1 and 5 (150) is the best that lets her stop.
+    state = play(new_game(), Roll((1, 1, 1, 2, 3, 4)), Keep((1, 1, 1)), Roll((5, 5, 1)))
+    assert suggested_keep(state) == (1, 5, 5)
+    assert best_bank_keep(state) == BankKeep((1, 5), 1150)
+    assert GAME.apply(state, Keep((1, 5), bank=True)).scores == (1150, 0, 0)
+    assert "roll all six again" in refused(state, Keep((1, 5, 5), bank=True)).message
+
+
+def test_the_set_aside_to_bank_with_reaches_the_entry_threshold() -> None:
+    # Three 5s make the 500 to get on the scorecard; the 1 and the other 5 make 650.
+    assert best_bank_keep(play(new_game(), Roll((5, 5, 5, 2, 3, 4)))) == BankKeep((5, 5, 5), 500)
+    assert best_bank_keep(play(new_game(), Roll((1, 5, 5, 5, 5, 3)))) == BankKeep(
+        (1, 5, 5, 5, 5), 650
+    )
+
+
+def test_no_set_aside_to_bank_with_under_the_threshold_on_hot_dice_or_with_no_roll() -> None:
+    assert best_bank_keep(play(new_game(), Roll((1, 1, 5, 5, 2, 3)))) is None
+    assert best_bank_keep(play(new_game(threshold=0), Roll((2, 2, 4, 4, 6, 6)))) is None
+    assert best_bank_keep(new_game()) is None
+
+
 def test_after_a_set_aside_the_player_rolls_on_or_banks_but_enters_no_total() -> None:
     enough = play(new_game(), Roll((5, 5, 5, 2, 3, 4)), Keep((5, 5, 5)))
     assert GAME.expected(enough) == Expected(0, (ROLL, BANK))
@@ -905,6 +931,12 @@ def check_expected(state: State) -> Expected:
         listed = expected.accepts(kind)
         offered = listed is not None and (bank is None or bank in (listed.choices or ()))
         assert any(accepted(state, action) for action in actions) == offered, (kind, bank)
+    # The set-aside a page offers to bank with is accepted with the bank, and listed.
+    to_bank = best_bank_keep(state)
+    keep = expected.accepts("keep")
+    assert (to_bank is not None) == (keep is not None and True in (keep.choices or ()))
+    if to_bank is not None:
+        assert GAME.apply(state, Keep(to_bank.dice, bank=True)).turns[-1].points == to_bank.total
     return expected
 
 

@@ -121,7 +121,7 @@ def test_rounds_typed_on_the_page_add_up_negatives_by_toggle_or_typed_minus(
     page = table.page()
     assert '<th scope="row" class="sheet-name"><span title="leads">★</span> Cy</th>' in page
     # Newest round first, beside the totals.
-    assert re.findall(r'aria-label="correct round (\d)">R\d<', page) == ["2", "1"]
+    assert re.findall(r'aria-label="R\d: correct round (\d)">R\d<', page) == ["2", "1"]
     assert set(page_offers(page)) == {"round", "finish"}
 
 

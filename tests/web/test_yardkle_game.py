@@ -219,6 +219,20 @@ def test_set_aside_and_bank_is_offered_when_the_engine_lists_it(table: Table) ->
     assert 'id="no-bank"' not in page
 
 
+def test_set_aside_and_bank_sends_the_best_set_aside_that_is_not_hot_dice(table: Table) -> None:
+    # 1000 set aside, three dice left: 1 5 5 all score, but all three would be hot dice.
+    table.roll(1, 1, 1, 2, 3, 4)
+    table.keep(1, 1, 1)
+    table.roll(5, 5, 1)
+    keep = page_offers(table.page())["keep"]
+    assert keep.boxes["keep"] == ["5", "5", "1"]
+    assert keep.offered("then") == ["roll", "bank"]
+    assert keep.fixed("keep") == ["1", "5"]
+    assert "Set aside 1 5 and bank 1150" in table.page()
+    assert table.act(type="keep", keep=keep.fixed("keep"), then="bank").status_code == 303
+    assert scores(table) == [1150, 0, 0]
+
+
 def test_set_aside_and_bank_is_not_offered_under_the_entry_threshold_and_says_why(
     table: Table,
 ) -> None:

@@ -13,6 +13,7 @@ from conftest import Table, act, expected_actions, ok, page_offers, refused
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.games.cards import with_suit_symbols
 from scorekeeper.games.yellow_dwarf import rules as yellow_dwarf
 
 EIGHT = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
@@ -89,9 +90,11 @@ def summary(
 def board_trays(page: str) -> list[tuple[str, int]]:
     """The trays the board shows, in its order: (card, chips)."""
     return [
-        (card, int(chips))
-        for card, chips in re.findall(
-            r'<div class="tray">.*?aria-label="(\w+)".*?<strong>(\d+)</strong>', page
+        (shown[:-1] + suit, int(chips))
+        for suit, shown, chips in re.findall(
+            r'<div class="tray">.*?class="chip pc suit-(\w)">([^<]+)</span>'
+            r".*?<strong>(\d+)</strong>",
+            page,
         )
     ]
 
@@ -220,6 +223,10 @@ def test_called_collects_the_tray_at_once(client: FlaskClient) -> None:
     assert state["required"] == 11  # Ann goes on with a jack
     assert "Ann takes the 10 of Diamonds tray, 8 chips." in table.state()["ruling"]
     page = table.page()
+    # The API's ruling writes the card as the API does; the page as its chips draw it.
+    assert table.state()["ruling"].startswith("Ann lays 10D and calls")
+    assert "Ann lays 10♦ and calls “who takes”" in text(page)
+    assert "10D" not in text(page).split("Last ruling")[1]
     assert board_trays(page)[0] == ("10D", 0)
     assert board_players(page)[0] == ("Ann", 43, "5")
 
@@ -255,7 +262,7 @@ def test_forgot_leaves_the_tray_and_the_card_pays_it_at_settlement(client: Flask
         "holds, 16."
     )
     assert record["explanation"] == explanation
-    assert f"Round 1 : {explanation}" in text(table.page())
+    assert f"Round 1 : {with_suit_symbols(explanation)}" in text(table.page())
 
 
 # --- The page offers what the engine expects ------------------------------------------------
@@ -574,7 +581,7 @@ def test_a_whole_game_of_round_summaries_until_a_player_cannot_pay(client: Flask
     assert state["chips"] == [18, 26, 4]  # round 2's stakes taken
     assert state["trays"] == {"10D": 3, "JC": 18, "QS": 27, "KH": 24, "7D": 15}
     assert (state["round"], state["first"], state["turn"]) == (2, 1, 1)  # Bo starts round 2
-    assert f"Round 1 : {record['explanation']}" in text(table.page())
+    assert f"Round 1 : {with_suit_symbols(record['explanation'])}" in text(table.page())
 
     # Round 2: Cy goes out, called QS; Bo forgot 10D; the other taker cards were aside.
     ok(summary(table, 2, [2, 1, 0], {"QS": "called:2", "10D": "forgot:1"}))
@@ -803,7 +810,7 @@ def test_undo_and_redo_restore_the_chips_and_the_trays(client: FlaskClient) -> N
     assert state["laid"] == [] and state["takings"] == []
     history = client.get(f"{table.url}/history").get_data(as_text=True)
     assert '<li class="undone">' in history
-    assert "10D, called" in history
+    assert "10♦, called" in history
     ok(table.post("/redo", {}))
     assert conserved(table)["chips"] == [39, 35, 35, 35]
     ok(table.post("/undo", {}))

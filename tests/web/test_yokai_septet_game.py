@@ -34,6 +34,17 @@ FOUR_BOSS_ROUND = (
 )
 
 
+def test_a_four_seat_game_says_four_players_not_four_to_four(client: FlaskClient) -> None:
+    games = client.get("/new").get_data(as_text=True)
+    assert re.search(r"Yokai Septet</strong><br>\s*<span[^>]*>4 players</span>", games)
+    assert re.search(r"Cryptruck</strong><br>\s*<span[^>]*>3 to 5 players</span>", games)
+    assert "4 to 4" not in games and "4\u20134" not in games
+    new = client.get("/new/yokai-septet").get_data(as_text=True)
+    assert "Name 4 players in the order they sit around the table.</p>" in new
+    response = client.post("/api/v1/sessions", json={"game": "yokai-septet", "seats": SEATS[:3]})
+    assert response.get_json()["error"] == "Yokai Septet needs 4 seats; you named 3."
+
+
 def test_a_whole_game_to_seven_points_through_the_pages(client: FlaskClient) -> None:
     table = start(client, team_a="Foxes")
     assert "Round 1: tap the face-up trump card" in table.page()

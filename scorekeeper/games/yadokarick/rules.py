@@ -65,6 +65,7 @@ from scorekeeper.games.yadokarick.tricks import (
 
 # The board templates read the game's queries from this module.
 from scorekeeper.games.yadokarick.tricks import is_roof as is_roof
+from scorekeeper.games.yadokarick.tricks import trick_at_table as trick_at_table
 
 MIN_SEATS = 1
 MAX_SEATS = 7

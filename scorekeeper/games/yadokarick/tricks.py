@@ -208,6 +208,12 @@ def trick_number(state: State) -> int:
     return len(state.tricks) + 1
 
 
+def trick_at_table(state: State) -> int:
+    """The trick the table is on, as the board counts it: the one just played while
+    its marker moves are pending, else the one in progress or next (at most the last)."""
+    return len(state.tricks) if state.movers else min(trick_number(state), TRICKS_PER_ROUND)
+
+
 def usable_cards(state: State) -> tuple[Card, ...]:
     """The house cards in this game, colour by colour, low to high."""
     return tuple(

@@ -479,20 +479,41 @@ def _scoring_keeps(roll: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]
             yield _points(split), _dice_of(counts)
 
 
-def _keep_bank_choices(state: State) -> tuple[bool, ...]:
-    """The ``bank`` values a set-aside from the waiting roll can carry now.
+@dataclass(frozen=True)
+class BankKeep:
+    """A set-aside to stop with, and the turn total it banks."""
 
-    Setting aside and banking in one action is refused whole when the bank
-    would be (hot dice, under the entry threshold), so True is listed only when
-    some allowed set-aside leaves a turn that may stop.
+    dice: tuple[int, ...]
+    total: int
+
+
+def best_bank_keep(state: State) -> BankKeep | None:
+    """The set-aside from the waiting roll to stop with, or None when none lets the turn stop.
+
+    Setting aside and banking in one action is refused whole when the bank would
+    be (hot dice, under the entry threshold). Among the set-asides that leave a
+    turn that may stop, the one scoring most is the only one worth banking: more
+    points never make a bank illegal, and which dice stay on the table does not
+    matter once the turn stops. Ties go to the fewest dice, then the lowest.
     """
     turn, roll = state.turn, state.turn.pending_roll
-    assert roll is not None
-    can_stop = any(
-        bank_refusal(replace(state, turn=_turn_after_keep(turn, points, len(dice)))) is None
+    if roll is None:
+        return None
+    stoppable = [
+        (points, dice)
         for points, dice in _scoring_keeps(roll)
-    )
-    return (False, True) if can_stop else (False,)
+        if bank_refusal(replace(state, turn=_turn_after_keep(turn, points, len(dice)))) is None
+    ]
+    if not stoppable:
+        return None
+    points, dice = min(stoppable, key=lambda keep: (-keep[0], len(keep[1]), keep[1]))
+    return BankKeep(dice, turn.total + points)
+
+
+def _keep_bank_choices(state: State) -> tuple[bool, ...]:
+    """The ``bank`` values a set-aside from the waiting roll can carry now: True only
+    when some allowed set-aside leaves a turn that may stop (``best_bank_keep``)."""
+    return (False,) if best_bank_keep(state) is None else (False, True)
 
 
 def forced_keep(state: State) -> tuple[int, ...] | None:
