@@ -210,7 +210,7 @@ def test_the_sheets_four_player_trick_takes_builds_houses_and_asks_for_the_marke
     ]
     assert trick["explanation"] in text_of(page)
     assert "Bo moves the size marker" in page
-    assert "<span>Trick 1 of 10</span>" in page  # trick 1 is not over until the move
+    assert "Trick 1 of 10 ·" in page  # trick 1 is not over until the move
     assert re.search(r'name="move" value="left" disabled>\u2190 4</button>', page)
     assert re.search(r'name="move" value="stay" class="secondary">Stay on 5</button>', page)
     assert re.search(r'name="move" value="right">6 \u2192</button>', page)
@@ -232,7 +232,7 @@ def test_the_sheets_four_player_trick_takes_builds_houses_and_asks_for_the_marke
     page = table.page()
     assert "Bo plays: tap the card" in page
     assert "Target size 6" in page
-    assert "<span>Trick 2 of 10</span>" in page
+    assert "Trick 2 of 10 ·" in page
 
 
 def test_the_marker_cannot_pass_the_last_size_card(client: FlaskClient) -> None:
