@@ -146,6 +146,25 @@ class SessionView:
         return self.game.expected(self.state)
 
 
+# What a view works out of its state and log once (functools.cached_property keeps each in
+# the instance's __dict__).
+WORKED_OUT = ("expected", "can_undo", "can_redo")
+
+
+def _known(view: SessionView, **facts: bool) -> SessionView:
+    """The view with some of its worked-out properties given by the write that made it."""
+    vars(view).update(facts)
+    return view
+
+
+def _same_log(view: SessionView, **changes: Any) -> SessionView:
+    """``replace(view, **changes)`` for changes that leave its state and log as they are
+    (its version, its deck): what was worked out of them still holds."""
+    changed = replace(view, **changes)
+    vars(changed).update({name: vars(view)[name] for name in WORKED_OUT if name in vars(view)})
+    return changed
+
+
 def edit_key_matches(session_id: str, key: object) -> bool:
     stored = _stored_column(session_id, "edit_key") if keys.is_id(session_id) else None
     return stored is not None and keys.same_key(str(stored), key)
@@ -287,7 +306,7 @@ def _with_deck(view: SessionView) -> SessionView:
     """The view with the session's deck profile as it is now (a game with sized cards)."""
     if view.game.sized_cards is None:
         return view
-    return replace(view, deck=decks.of_session(view.id))
+    return _same_log(view, deck=decks.of_session(view.id))
 
 
 def _check_deck_game(game: Game, deck_given: bool) -> None:
@@ -525,7 +544,7 @@ def _change(
             # Only what a write changes: the row's other columns are never rewritten.
             changed = {field: getattr(session, field.name) for field in CHANGED_BY_WRITES}
             _SESSION_WRITTEN.execute(*in_model_order(changed), session.id)
-            written = replace(written, version=session.version)
+            written = _same_log(written, version=session.version)
             view = _with_deck(written)
             if once is not None and once.answer is not None:
                 RequestKey.update(answer=once.answer(view)).where(
@@ -593,7 +612,10 @@ def append(
         _learn_size(view, recorded)
         ruled = game.ruling(state)
         added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
-        return replace(view, state=state, events=(*events, added), deck=None)
+        appended = replace(view, state=state, events=(*events, added), deck=None)
+        # Known without a look at the log (which the next append would make, at 5,000
+        # events a third of its time): the new event can be undone; no trail is left.
+        return _known(appended, can_undo=True, can_redo=False)
 
     return _change(session_id, version, form_key, write)
 

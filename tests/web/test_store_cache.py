@@ -321,3 +321,18 @@ def test_a_write_updates_only_the_session_columns_it_changes(
         '"updated_at"',
         '"version"',
     ]
+
+
+def test_an_append_knows_its_undo_and_redo_without_reading_the_log(table: Table) -> None:
+    play_yardkle(table, 4, seed=3)
+    undone = store.undo(table.id, 4)
+    assert (undone.can_undo, undone.can_redo) == (True, True)
+    action = yardkle_action(undone.state, random.Random(3))
+    written = store.append(table.id, action, 5)
+    kept = store.load(table.id)
+    # Given by the write, carried to the view the next request reads: no scan of the log.
+    assert {"can_undo": True, "can_redo": False}.items() <= vars(kept).items()
+    store.forget_views()
+    replayed_view = store.load(table.id)
+    assert (replayed_view.can_undo, replayed_view.can_redo) == (True, False)
+    assert written.version == replayed_view.version == 6
