@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 import pytest
 from page_player import WALKS, Submission, submissions
-from test_phone import CHROMIUM, PHONE, chromium, send, server  # noqa: F401  (the live server fixture)
+from test_phone import CHROMIUM, PHONE, send, server  # noqa: F401  (the live server fixture)
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 SCHEMES = ("light", "dark")
@@ -32,15 +32,6 @@ pytestmark = [
         reason=f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)",
     ),
 ]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        launched = chromium(playwright)
-        yield launched
-        launched.close()
 
 
 class Audit:

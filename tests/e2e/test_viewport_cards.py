@@ -14,12 +14,12 @@ from __future__ import annotations
 import json
 import os
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, PHONE, launch, server
+from test_phone import CHROMIUM, PHONE, server
 
 from scorekeeper.games.yellow_dwarf.settlement import deal_size
 
@@ -189,16 +189,6 @@ def play_a_round(
 def on_first_screen(page: Any, tap: Tap, taps: int) -> None:
     assert page.evaluate("window.scrollY") == 0
     assert off_screen(page, tap.inputs) == [], f"after {taps} taps"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        chromium, page = launch(playwright, True)
-        page.context.close()
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])

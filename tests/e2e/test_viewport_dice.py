@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, PHONE, chromium, server
+from test_phone import CHROMIUM, PHONE, server
 
 pytestmark = [
     pytest.mark.e2e,
@@ -28,15 +28,6 @@ NEXT_INPUT = (
     "#roll-form, #keep-form, #total-form, #size-step, #play-form, #marker-form, #draw-form, "
     "#take, #bonus, #give-up[open], #round-form"
 )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        opened = chromium(playwright)
-        yield opened
-        opened.close()
 
 
 class Phone:
