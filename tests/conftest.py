@@ -335,3 +335,32 @@ def assert_error(response: Any, status: int, field: str | None) -> str:
     assert len(body["error"]) > 10
     assert "Traceback" not in body["error"]
     return str(body["error"])
+
+
+# The browser tests (tests/e2e) drive Debian's Chromium: Playwright's own download cannot
+# work here.
+CHROMIUM = "/usr/bin/chromium"
+
+
+def chromium(playwright: Any) -> Any:
+    """Chromium as root in a container, making no calls out (the network is closed)."""
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+        ],
+    )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for a whole test module; each test opens its own context."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        opened = chromium(playwright)
+        yield opened
+        opened.close()

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import CHROMIUM, chromium
 
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 740}
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 # Controls a thumb must hit: at least 44 px high (and wide, for dice faces).
@@ -70,19 +70,6 @@ def live_server(folder: Path, *run_options: str) -> Iterator[int]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server(tmp_path_factory.mktemp("live")) as port:
         yield f"http://127.0.0.1:{port}"
-
-
-def chromium(playwright):  # type: ignore[no-untyped-def]
-    return playwright.chromium.launch(
-        executable_path=CHROMIUM,
-        args=[
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-        ],
-    )
 
 
 def launch(playwright, javascript: bool, **context: object):  # type: ignore[no-untyped-def]
