@@ -157,12 +157,9 @@ def write_transaction() -> Iterator[None]:
     one is a savepoint of it. PostgreSQL callers lock the session row themselves
     (SELECT … FOR UPDATE).
     """
-    queued = database.obj
-    if isinstance(queued, QueuedSqliteDatabase) and not database.in_transaction():
-        with queued.writers.turn(), database.atomic("IMMEDIATE"):
-            yield
-    elif is_sqlite():
-        with database.atomic("IMMEDIATE"):
+    if is_sqlite() and not database.in_transaction():
+        # Every SQLite database open_database gives is a QueuedSqliteDatabase.
+        with database.obj.writers.turn(), database.atomic("IMMEDIATE"):
             yield
     else:
         with database.atomic():

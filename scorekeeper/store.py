@@ -171,10 +171,10 @@ def edit_key_matches(session_id: str, key: object) -> bool:
 
 
 def edit_key(session_id: str) -> str:
-    session = GameSession.get_or_none(GameSession.id == session_id)
-    if session is None:
+    stored = _stored_column(session_id, "edit_key")
+    if stored is None:
         raise SessionNotFound(session_id)
-    return str(session.edit_key)
+    return str(stored)
 
 
 def check_seat_names(game: Game, names: Sequence[object]) -> tuple[str, ...]:

@@ -91,7 +91,7 @@ def session_answer(view: store.SessionView) -> Response:
     if kept is None or not (
         kept[0] is view.state and kept[1] == view.deck and kept[2] == request.host_url
     ):
-        fields = json.dumps(session_fields(view), **state_json.COMPACT)  # type: ignore[arg-type]
+        fields = json.dumps(session_fields(view), **state_json.COMPACT)
         # The state's text joins its records' texts, each made once (state_json).
         text = f'{fields[:-1]},"state":{state_json.text(view.state)}}}\n'
         kept = (view.state, view.deck, request.host_url, text)
@@ -183,7 +183,7 @@ def checked_write(
         return session_answer(write(body, version, once)), status
     except store.AlreadyRecorded as repeated:
         if repeated.answer is None:
-            return jsonify(session_state(store.load(session_id))), status
+            return session_answer(store.load(session_id)), status
         return jsonify(repeated.answer), status
 
 

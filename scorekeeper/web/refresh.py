@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from werkzeug.http import parse_etags
+from werkzeug.http import HTTP_STATUS_CODES, parse_etags
 
 from scorekeeper import keys, store
 from scorekeeper.db import database
@@ -56,6 +56,8 @@ class RefreshCheck:
         if version is None:
             return self.wsgi_app(environ, start_response)
         status, headers, body = version_answer(version, environ.get("HTTP_IF_NONE_MATCH"))
-        reason = "OK" if status == 200 else "NOT MODIFIED"
-        start_response(f"{status} {reason}", [*headers.items(), ("Content-Length", str(len(body)))])
+        start_response(
+            f"{status} {HTTP_STATUS_CODES[status]}",
+            [*headers.items(), ("Content-Length", str(len(body)))],
+        )
         return [body]
