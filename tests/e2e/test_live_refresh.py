@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, free_port, launch
+from test_phone import CHROMIUM, free_port, launch, wait_until_listening
 
 pytestmark = [
     pytest.mark.e2e,
@@ -43,14 +43,8 @@ def workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(url, timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield url
+    wait_until_listening(port)
+    yield f"http://127.0.0.1:{port}"
     process.terminate()
     process.wait(timeout=10)
 

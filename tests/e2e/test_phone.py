@@ -36,6 +36,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def wait_until_listening(port: int) -> None:
+    """Until a server answers on ``port`` of 127.0.0.1 (10 s at most)."""
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 @contextlib.contextmanager
 def live_server(folder: Path, *run_options: str) -> Iterator[int]:
     """`flask run` on a free port of 127.0.0.1 and a fresh database in ``folder``
@@ -55,12 +65,7 @@ def live_server(folder: Path, *run_options: str) -> Iterator[int]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.1)
+    wait_until_listening(port)
     yield port
     process.terminate()
     process.wait(timeout=10)
