@@ -160,12 +160,17 @@ Check = Callable[[Any, Tap, int], None]
 
 
 def play_a_round(
-    page: Any, server: str, game: str, check: Check, options: dict[str, str] | None = None
+    page: Any,
+    server: str,
+    game: str,
+    check: Check,
+    options: dict[str, str] | None = None,
+    seats: list[str] = SEATS,
 ) -> int:
     """Start a session of ``game``, play its first round through the page, calling
     ``check`` before each tap; the number of taps."""
     created = api(
-        f"{server}/api/v1/sessions", {"game": game, "seats": SEATS, "options": options or {}}
+        f"{server}/api/v1/sessions", {"game": game, "seats": seats, "options": options or {}}
     )
     page.goto(created["links"]["join"].replace("http://localhost", server))
     state_url = f"{server}/api/v1/sessions/{created['id']}"
@@ -201,6 +206,27 @@ def test_every_input_of_a_round_is_on_the_first_screen(
     taps = play_a_round(page, server, game, on_first_screen)
     context.close()
     assert taps > 20
+
+
+# Yellow Dwarf's largest table, with names too long for the board's columns.
+EIGHT_SEATS = ["Annabelle-Marie", "Bartholomew", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_eight_players_paid_by_points_keep_the_hands_form_on_the_first_screen(
+    server: str, browser: Any, javascript: bool
+) -> None:
+    """The end of a round asks the points left in seven hands (and the taker cards still
+    held) in one form: all of it, button included, fits under the board."""
+    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript)
+    page = context.new_page()
+    taps = play_a_round(
+        page, server, "yellow-dwarf", on_first_screen, {"payout": "points"}, EIGHT_SEATS
+    )
+    # Long names are cut short on the board instead of widening or wrapping it.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()
+    assert taps > 10
 
 
 def test_an_open_revoke_flag_leaves_the_picker_on_the_first_screen(

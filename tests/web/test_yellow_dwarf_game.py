@@ -100,13 +100,18 @@ def board_trays(page: str) -> list[tuple[str, int]]:
 
 
 def board_players(page: str) -> list[tuple[str, int, str]]:
-    """The players of the board: (name with its badges, chips, cards in hand)."""
+    """The players of the board: (name, chips, cards in hand or the badge shown instead:
+    "went out", "out")."""
     rows = re.findall(
         r'<span class="who">(.*?)</span>\s*<span><strong class="chips">(-?\d+)</strong> chips'
-        r'</span>\s*<span class="small"><span class="cards">(.*?)</span>',
+        r'</span>\s*(?:<span class="badge[^"]*">(.*?)</span>'
+        r'|<span class="small"><span class="cards">(.*?)</span>)',
         page,
     )
-    return [(text(name).removeprefix("▶ "), int(chips), cards) for name, chips, cards in rows]
+    return [
+        (text(name).removeprefix("▶ "), int(chips), badge or cards)
+        for name, chips, badge, cards in rows
+    ]
 
 
 def assert_offers_what_the_engine_expects(table: Table) -> dict[str, dict[str, Any]]:
@@ -246,7 +251,7 @@ def test_forgot_leaves_the_tray_and_the_card_pays_it_at_settlement(client: Flask
     assert state["went_out"] == 1
     assert "Bo is out: enter the taker cards still in a hand" in table.state()["ruling"]
     reveal = text(table.page())
-    assert "Bo went out. Show the hands" in reveal
+    assert "Bo went out Each pays a chip a card" in reveal
     assert "Each pays a chip a card: Ann 4, Cy 6, Di 6, Ed 6, Flo 6, Gus 6, Hal 6." in reveal
     act(table, type="reveal", **{f"taker-{card}": "" for card in ("QS", "KH", "7D")})
     record = conserved(table)["rounds"][0]
@@ -698,7 +703,7 @@ def test_the_points_payout_asks_each_hands_points_and_refuses_impossible_ones(
         in (table.state()["ruling"])
     )
     page = table.page()
-    assert f"Points left in each hand: ace 1, 2{DASH}10 their number, J/Q/K 10." in text(page)
+    assert f"Points in hand: ace 1, 2{DASH}10 as marked, J/Q/K 10." in text(page)
     inputs = re.findall(r'<input type="text" id="left-(\d+)"', page)
     assert inputs == ["0", "2", "3", "4", "5", "6", "7"]  # everyone but Bo
     assert re.findall(r'<select id="taker-(\w+)"', page) == list(TAKERS)
@@ -755,7 +760,7 @@ def test_last_standing_a_player_who_cannot_pay_drops_out_and_the_game_goes_on(
         ("Ann", 7, "15"),
         ("Bo", 19, "15"),
         ("Cy", 15, "15"),
-        ("Di out", 10, DASH),
+        ("Di", 10, "out"),
     ]
     assert 'name="winner" value="3"' not in page
     assert 'id="left-3"' not in page
@@ -793,7 +798,12 @@ def test_last_standing_a_player_who_cannot_pay_drops_out_and_the_game_goes_on(
     )
     page = table.page()
     assert re.search(r"Bo\s*wins!", page)
-    assert [name for name, _, _ in board_players(page)] == ["Ann out", "Bo", "Cy out", "Di out"]
+    assert [(name, shown) for name, _, shown in board_players(page)] == [
+        ("Ann", "out"),
+        ("Bo", DASH),
+        ("Cy", "out"),
+        ("Di", "out"),
+    ]
 
 
 # --- History, undo, export ------------------------------------------------------------------
@@ -969,5 +979,5 @@ def test_the_points_reveal_counts_one_card_in_the_singular(client: FlaskClient) 
     for card in ("6S", "7S", "8S", "9S", "10S", "JS"):
         act(table, type="play", card=card)
     shown = text(table.page())
-    assert "Cy (6 cards)" in shown
-    assert "Ann (1 card)" in shown
+    assert "Cy 6 cards" in shown
+    assert "Ann 1 card " in shown
