@@ -7,6 +7,8 @@ deals) arrives as input. A state is rebuilt by replaying actions from
 
 from __future__ import annotations
 
+import functools
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -145,13 +147,24 @@ def text_problem(text: str, allowed: frozenset[str] = frozenset()) -> str | None
     Control characters (but those in ``allowed``) and unpaired surrogates, which
     JSON can write but UTF-8, and so the database, cannot hold.
     """
-    for character in text:
-        category = unicodedata.category(character)
-        if category == "Cs":
-            return f"an unpaired surrogate (U+{ord(character):04X}), which is not text"
-        if category == "Cc" and character not in allowed:
-            return f"a control character (U+{ord(character):04X})"
-    return None
+    found = _not_text(allowed).search(text)
+    if found is None:
+        return None
+    character = found.group()
+    if unicodedata.category(character) == "Cs":
+        return f"an unpaired surrogate (U+{ord(character):04X}), which is not text"
+    return f"a control character (U+{ord(character):04X})"
+
+
+# Unicode's control characters (category Cc) and surrogates (Cs): every request's text is
+# searched for them, so one regular expression does it rather than a loop per character.
+_CONTROLS = (*range(0x20), *range(0x7F, 0xA0))
+
+
+@functools.cache
+def _not_text(allowed: frozenset[str]) -> re.Pattern[str]:
+    controls = "".join(re.escape(chr(code)) for code in _CONTROLS if chr(code) not in allowed)
+    return re.compile(f"[{controls}\ud800-\udfff]")
 
 
 def parse_name(raw: object, label: str, field: str, maximum: int) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping, Sequence
+from json.encoder import encode_basestring_ascii as _string_text  # what json.dumps uses
 from operator import itemgetter
 from typing import Any
 
@@ -28,6 +29,7 @@ COMPACT: dict[str, Any] = {"separators": (",", ":"), "sort_keys": True}
 _RECORDS: dict[int, tuple[object, Any, str]] = {}
 RECORDS_KEPT = 65536
 _DATA, _TEXT = itemgetter(1), itemgetter(2)
+_SCALARS = frozenset((int, str, bool, float, type(None)))
 
 # Whether instances of a type are records (dataclasses but cards), and their field names.
 _RECORD_TYPES: dict[type, bool] = {}
@@ -36,10 +38,12 @@ _SORTED_NAMES: dict[type, tuple[str, ...]] = {}
 
 def plain(value: Any) -> Any:
     """A game state as JSON data: cards as written ("blue 9"), sets as sorted lists."""
+    if type(value) in _SCALARS:
+        return value  # most of a state: answered before the slower checks below
     if isinstance(value, cards.Card | cards.PlayingCard):
         return str(value)
     if is_record(value):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: plain(getattr(value, name)) for name in _names(value)}
     if isinstance(value, Mapping):
         return {str(key): plain(item) for key, item in value.items()}
     if isinstance(value, set | frozenset):
@@ -53,10 +57,23 @@ def plain(value: Any) -> Any:
 
 def text(value: Any) -> str:
     """``plain(value)`` as compact JSON text with sorted keys."""
+    # The scalars a state is mostly made of, written as json.dumps writes them, without
+    # its call (a state's answer has a few dozen of them).
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is str:
+        return _string_text(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
     if is_record(value):
         return "{" + ",".join(f'"{n}":{text(getattr(value, n))}' for n in _names(value)) + "}"
-    if isinstance(value, list | tuple) and value and is_record(value[0]):
-        return "[" + ",".join(map(_TEXT, _kept(value))) + "]"
+    if kind is tuple or kind is list:
+        if value and is_record(value[0]):
+            return "[" + ",".join(map(_TEXT, _kept(value))) + "]"
+        return "[" + ",".join(map(text, value)) + "]"
     return json.dumps(plain(value), **COMPACT)
 
 
@@ -72,7 +89,8 @@ def is_record(value: object) -> bool:
 
 
 def _names(record: object) -> tuple[str, ...]:
-    """A record's field names, sorted (as ``sort_keys`` writes them), by type."""
+    """A record's field names, sorted (as ``sort_keys`` writes them: ``plain`` builds its
+    dicts in that order too), by type."""
     kind = type(record)
     names = _SORTED_NAMES.get(kind)
     if names is None:
