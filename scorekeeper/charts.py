@@ -35,7 +35,7 @@ STYLES = 8  # chart-s0 .. chart-s7: colour, dash pattern and marker shape
 
 
 def format_number(value: float) -> str:
-    """An axis or summary number as the app writes scores: 1,500 and −12."""
+    """An axis or summary number as the app writes scores: 1,500, and a minus sign before -12."""
     number = round(value)
     text = f"{abs(number):,}"
     return f"{MINUS}{text}" if number < 0 else text
@@ -75,7 +75,9 @@ def nice_ticks(low: float, high: float, most: int = 5) -> list[float]:
     return [float(first + index * step) for index in range(round((last - first) / step) + 1)]
 
 
-def thinned(points: Sequence[tuple[float, float]], most: int = MAX_POINTS) -> list[tuple[float, float]]:
+def thinned(
+    points: Sequence[tuple[float, float]], most: int = MAX_POINTS
+) -> list[tuple[float, float]]:
     """At most ``most`` points evenly picked, the first and the last always kept."""
     if len(points) <= most:
         return list(points)
@@ -162,9 +164,8 @@ def render(chart: LineChart) -> Markup:
         y = at_y(tick)
         kind = "chart-zero" if tick == 0 else "chart-grid"
         parts.append(f'<path class="{kind}" d="M{LEFT} {y:.1f}H{WIDTH - RIGHT}"/>')
-        parts.append(
-            f'<text x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{escape(format_number(tick))}</text>'
-        )
+        label = escape(format_number(tick))
+        parts.append(f'<text x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
     for tick in x_ticks:
         x = at_x(tick)
         parts.append(f'<path class="chart-grid" d="M{x:.1f} {TOP}V{TOP + plot_h}"/>')
@@ -196,9 +197,9 @@ def render(chart: LineChart) -> Markup:
         )
     parts.append("</svg>")
     legend = "".join(
-        f'<li><svg class="chart-key chart-s{style % STYLES}" viewBox="0 0 32 12" aria-hidden="true">'
-        f'<path class="chart-line" d="M1 6H31"/><path class="chart-mark" d="{_marker(style, 16, 6)}"/>'
-        f"</svg>{escape(series.name)}</li>"
+        f'<li><svg class="chart-key chart-s{style % STYLES}" viewBox="0 0 32 12" '
+        'aria-hidden="true"><path class="chart-line" d="M1 6H31"/>'
+        f'<path class="chart-mark" d="{_marker(style, 16, 6)}"/></svg>{escape(series.name)}</li>'
         for style, series in enumerate(chart.series)
     )
     return Markup(

@@ -7,6 +7,7 @@ no game is named here.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -70,7 +71,7 @@ def result_of(view: store.SessionView, players: Sequence[str], ended_at: datetim
     seats = sorted(score_of)
     lower_is_better = any(
         ahead.rank < behind.rank and ahead.score < behind.score
-        for ahead, behind in zip(standings, standings[1:], strict=False)
+        for ahead, behind in itertools.pairwise(standings)
     )
     return stats.Result(
         session_id=view.id,

@@ -172,7 +172,7 @@ def _wins_over_time(
 ) -> tuple[charts.Series, ...]:
     days = sorted({result.ended_at.date() for result in results})
     lines = []
-    for player, mine in seats.items():
+    for mine in seats.values():
         won_by_day: dict[date, int] = {}
         for seat in mine:
             day = seat.result.ended_at.date()

@@ -53,7 +53,10 @@ def test_a_chart_is_well_formed_and_named_by_its_title_and_description() -> None
 
 def test_negative_scores_put_zero_inside_the_axis() -> None:
     markup = charts.render(
-        chart(charts.Series("Ann", ((0, 20), (1, -7), (2, -12))), charts.Series("Bo", ((0, 20), (1, 33))))
+        chart(
+            charts.Series("Ann", ((0, 20), (1, -7), (2, -12))),
+            charts.Series("Bo", ((0, 20), (1, 33))),
+        )
     )
     svg = parsed(markup).find(f"{SVG}svg")
     assert svg is not None

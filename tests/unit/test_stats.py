@@ -44,9 +44,7 @@ RESULTS = (
     result("s1", 2, "yardkle", {"ann": 10_200, "bo": 8_000}, {"ann"}),
     result("s2", 2, "yardkle", {"bo": 10_050, "ann": 9_000, "cy": 4_500}, {"bo"}),
     result("s3", 5, "cryptruck", {"ann": 21, "bo": 21, "cy": 15}, {"ann", "bo"}),
-    result(
-        "s4", 9, "hearts", {"ann": 102, "bo": 75, "cy": 40}, {"cy"}, lower_is_better=True
-    ),
+    result("s4", 9, "hearts", {"ann": 102, "bo": 75, "cy": 40}, {"cy"}, lower_is_better=True),
 )
 
 
@@ -201,7 +199,5 @@ def test_yokai_septet_partners_share_their_teams_line() -> None:
 
 def test_a_solo_game_has_one_line_and_no_rows_no_line() -> None:
     rows = [ScoreRow(1, 0, "Ann", 12, 12, "house"), ScoreRow(2, 0, "Ann", -3, 9, "given up")]
-    assert [(s.name, s.points) for s in score_series(rows)] == [
-        ("Ann", ((0, 0), (1, 12), (2, 9)))
-    ]
+    assert [(s.name, s.points) for s in score_series(rows)] == [("Ann", ((0, 0), (1, 12), (2, 9)))]
     assert score_series([]) == ()
