@@ -141,14 +141,15 @@ def render(chart: LineChart) -> Markup:
     ys = [y for series in chart.series for _, y in series.points]
     # A single round or day sits in the middle of the axis.
     x_low, x_high = (min(xs), max(xs)) if min(xs) < max(xs) else (min(xs) - 1, max(xs) + 1)
-    x_ticks = nice_ticks(x_low, x_high, most=chart.x_ticks)
+    # The x axis spans the data exactly (no empty rounds after the last one played).
+    x_ticks = [x for x in nice_ticks(x_low, x_high, most=chart.x_ticks) if x_low <= x <= x_high]
     # Scores are read from zero: the axis always shows it (and below it, chips owed).
     y_ticks = nice_ticks(min(0.0, *ys), max(0.0, *ys))
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
 
     def at_x(x: float) -> float:
-        return LEFT + (x - x_ticks[0]) / (x_ticks[-1] - x_ticks[0]) * plot_w
+        return LEFT + (x - x_low) / (x_high - x_low) * plot_w
 
     def at_y(y: float) -> float:
         return TOP + (y_ticks[-1] - y) / (y_ticks[-1] - y_ticks[0]) * plot_h
