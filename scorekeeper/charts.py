@@ -31,6 +31,8 @@ MAX_POINTS = 60
 # Markers on at most this many points of a series (and on its last one).
 MAX_MARKERS = 8
 MARKER_SIZE = 3.5
+# About how wide a character of the 11 px labels is, in the drawing's units.
+CHAR_WIDTH = 6.5
 STYLES = 8  # chart-s0 .. chart-s7: colour, dash pattern and marker shape
 
 
@@ -61,6 +63,9 @@ class LineChart:
     x_format: Callable[[float], str] = format_number
     # At most this many ticks on the x axis: fewer for wide labels (dates).
     x_ticks: int = 6
+    # A count that changes at a point and holds until the next (wins so far) is drawn in
+    # steps; a score is drawn straight from point to point.
+    steps: bool = False
 
 
 def nice_ticks(low: float, high: float, most: int = 5) -> list[float]:
@@ -73,6 +78,16 @@ def nice_ticks(low: float, high: float, most: int = 5) -> list[float]:
     first = math.floor(low / step) * step
     last = math.ceil(high / step) * step
     return [float(first + index * step) for index in range(round((last - first) / step) + 1)]
+
+
+def ticks_within(low: float, high: float, most: int) -> list[float]:
+    """Nice ticks inside low..high, at least two: the x axis spans the data exactly (no
+    empty rounds after the last one played)."""
+    for count in range(most, most + 8):
+        inside = [tick for tick in nice_ticks(low, high, count) if low <= tick <= high]
+        if len(inside) >= 2:
+            return inside
+    return [low, high]
 
 
 def thinned(
@@ -141,8 +156,7 @@ def render(chart: LineChart) -> Markup:
     ys = [y for series in chart.series for _, y in series.points]
     # A single round or day sits in the middle of the axis.
     x_low, x_high = (min(xs), max(xs)) if min(xs) < max(xs) else (min(xs) - 1, max(xs) + 1)
-    # The x axis spans the data exactly (no empty rounds after the last one played).
-    x_ticks = [x for x in nice_ticks(x_low, x_high, most=chart.x_ticks) if x_low <= x <= x_high]
+    x_ticks = ticks_within(x_low, x_high, chart.x_ticks)
     # Scores are read from zero: the axis always shows it (and below it, chips owed).
     y_ticks = nice_ticks(min(0.0, *ys), max(0.0, *ys))
     plot_w = WIDTH - LEFT - RIGHT
@@ -167,12 +181,20 @@ def render(chart: LineChart) -> Markup:
         parts.append(f'<path class="{kind}" d="M{LEFT} {y:.1f}H{WIDTH - RIGHT}"/>')
         label = escape(format_number(tick))
         parts.append(f'<text x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
+    labelled_to = 0.0  # where the last x label drawn ends
     for tick in x_ticks:
         x = at_x(tick)
         parts.append(f'<path class="chart-grid" d="M{x:.1f} {TOP}V{TOP + plot_h}"/>')
+        label = escape(chart.x_format(tick))
+        width = len(label) * CHAR_WIDTH
+        # A label that would pass the drawing's right edge ends at its tick instead; one
+        # that would touch the label before it is left out (its grid line stays).
+        anchor, start = ("end", x - width) if x + width / 2 > WIDTH else ("middle", x - width / 2)
+        if start < labelled_to + CHAR_WIDTH:
+            continue
+        labelled_to = start + width
         parts.append(
-            f'<text x="{x:.1f}" y="{TOP + plot_h + 15}" text-anchor="middle">'
-            f"{escape(chart.x_format(tick))}</text>"
+            f'<text x="{x:.1f}" y="{TOP + plot_h + 15}" text-anchor="{anchor}">{label}</text>'
         )
     parts.append(
         f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 4}" text-anchor="middle">'
@@ -188,8 +210,8 @@ def render(chart: LineChart) -> Markup:
         if not points:
             continue
         placed = [(at_x(x), at_y(y)) for x, y in points]
-        line = "".join(
-            f"{'M' if index == 0 else 'L'}{x:.1f} {y:.1f}" for index, (x, y) in enumerate(placed)
+        line = f"M{placed[0][0]:.1f} {placed[0][1]:.1f}" + "".join(
+            f"H{x:.1f}V{y:.1f}" if chart.steps else f"L{x:.1f} {y:.1f}" for x, y in placed[1:]
         )
         marks = "".join(_marker(style, x, y) for x, y in _marked(placed))
         parts.append(

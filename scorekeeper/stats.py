@@ -188,20 +188,30 @@ def _wins_over_time(
 
 
 def day_text(ordinal: float) -> str:
-    """A day of the wins chart's axis: "3 Nov 2026"."""
+    """A day of the wins chart: "3 Nov 2026"."""
     day = date.fromordinal(round(ordinal))
     return f"{day.day} {day:%b %Y}"
 
 
+def day_in_year_text(ordinal: float) -> str:
+    """A day of the wins chart when all its days are in one year (the axis names it): "3 Nov"."""
+    day = date.fromordinal(round(ordinal))
+    return f"{day.day} {day:%b}"
+
+
 def wins_chart(stats: Stats) -> charts.LineChart:
+    """Each player's wins so far, in steps on the days games ended."""
+    years = {date.fromordinal(round(x)).year for s in stats.wins_over_time for x, _ in s.points}
+    one_year = len(years) == 1
     return charts.LineChart(
         ident="wins-chart",
         title="Wins over time",
-        x_label="Day",
+        x_label=f"Day in {min(years)}" if one_year else "Day",
         y_label="Wins",
         series=stats.wins_over_time,
-        x_format=day_text,
+        x_format=day_in_year_text if one_year else day_text,
         x_ticks=4,
+        steps=True,
     )
 
 

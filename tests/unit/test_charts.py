@@ -126,3 +126,21 @@ def test_ticks_are_round_numbers_covering_the_range() -> None:
     assert charts.nice_ticks(-12, 60) == [-20, 0, 20, 40, 60]
     assert charts.nice_ticks(0, 0) == [0, 1]
     assert charts.nice_ticks(0, 3) == [0, 1, 2, 3]
+
+
+def test_a_count_is_drawn_in_steps_that_hold_until_the_next_point() -> None:
+    markup = charts.render(chart(charts.Series("Ann", ((0, 0), (2, 1), (4, 3))), steps=True))
+    line = parsed(markup).find(f"{SVG}svg/{SVG}g[@class='chart-series chart-s0']/{SVG}path")
+    assert line is not None
+    # Rounds 0 to 4 across x 48..330; wins 0 to 3 up y 178..10.
+    assert line.get("d") == "M48.0 178.0H189.0V122.0H330.0V10.0"
+
+
+def test_an_x_label_that_would_touch_the_one_before_is_left_out() -> None:
+    long_days = charts.Series("Ann", ((0, 1), (9, 2), (10, 3)))
+    markup = charts.render(chart(long_days, x_format=lambda x: f"day number {x:.0f}"))
+    svg = parsed(markup).find(f"{SVG}svg")
+    assert svg is not None
+    labels = [t.text for t in svg.iter(f"{SVG}text") if (t.text or "").startswith("day")]
+    # Ticks 0, 2, 4, 6, 8 and 10: labels 13 characters wide fit every other tick.
+    assert labels == ["day number 0", "day number 4", "day number 8"]

@@ -122,7 +122,20 @@ def test_wins_over_time_count_each_players_wins_so_far_on_every_day_a_game_ended
         "Bo": tuple(zip(days, (1.0, 2.0, 2.0), strict=True)),
         "Cy": tuple(zip(days, (0.0, 0.0, 1.0), strict=True)),
     }
-    assert stats.wins_chart(stats.compute(RESULTS)).x_format(days[1]) == "5 Nov 2026"
+    chart = stats.wins_chart(stats.compute(RESULTS))
+    assert (chart.x_label, chart.x_format(days[1]), chart.steps) == ("Day in 2026", "5 Nov", True)
+
+
+def test_wins_over_several_years_name_the_year_of_each_day() -> None:
+    new_year = (*RESULTS, result("s5", 1, "yardkle", {"ann": 1, "bo": 2}, {"bo"}))
+    later = new_year[-1]
+    moved = (
+        *RESULTS,
+        stats.Result(**{**vars(later), "ended_at": datetime(2027, 1, 2, tzinfo=UTC)}),
+    )
+    chart = stats.wins_chart(stats.compute(moved))
+    assert chart.x_label == "Day"
+    assert chart.x_format(float(date(2027, 1, 2).toordinal())) == "2 Jan 2027"
 
 
 def test_a_player_who_never_won_has_no_wins_and_a_zero_rate() -> None:
