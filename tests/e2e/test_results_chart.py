@@ -38,6 +38,15 @@ ROUNDS = [[(seat * 7 + number * 3) % 23 - 8 for seat in range(8)] for number in 
 ROUNDS.append([101, 0, -20, 5, 5, 5, 5, 5])
 
 
+def fits_a_phone(audit: Audit, name: str) -> None:
+    """No sideways scroll, tap targets of 44 px and no serious axe finding, light and dark;
+    screenshots/<name>-light.png and -dark.png."""
+    for scheme in ("light", "dark"):
+        audit.page.emulate_media(color_scheme=scheme)
+        check_phone_layout(audit.page, f"{name}-{scheme}")
+    audit.assert_clean()
+
+
 def finished_sheet(audit: Audit, base: str) -> str:
     """A score sheet of eight seats played to its target through the API; its page's URL."""
     request = audit.page.request
@@ -70,10 +79,7 @@ def test_a_finished_games_results_chart_fits_a_phone_and_passes_axe_in_light_and
         legend = page.locator(".chart-legend li").all_inner_texts()
         assert legend == SEATS
         assert (page.locator("svg.chart-svg desc").text_content() or "").count("at the end") == 8
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            check_phone_layout(page, f"results-chart-{scheme}")
-        audit.assert_clean()
+        fits_a_phone(audit, "results-chart")
     finally:
         audit.close()
 
@@ -132,9 +138,6 @@ def test_a_groups_statistics_fit_a_phone_and_pass_axe_in_light_and_dark(
         assert page.locator("table.stacked").count() == 4
         assert page.locator("svg.chart-svg[role=img]").count() == 1
         audit.check("group statistics")
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            check_phone_layout(page, f"group-stats-{scheme}")
-        audit.assert_clean()
+        fits_a_phone(audit, "group-stats")
     finally:
         audit.close()

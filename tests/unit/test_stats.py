@@ -5,35 +5,11 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import pytest
+from conftest import finished_result as result
 
 from scorekeeper import stats
 from scorekeeper.games.base import ScoreRow
 from scorekeeper.results import score_series
-
-
-def result(
-    session: str,
-    day: int,
-    game: str,
-    seats: dict[str, int],
-    winners: set[str],
-    *,
-    lower_is_better: bool = False,
-) -> stats.Result:
-    """A finished session on 2026-11-<day>: seats by player key (named after the key)."""
-    keys = tuple(seats)
-    return stats.Result(
-        session_id=session,
-        game=game,
-        game_title=game.title(),
-        lower_is_better=lower_is_better,
-        ended_at=datetime(2026, 11, day, 20, 0, tzinfo=UTC),
-        players=keys,
-        names=tuple(key.title() for key in keys),
-        scores=tuple(seats.values()),
-        winners=frozenset(keys.index(key) for key in winners),
-    )
-
 
 # Four sessions of three games between Ann, Bo and Cy:
 # 1. 2 Nov, yardkle: Ann 10,200 wins over Bo 8,000.
@@ -62,7 +38,7 @@ def test_every_player_over_all_games_counts_shared_wins_for_each_winner() -> Non
     assert (cy.played, cy.won, cy.win_rate) == (3, 1, pytest.approx(1 / 3))
     # Scores of different games do not add up: no average or best over all games.
     assert (ann.average, ann.best) == (None, None)
-    assert ann.last_played == datetime(2026, 11, 9, 20, 0, tzinfo=UTC)
+    assert ann.last_played == datetime(2026, 11, 9, 21, 30, tzinfo=UTC)
 
 
 def test_each_game_has_its_players_average_and_best_the_way_the_game_counts() -> None:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import random
 import re
 import xml.etree.ElementTree as ET
-from datetime import UTC, datetime
 from html import unescape
 
 import pytest
-from conftest import start
+from conftest import finished_result, start
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS, submissions
@@ -101,25 +100,10 @@ def test_a_name_with_markup_is_escaped_in_the_chart(client: FlaskClient) -> None
 # --- The statistics partial ------------------------------------------------------------
 
 
-def finished(session: str, day: int, seats: dict[str, int], winners: set[str]) -> stats.Result:
-    keys = tuple(seats)
-    return stats.Result(
-        session_id=session,
-        game="yardkle",
-        game_title="Yardkle",
-        lower_is_better=False,
-        ended_at=datetime(2026, 11, day, 21, 30, tzinfo=UTC),
-        players=keys,
-        names=tuple(key.title() for key in keys),
-        scores=tuple(seats.values()),
-        winners=frozenset(keys.index(key) for key in winners),
-    )
-
-
 RESULTS = (
-    finished("s1", 2, {"ann": 10_200, "bo": 8_000}, {"ann"}),
-    finished("s2", 4, {"ann": 10_000, "bo": 10_000}, {"ann", "bo"}),
-    finished("s3", 6, {"ann": 3_150, "bo": 10_400}, {"bo"}),
+    finished_result("s1", 2, "yardkle", {"ann": 10_200, "bo": 8_000}, {"ann"}),
+    finished_result("s2", 4, "yardkle", {"ann": 10_000, "bo": 10_000}, {"ann", "bo"}),
+    finished_result("s3", 6, "yardkle", {"ann": 3_150, "bo": 10_400}, {"bo"}),
 )
 
 
