@@ -6,16 +6,18 @@ from __future__ import annotations
 import random
 import re
 import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
 from html import unescape
 
 import pytest
-from conftest import finished_result, start
+from conftest import act, finished_result, start
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS, submissions
 
 from scorekeeper import stats, store
 from scorekeeper.games.base import MINUS
+from scorekeeper.results import result_of
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -73,6 +75,51 @@ def test_a_finished_games_results_show_each_players_score_after_every_round(
         assert re.search(rf"\b{name}\b[^.]*: {said(total)} at the end", desc), (name, desc)
     legend = re.search(r'<ul class="chart-legend">(.*?)</ul>', html, re.S)
     assert legend and all(name in legend.group(1) for name in finals)
+
+
+@pytest.mark.parametrize("game", list(WALKS))
+def test_a_finished_session_gives_the_statistics_its_engines_scores_and_winners(
+    client: FlaskClient, app: Flask, game: str
+) -> None:
+    session_id = played_to_the_end(client, game)
+    ended = datetime(2026, 11, 20, 22, 0, tzinfo=UTC)
+    with app.app_context():
+        view = store.load(session_id)
+        keys = [f"player-{seat}" for seat in range(len(view.seats))]
+        counted = result_of(view, keys, ended)
+        standings = {s.seat: s.score for s in view.game.standings(view.state)}
+        winners = view.game.winners(view.state)
+    assert (counted.session_id, counted.game, counted.ended_at) == (
+        session_id,
+        WALKS[game][0],
+        ended,
+    )
+    # Every seat of a person (the NPC crab has none), with the score its engine ranks by.
+    assert counted.players == tuple(keys[seat] for seat in sorted(standings))
+    assert counted.names == tuple(view.seats[seat] for seat in sorted(standings))
+    assert counted.scores == tuple(standings[seat] for seat in sorted(standings))
+    assert counted.winners == frozenset(sorted(standings).index(seat) for seat in winners)
+    assert counted.winners and not counted.lower_is_better
+
+
+def test_a_score_sheet_where_the_lowest_wins_counts_lower_as_better(
+    client: FlaskClient, app: Flask
+) -> None:
+    table = start(client, "score-sheet", ["Ann", "Bo"], option_winner="lowest", option_target="20")
+    act(table, type="round", **{"points-0": "25", "points-1": "4"})
+    with app.app_context():
+        counted = result_of(store.load(table.id), ["ann", "bo"], datetime(2026, 11, 1, tzinfo=UTC))
+    assert (counted.scores, counted.winners, counted.lower_is_better) == (
+        (25, 4),
+        frozenset({1}),
+        True,
+    )
+
+
+def test_an_unfinished_session_is_not_counted(client: FlaskClient, app: Flask) -> None:
+    table = start(client, "score-sheet", ["Ann", "Bo"], option_target="50")
+    with app.app_context(), pytest.raises(ValueError, match="is not finished"):
+        result_of(store.load(table.id), ["ann", "bo"], datetime(2026, 11, 1, tzinfo=UTC))
 
 
 def test_no_round_played_yet_shows_no_chart(client: FlaskClient) -> None:
