@@ -8,6 +8,7 @@ import re
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from html import unescape
 from html.parser import HTMLParser
 from typing import Any
@@ -18,7 +19,7 @@ from flask.testing import FlaskClient
 from hypothesis import settings
 from openapi_check import CheckedClient
 
-from scorekeeper import create_app
+from scorekeeper import create_app, stats
 from scorekeeper.db import open_database
 
 # The property tests prove rules, not speed (bench/ measures that): on a shared, busy
@@ -364,3 +365,31 @@ def browser() -> Iterator[Any]:
         opened = chromium(playwright)
         yield opened
         opened.close()
+
+
+# --- Statistics -------------------------------------------------------------------------
+
+
+def finished_result(
+    session: str,
+    day: int,
+    game: str,
+    seats: dict[str, int],
+    winners: set[str],
+    *,
+    lower_is_better: bool = False,
+) -> stats.Result:
+    """A session of ``game`` that ended on 2026-11-<day> at 21:30 UTC: each seat's score
+    by group player key, the player named after the key ("ann" plays as "Ann")."""
+    keys = tuple(seats)
+    return stats.Result(
+        session_id=session,
+        game=game,
+        game_title=game.title(),
+        lower_is_better=lower_is_better,
+        ended_at=datetime(2026, 11, day, 21, 30, tzinfo=UTC),
+        players=keys,
+        names=tuple(key.title() for key in keys),
+        scores=tuple(seats.values()),
+        winners=frozenset(keys.index(key) for key in winners),
+    )

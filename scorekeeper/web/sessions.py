@@ -10,9 +10,10 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks, store
+from scorekeeper import charts, decks, stats, store
 from scorekeeper.games import GAMES, cards
 from scorekeeper.games.base import IllegalAction, is_digits, number_range
+from scorekeeper.results import score_chart
 from scorekeeper.web import access, addresses
 from scorekeeper.web.adapters import adapter
 from scorekeeper.web.forms import check_seat_fields, new_form_key, new_session_form
@@ -61,6 +62,8 @@ def not_offered(deck: cards.Deck, offered: Sequence[str] | None) -> frozenset[ca
 
 bp.app_template_filter("number_range")(number_range)
 bp.app_template_filter("suit_symbols")(cards.with_suit_symbols)
+bp.app_template_global("line_chart")(charts.render)
+bp.app_template_global("wins_chart")(stats.wins_chart)
 
 
 @bp.app_template_filter("mark_dice")
@@ -214,11 +217,13 @@ def history(session_id: str) -> str:
 @bp.get("/s/<session_id>/results")
 def results(session_id: str) -> str:
     view = load_or_404(session_id)
+    rows = view.game.score_rows(view.state)
     return render_template(
         "sessions/results.html",
         view=view,
-        rows=view.game.score_rows(view.state),
+        rows=rows,
         standings=view.game.standings(view.state),
+        chart=score_chart(view.game.title, rows),
     )
 
 
