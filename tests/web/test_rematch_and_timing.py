@@ -30,6 +30,7 @@ from scorekeeper.models import GameSession, utc_now
 from scorekeeper.web.sessions import duration
 
 ROUND_TO_TEN = {"type": "round", "points": [10, 0]}
+STILL_IN_PLAY = "This Score sheet session is still in play: play again once it is finished."
 
 
 def score_sheet(client: FlaskClient, target: int = 10) -> ApiSession:
@@ -261,16 +262,12 @@ def test_a_double_tap_on_play_again_makes_one_session(app: Flask, client: FlaskC
     assert session_count(app) == before + 1
 
 
-def test_play_again_on_a_game_in_play_is_refused_and_makes_nothing(
-    app: Flask, client: FlaskClient
-) -> None:
+def test_play_again_in_play_is_refused_making_nothing(app: Flask, client: FlaskClient) -> None:
     table = sheet_on_the_page(client)
     before = session_count(app)
     response = play_again(table)
     assert response.status_code == 422
-    assert unescape(page_error(response.get_data(as_text=True))) == (
-        "This Score sheet session is still in play: play again once it is finished."
-    )
+    assert unescape(page_error(response.get_data(as_text=True))) == STILL_IN_PLAY
     assert session_count(app) == before
 
 
@@ -342,9 +339,7 @@ def test_an_api_rematch_is_refused_without_the_key_or_before_the_end(
 ) -> None:
     sheet = score_sheet(client)
     before = session_count(app)
-    assert assert_error(sheet.post("/rematch", {}), 422, "session") == (
-        "This Score sheet session is still in play: play again once it is finished."
-    )
+    assert assert_error(sheet.post("/rematch", {}), 422, "session") == STILL_IN_PLAY
     sheet.ok(ROUND_TO_TEN)
     assert_error(sheet.post("/rematch", {}, key=None), 401, None)
     assert_error(sheet.post("/rematch", {}, key="Bearer not-the-key"), 403, None)
