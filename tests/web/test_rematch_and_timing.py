@@ -26,6 +26,7 @@ from test_store_cache import Statements, statements, writes  # noqa: F401 (fixtu
 from scorekeeper import store
 from scorekeeper.db import database
 from scorekeeper.export import utc_text
+from scorekeeper.games import GAMES
 from scorekeeper.models import GameSession, utc_now
 from scorekeeper.web.sessions import duration
 
@@ -250,6 +251,27 @@ def test_play_again_starts_the_next_session_with_the_same_seats_and_options_for_
     assert f'href="/s/{next_id}">next game →</a>' in table.page()
     assert f'href="/s/{table.id}">← previous game</a>' in following.page()
     assert row(app, next_id).rematch_of_id == table.id
+
+
+def test_play_again_keeps_the_deck_profile_and_moves_the_first_dealer_on(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seats = ["Ann", "Bo", "Cy", "Di"]
+    fields = {"option_rounds": "2", "option_first_dealer": "3"}
+    table = start(client, "yadokarick", seats, deck="new", new_deck_name="Blue box", **fields)
+    deck_id = table.state()["deck_profile"]["id"]
+    # Two rounds of ten tricks are a long test: the game is taken as over.
+    monkeypatch.setattr(GAMES["yadokarick"], "is_finished", lambda _state: True)
+    with app.app_context(), database.connection_context():
+        GameSession.update(finished=True).where(GameSession.id == table.id).execute()
+    store.forget_views()
+    response = play_again(table)
+    assert response.status_code == 303
+    following = store.load(response.location.rsplit("/", 1)[1])
+    assert following.seats == tuple(seats)
+    # Rounds 1 and 2 were dealt by Di and Ann: Bo deals first.
+    assert (following.options["first_dealer"], following.options["rounds"]) == (1, 2)
+    assert following.deck is not None and following.deck.id == deck_id
 
 
 def test_a_double_tap_on_play_again_makes_one_session(app: Flask, client: FlaskClient) -> None:
