@@ -7,8 +7,8 @@ import os
 import re
 
 import pytest
-from test_local_time import ZONE, as_shown_in_the_zone, as_written_in_utc
-from test_phone import CHROMIUM, check_phone_layout, launch, send, server  # noqa: F401 (fixture)
+from test_local_time import as_shown_in_the_zone, as_written_in_utc, phone_in_the_zone
+from test_phone import CHROMIUM, check_phone_layout, send, server  # noqa: F401 (fixture)
 
 pytestmark = [
     pytest.mark.e2e,
@@ -17,14 +17,10 @@ pytestmark = [
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_a_finished_score_sheet_is_played_again_from_a_phone(
-    server: str,  # noqa: F811 (the fixture imported above)
-    javascript: bool,
-) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
+def test_a_finished_game_is_played_again(server: str, javascript: bool) -> None:  # noqa: F811
+    shown = as_shown_in_the_zone if javascript else as_written_in_utc
     suffix = "js" if javascript else "nojs"
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, javascript, timezone_id=ZONE, locale="en-GB")
+    with phone_in_the_zone(javascript) as page:
         page.goto(f"{server}/new/score-sheet")
         page.fill("#seats-0", "Ann")
         page.fill("#seats-1", "Bo")
@@ -45,7 +41,6 @@ def test_a_finished_score_sheet_is_played_again_from_a_phone(
             page.locator(".timing time").nth(n).get_attribute("datetime") for n in (0, 1)
         )
         assert started is not None and ended is not None
-        shown = as_shown_in_the_zone if javascript else as_written_in_utc
         assert timing.startswith(f"Started {shown(started)}\nEnded {shown(ended)}\n")
 
         send(page, page.get_by_role("button", name="Play again"))
@@ -65,4 +60,3 @@ def test_a_finished_score_sheet_is_played_again_from_a_phone(
         assert page.get_by_role("link", name="next game →").get_attribute(
             "href"
         ) == next_game.removeprefix(server)
-        browser.close()
