@@ -184,6 +184,10 @@ def read_export(data: object) -> ImportedSession:
         raise IllegalAction("“deck_profile” must be an object: a name and sizes.", "deck_profile")
     logged = _read_events(events)
     started_at, finished_at = (_read_time(data, name) for name in ("started_at", "finished_at"))
+    if started_at is not None and finished_at is not None and finished_at < started_at:
+        raise IllegalAction(
+            "“finished_at” is before “started_at”: a session ends after it starts.", "finished_at"
+        )
     return ImportedSession(
         game=str(data.get("game")),
         options=options,

@@ -746,7 +746,8 @@ def _schemas() -> Schema:
                 "finished_at": {
                     "type": ["string", "null"],
                     "format": "date-time",
-                    "description": "When the session ended (UTC); null while in play. An "
+                    "description": "When the session ended (UTC, not before `started_at`); "
+                    "null while in play. An "
                     "import of a finished session keeps it; without it the session ends at "
                     "the import.",
                 },

@@ -404,6 +404,19 @@ def test_an_export_keeps_when_the_session_started_and_ended_through_an_import(
     assert csv_text.splitlines()[1].endswith(f",{exported['started_at']},{exported['finished_at']}")
 
 
+def test_an_import_that_ends_before_it_starts_is_refused(app: Flask, client: FlaskClient) -> None:
+    sheet = score_sheet(client)
+    sheet.ok(ROUND_TO_TEN)
+    exported = client.get(f"{sheet.url}/export").get_json()
+    exported |= {"started_at": "2026-11-24T21:00:00Z", "finished_at": "2026-11-24T20:59:59Z"}
+    before = session_count(app)
+    sentence = assert_error(
+        client.post(f"{API}/sessions/import", json=exported), 422, "finished_at"
+    )
+    assert sentence == "“finished_at” is before “started_at”: a session ends after it starts."
+    assert session_count(app) == before
+
+
 def test_an_export_of_a_game_in_play_imports_still_in_play(client: FlaskClient) -> None:
     sheet = score_sheet(client)
     exported = client.get(f"{sheet.url}/export").get_json()
