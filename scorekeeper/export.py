@@ -22,13 +22,25 @@ FORMAT = "tabletop-scorekeeper/session"
 # Seats count from 0 as everywhere in the API: version 2 began with the seat an option
 # names (version 1 counted first_dealer from 1), version 3 the seats' positions and the
 # seat of each round and standing (an import reads seats in their order, so only the
-# options of a version 1 file need converting). An event's "corrections" came later in
-# version 3: optional, a file without them reads as before.
+# options of a version 1 file need converting). An event's "corrections", and the
+# session's "started_at" and "finished_at", came later in version 3: optional, a file
+# without them reads as before.
 FORMAT_VERSION = 3
 READABLE_VERSIONS = (1, 2, FORMAT_VERSION)
 # Event numbers are stored in a 32-bit integer column.
 MAX_SEQ = 2**31 - 1
-CSV_COLUMNS = ("round", "seat", "player", "points", "running_total", "note")
+# How the file writes a time (UTC), as the refusal of a bad one shows it.
+EXAMPLE_TIME = "2026-11-24T20:15:00Z"
+CSV_COLUMNS = (
+    "round",
+    "seat",
+    "player",
+    "points",
+    "running_total",
+    "note",
+    "started_at",
+    "finished_at",
+)
 
 
 def session_json(view: SessionView) -> dict[str, Any]:
@@ -82,11 +94,21 @@ def session_json(view: SessionView) -> dict[str, Any]:
         ],
         "finished": view.finished,
         "winners": [view.seats[seat] for seat in game.winners(view.state)] if view.finished else [],
+        **session_times(view),
         **(
             {"deck_profile": {"name": view.deck.name, "sizes": dict(view.deck.sizes)}}
             if view.deck is not None
             else {}
         ),
+    }
+
+
+def session_times(view: SessionView) -> dict[str, str | None]:
+    """When the session started and ended (None while in play), as UTC text."""
+    ended = view.finished_at
+    return {
+        "started_at": utc_text(view.started_at),
+        "finished_at": None if ended is None else utc_text(ended),
     }
 
 
@@ -96,13 +118,21 @@ def utc_text(moment: datetime) -> str:
 
 
 def session_csv(view: SessionView) -> str:
-    """One row per seat per round (or turn), with each seat's running total."""
+    """One row per seat per round (or turn), with each seat's running total and when the
+    session started and ended (blank while in play)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
+    times = session_times(view)
     for row in view.game.score_rows(view.state):
         cells = (row.round, row.seat, row.name, row.points, row.total, row.note)
-        writer.writerow([_csv_safe(cell) if isinstance(cell, str) else cell for cell in cells])
+        writer.writerow(
+            [
+                *(_csv_safe(cell) if isinstance(cell, str) else cell for cell in cells),
+                times["started_at"],
+                times["finished_at"] or "",
+            ]
+        )
     return out.getvalue()
 
 
@@ -153,6 +183,11 @@ def read_export(data: object) -> ImportedSession:
     if deck is not None and not isinstance(deck, dict):
         raise IllegalAction("“deck_profile” must be an object: a name and sizes.", "deck_profile")
     logged = _read_events(events)
+    started_at, finished_at = (_read_time(data, name) for name in ("started_at", "finished_at"))
+    if started_at is not None and finished_at is not None and finished_at < started_at:
+        raise IllegalAction(
+            "“finished_at” is before “started_at”: a session ends after it starts.", "finished_at"
+        )
     return ImportedSession(
         game=str(data.get("game")),
         options=options,
@@ -160,7 +195,22 @@ def read_export(data: object) -> ImportedSession:
         events=logged,
         deck_profile=None if deck is None else (deck.get("name"), deck.get("sizes", {})),
         corrections=_read_corrections(logged, events),
+        started_at=started_at,
+        finished_at=finished_at,
     )
+
+
+def _read_time(data: dict[str, Any], name: str) -> datetime | None:
+    """The file's time called ``name`` (None: not given, or null)."""
+    given = data.get(name)
+    if given is None:
+        return None
+    moment = _utc_time(given)
+    if moment is None:
+        raise IllegalAction(
+            f"“{name}” must be a date and time such as {EXAMPLE_TIME}, or null.", name
+        )
+    return moment
 
 
 def _read_events(events: Sequence[object]) -> list[tuple[int, dict[str, object], bool, bool]]:
@@ -214,7 +264,7 @@ def _read_corrections(
             if when is None:
                 raise IllegalAction(
                     f"Event {index + 1}: correction {number + 1}'s “corrected_at” must be a "
-                    "date and time such as 2026-11-24T20:15:00Z.",
+                    f"date and time such as {EXAMPLE_TIME}.",
                     f"{where}.corrected_at",
                 )
             read.append((seq, correction["action"], when, where))

@@ -248,6 +248,27 @@ def mark_imported_sessions() -> None:
     _add_column("game_session", "imported BOOLEAN NOT NULL DEFAULT FALSE")
 
 
+# --- Migration 11: when a session ended, and which session it is the rematch of ---------
+
+
+def record_when_sessions_end() -> None:
+    # The column type peewee gives a DateTimeField on each back end.
+    timestamp = "DATETIME" if is_sqlite() else "TIMESTAMP"
+    _add_column("game_session", f"finished_at {timestamp} NULL")
+    _add_column(
+        "game_session",
+        "rematch_of_id VARCHAR(32) NULL REFERENCES game_session (id) ON DELETE SET NULL",
+    )
+    database.execute_sql("CREATE INDEX game_session_rematch_of_id ON game_session (rematch_of_id)")
+    # A finished session ended with its newest live event (or, with none, its last change).
+    database.execute_sql(
+        "UPDATE game_session SET finished_at = COALESCE((SELECT MAX(e.created_at) FROM event e "
+        f"WHERE e.session_id = game_session.id AND e.undone = {database.param}), updated_at) "
+        f"WHERE finished = {database.param}",
+        (False, True),
+    )
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
@@ -258,6 +279,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     record_when_a_log_was_rewritten,
     keep_what_corrections_replaced,
     mark_imported_sessions,
+    record_when_sessions_end,
 )
 
 # Any constant works: it only has to be the same for every app process.

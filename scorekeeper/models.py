@@ -63,6 +63,10 @@ class GameSession(BaseModel):
     imported = BooleanField(default=False)
     created_at = DateTimeField(default=utc_now)
     updated_at = DateTimeField(default=utc_now)
+    # When a write made the session finished; None while it is in play (an undo clears it).
+    finished_at = DateTimeField(null=True)
+    # The finished session this one is the rematch of ("Play again"), if any.
+    rematch_of = ForeignKeyField("self", null=True, backref="rematches", on_delete="SET NULL")
 
     class Meta:
         table_name = "game_session"

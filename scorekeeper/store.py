@@ -53,6 +53,9 @@ class ImportedSession:
     deck_profile: tuple[object, object] | None = None
     # What corrections replaced, oldest first.
     corrections: list[ImportedCorrection] = field(default_factory=list)
+    # When the exported session started and ended (None: the file does not say).
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
 
 
 # What one correction replaced, as read from a file: (seq, action, when, the file's field).
@@ -124,6 +127,11 @@ class SessionView:
     version: int
     state: Any
     events: tuple[LoggedEvent, ...]
+    # When the session started, and when a write made it finished (None while in play).
+    started_at: datetime
+    finished_at: datetime | None
+    # The finished session this one is the rematch of, if any.
+    rematch_of: str | None
     # The deck profile the session plays with (a game with sized cards), if any.
     deck: decks.Profile | None = None
 
@@ -280,7 +288,13 @@ def _brought_up_to_date(session: GameSession, kept: SessionView | None) -> Sessi
                 kept.game, state, row.seq, row.action, row.undone, row.redoable
             )
             events.append(event)
-        return replace(kept, version=session.version, state=state, events=tuple(events))
+        return replace(
+            kept,
+            version=session.version,
+            state=state,
+            events=tuple(events),
+            finished_at=session.finished_at,
+        )
     return _replayed(session, _seats(session), _log(session))
 
 
@@ -299,7 +313,18 @@ def _replayed(
     """The session's view after ``logged``, at the version the row holds, without its deck."""
     game = get_game(session.game)
     state, events = replay(game, seats, session.options, logged)
-    return SessionView(session.id, game, session.options, seats, session.version, state, events)
+    return SessionView(
+        session.id,
+        game,
+        session.options,
+        seats,
+        session.version,
+        state,
+        events,
+        session.created_at,
+        session.finished_at,
+        session.rematch_of_id,
+    )
 
 
 def _with_deck(view: SessionView) -> SessionView:
@@ -342,6 +367,44 @@ def create(
     return _insert_session(game, seats, resolved, [], form_key, link_deck)
 
 
+def rematch(session_id: str, form_key: str | OneTimeKey | None = None) -> tuple[str, str]:
+    """The next game at the table of a finished session ("Play again"): the same seats
+    and deck profile, the options its game moves on (the first player or dealer); returns
+    the new session's id and edit key. The new session names the finished one."""
+    view = load(session_id)
+    game = view.game
+    _refuse_unless_finished(game, view.finished)
+    options = resolve_options(game.options, game.rematch_options(view.options, view.seats))
+
+    def carry_over(session: GameSession) -> None:
+        """What the new session takes from the finished one beside its seats and options."""
+        # An undo on another phone may have reopened the game since it was read.
+        _refuse_unless_finished(game, _locked_session(session_id).finished)
+        if view.deck is not None:
+            decks.link(session, view.deck.id)
+
+    return _insert_session(game, view.seats, options, [], form_key, carry_over, rematch_of=view.id)
+
+
+def next_session(session_id: str) -> str | None:
+    """The id of the newest rematch of a session ("next game →"), if any."""
+    row = (
+        GameSession.select(GameSession.id)
+        .where(GameSession.rematch_of == session_id)
+        .order_by(GameSession.created_at.desc(), GameSession.id)
+        .first()
+    )
+    return None if row is None else str(row.id)
+
+
+def _refuse_unless_finished(game: Game, finished: bool) -> None:
+    if not finished:
+        raise IllegalAction(
+            f"This {game.title} session is still in play: play again once it is finished.",
+            "session",
+        )
+
+
 def import_session(
     imported: ImportedSession, form_key: str | OneTimeKey | None = None
 ) -> tuple[str, str]:
@@ -370,8 +433,16 @@ def import_session(
                 [{"session": session, **correction} for correction in replaced]
             ).execute()
 
+    timing = {"created_at": imported.started_at, "finished_at": imported.finished_at}
     return _insert_session(
-        game, seats, options, logged, form_key, copy_deck_and_corrections, imported=True
+        game,
+        seats,
+        options,
+        logged,
+        form_key,
+        copy_deck_and_corrections,
+        imported=True,
+        **{column: moment for column, moment in timing.items() if moment is not None},
     )
 
 
@@ -399,11 +470,13 @@ def _insert_session(
     logged: Sequence[Logged],
     form_key: str | OneTimeKey | None,
     also: Callable[[GameSession], None],
-    imported: bool = False,
+    **columns: Any,
 ) -> tuple[str, str]:
     """Store a new session whose log replays without a refusal; else store nothing.
 
-    ``also`` writes what else belongs to the session, in the same transaction.
+    ``also`` writes what else belongs to the session, in the same transaction;
+    ``columns`` are the session row's own values beside the defaults (``imported``,
+    ``rematch_of``, an import's ``created_at`` and ``finished_at``).
     """
     session_id = keys.new_id()
     key = keys.new_key()
@@ -412,13 +485,19 @@ def _insert_session(
         with write_transaction():
             _claim(once, NEW_SESSION_SCOPE)
             state, _ = replay(game, seats, options, logged)
+            finished = game.is_finished(state)
+            # A finished session ends when it is made, unless its file says otherwise; one
+            # in play has not ended, whatever its file says.
+            said = columns.pop("finished_at", None)
+            ended = (said or utc_now()) if finished else None
             session = GameSession.create(
                 id=session_id,
                 game=game.slug,
                 options=dict(options),
                 edit_key=key,
-                finished=game.is_finished(state),
-                imported=imported,
+                finished=finished,
+                finished_at=ended,
+                **columns,
             )
             Seat.insert_many(
                 [{"session": session, "position": i, "name": n} for i, n in enumerate(seats)]
@@ -499,6 +578,12 @@ _SESSION_WRITTEN = Statement(
         GameSession.id == ""
     )
 )
+# A write that ends the game, or reopens it, changes when it ended too.
+_SESSION_ENDED_OR_REOPENED = Statement(
+    lambda: GameSession.update(
+        {field: None for field in (*CHANGED_BY_WRITES, GameSession.finished_at)}
+    ).where(GameSession.id == "")
+)
 
 
 def _add_event(session: GameSession, seq: int, action: Mapping[str, Any]) -> None:
@@ -540,11 +625,20 @@ def _change(
             written = write(session)
             session.version += 1
             session.updated_at = utc_now()
+            ends_or_reopens = written.finished != session.finished
+            if ends_or_reopens:
+                # The game ends with this write, or an undo or a correction reopens it.
+                session.finished_at = session.updated_at if written.finished else None
             session.finished = written.finished
             # Only what a write changes: the row's other columns are never rewritten.
-            changed = {field: getattr(session, field.name) for field in CHANGED_BY_WRITES}
-            _SESSION_WRITTEN.execute(*in_model_order(changed), session.id)
-            written = _same_log(written, version=session.version)
+            statement, columns = (
+                (_SESSION_ENDED_OR_REOPENED, (*CHANGED_BY_WRITES, GameSession.finished_at))
+                if ends_or_reopens
+                else (_SESSION_WRITTEN, CHANGED_BY_WRITES)
+            )
+            changed = {field: getattr(session, field.name) for field in columns}
+            statement.execute(*in_model_order(changed), session.id)
+            written = _same_log(written, version=session.version, finished_at=session.finished_at)
             view = _with_deck(written)
             if once is not None and once.answer is not None:
                 RequestKey.update(answer=once.answer(view)).where(

@@ -125,11 +125,12 @@ def _numbers(typed: list[tuple[str, str]], rng: random.Random) -> list[tuple[str
 
 
 def submissions(html: str, rng: random.Random) -> list[Submission]:
-    """Every way to send the page's POST forms but undo and redo, each offered value of
-    each radio group in at least one of them, with each enabled submit button."""
+    """Every way to send the page's POST forms but undo, redo and play again (no move of
+    the game), each offered value of each radio group in at least one of them, with each
+    enabled submit button."""
     sent: list[Submission] = []
     for form in _Forms().parse_all(html):
-        if form.method != "post" or form.action.endswith(("/undo", "/redo")):
+        if form.method != "post" or form.action.endswith(("/undo", "/redo", "/rematch")):
             continue
         groups = list(form.radios.items())
         variants = max((len(values) for _, values in groups), default=1)

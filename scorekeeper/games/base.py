@@ -375,3 +375,10 @@ class Game(Protocol):
     def standings(self, state: Any) -> list[Standing]: ...
 
     def score_rows(self, state: Any) -> list[ScoreRow]: ...
+
+    def rematch_options(
+        self, options: Mapping[str, OptionValue], seats: Sequence[str]
+    ) -> dict[str, OptionValue]:
+        """The options of the next game at the same table ("Play again"): these, with the
+        first player or dealer moved on as the rule sheet has it."""
+        ...

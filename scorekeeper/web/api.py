@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
 from scorekeeper import decks, store
-from scorekeeper.export import read_export, session_csv, session_json
+from scorekeeper.export import read_export, session_csv, session_json, utc_text
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.recent import Recent
 from scorekeeper.web import access, state_json
@@ -53,6 +53,9 @@ def session_fields(view: store.SessionView) -> dict[str, Any]:
         "ruling": game.ruling(view.state),
         "finished": view.finished,
         "winners": game.winners(view.state) if view.finished else [],
+        "started_at": utc_text(view.started_at),
+        "finished_at": None if view.finished_at is None else utc_text(view.finished_at),
+        "rematch_of": view.rematch_of,
         "standings": [state_json.plain(s) for s in game.standings(view.state)],
         "can_undo": view.can_undo,
         "can_redo": view.can_redo,
@@ -168,23 +171,45 @@ def checked_write(
     body = json_body()
     only_fields(body, "version", "request_key", *fields)
     version = parse_whole_number(body.get("version"), "“version”", "version")
-    once = None
-    if "request_key" in body:
-        key = body["request_key"]
-        if not isinstance(key, str) or not 1 <= len(key) <= 64:
-            raise IllegalAction(
-                "“request_key” must be a string of 1 to 64 characters.", "request_key"
-            )
-        sent = json.dumps([request.endpoint, body], sort_keys=True, ensure_ascii=True)
-        once = store.OneTimeKey(
-            key, "request_key", hashlib.sha256(sent.encode()).hexdigest(), session_state
-        )
+    once = request_key(body, session_state)
     try:
         return session_answer(write(body, version, once)), status
     except store.AlreadyRecorded as repeated:
         if repeated.answer is None:
             return session_answer(store.load(session_id)), status
         return jsonify(repeated.answer), status
+
+
+def request_key(
+    body: dict[str, Any],
+    answer: Callable[[store.SessionView], Any] | None,
+    *about: str,
+) -> store.OneTimeKey | None:
+    """The body's optional ``request_key``, with the fingerprint of the request sent under
+    it (its endpoint, ``about`` and its body) and how to make the answer a retry gets."""
+    if "request_key" not in body:
+        return None
+    key = body["request_key"]
+    if not isinstance(key, str) or not 1 <= len(key) <= 64:
+        raise IllegalAction("“request_key” must be a string of 1 to 64 characters.", "request_key")
+    sent = json.dumps([request.endpoint, *about, body], sort_keys=True, ensure_ascii=True)
+    return store.OneTimeKey(key, "request_key", hashlib.sha256(sent.encode()).hexdigest(), answer)
+
+
+@bp.post("/sessions/<session_id>/rematch")
+def rematch(session_id: str) -> tuple[Response, int]:
+    """The next game at a finished session's table: a new session, with its own edit key."""
+    load_or_404(session_id)
+    access.require_bearer_edit(session_id)
+    body = json_body()
+    only_fields(body, "request_key")
+    # The keys of new sessions share one scope: the fingerprint names the finished session.
+    once = request_key(body, None, session_id)
+    try:
+        return created(*store.rematch(session_id, once))
+    except store.AlreadyRecorded as repeated:
+        assert repeated.session_id is not None  # a rematch's key names the session it made
+        return created(repeated.session_id, store.edit_key(repeated.session_id))
 
 
 @bp.post("/sessions/<session_id>/events")

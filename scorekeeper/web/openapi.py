@@ -1,7 +1,7 @@
 """The OpenAPI 3.1 document of the JSON API v1, served at ``/api/v1/openapi.json``.
 
 It describes exactly the endpoints of ``scorekeeper.web.api``: sessions (create,
-import, read, events, undo, redo, export), and with each game's part of it (its
+import, read, events, undo, redo, rematch, export), and with each game's part of it (its
 adapter's ``api_schemas`` and ``api_paths``) the games' options, actions, trick
 judges and calculators.
 """
@@ -51,8 +51,8 @@ not list for a path 405 (with `Allow`), both with this error body.
 seat whose move it is and every action type the game accepts now, with the accepted values
 where they are few. An action whose type is not listed is refused.
 
-**Edit key.** Whoever has a session's id may read it. Writes to a session (events, undo, redo)
-need its edit key as `Authorization: Bearer <edit_key>`. The key is returned once, as
+**Edit key.** Whoever has a session's id may read it. Writes to a session (events, undo, redo,
+rematch) need its edit key as `Authorization: Bearer <edit_key>`. The key is returned once, as
 `edit_key`, when the session is created or imported: keep it. No key gets 401, a wrong key 403.
 
 **Versions.** Every write carries the `version` of the session the client last saw. If the
@@ -135,6 +135,9 @@ _SESSION_STATE_EXAMPLE: Schema = {
     "ruling": "Ana rolls first.",
     "finished": False,
     "winners": [],
+    "started_at": "2026-11-24T20:15:00Z",
+    "finished_at": None,
+    "rematch_of": None,
     "standings": [
         {"seat": 0, "name": "Ana", "score": 0, "rank": 1},
         {"seat": 1, "name": "Bo", "score": 0, "rank": 1},
@@ -190,10 +193,13 @@ _EXPORT_EXAMPLE: Schema = {
     ],
     "finished": False,
     "winners": [],
+    "started_at": "2026-11-24T20:15:00Z",
+    "finished_at": None,
 }
 
 _CSV_EXAMPLE = (
-    "round,seat,player,points,running_total,note\r\n1,1,Ana,650,650,entered as a total\r\n"
+    "round,seat,player,points,running_total,note,started_at,finished_at\r\n"
+    "1,1,Ana,650,650,entered as a total,2026-11-24T20:15:00Z,\r\n"
 )
 
 
@@ -288,6 +294,9 @@ def _session(description: str, *, created: bool, error: Schema | None = None) ->
             "ruling",
             "finished",
             "winners",
+            "started_at",
+            "finished_at",
+            "rematch_of",
             "standings",
             "can_undo",
             "can_redo",
@@ -321,6 +330,23 @@ def _session(description: str, *, created: bool, error: Schema | None = None) ->
                 "type": "array",
                 "items": {"type": "integer", "minimum": 0},
                 "description": "Seat indexes of the winners once finished; empty before.",
+            },
+            "started_at": {
+                "type": "string",
+                "format": "date-time",
+                "description": "When the session was started (UTC).",
+            },
+            "finished_at": {
+                "type": ["string", "null"],
+                "format": "date-time",
+                "description": (
+                    "When a write made the session finished (UTC); null while in play (an "
+                    "undo of the last move makes it null again)."
+                ),
+            },
+            "rematch_of": {
+                "type": ["string", "null"],
+                "description": "The id of the finished session this one is the rematch of.",
             },
             "standings": {"type": "array", "items": ref("Standing")},
             "can_undo": {"type": "boolean"},
@@ -534,6 +560,20 @@ def _schemas() -> Schema:
             "additionalProperties": False,
             "properties": {"version": _VERSION, "request_key": _REQUEST_KEY},
         },
+        "RematchRequest": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "request_key": {
+                    **_REQUEST_KEY,
+                    "description": (
+                        "Optional: a fresh random string for each new rematch. The identical "
+                        "request sent again with the same key makes no second session; the "
+                        "same key with a different request is refused with 422."
+                    ),
+                }
+            },
+        },
         "SessionExport": {
             "type": "object",
             "description": (
@@ -696,6 +736,20 @@ def _schemas() -> Schema:
                     "readOnly": True,
                     "items": {"type": "string"},
                     "description": "The winners' names once finished; empty before.",
+                },
+                "started_at": {
+                    "type": ["string", "null"],
+                    "format": "date-time",
+                    "description": "When the session was started (UTC). An import keeps it; "
+                    "a file without it starts the imported session at the import.",
+                },
+                "finished_at": {
+                    "type": ["string", "null"],
+                    "format": "date-time",
+                    "description": "When the session ended (UTC, not before `started_at`); "
+                    "null while in play. An "
+                    "import of a finished session keeps it; without it the session ends at "
+                    "the import.",
                 },
             },
         },
@@ -922,6 +976,42 @@ def _paths() -> Schema:
                 "Nothing to redo.",
             ),
         ),
+        "/sessions/{session_id}/rematch": {
+            "post": {
+                "operationId": "rematchSession",
+                "tags": ["sessions"],
+                "summary": "Play again",
+                "description": (
+                    "Starts the next game at a finished session's table: the same seats, "
+                    "options and deck profile, with the first player or dealer moved on as "
+                    "the game's rules have it. The new session has its own id and edit key "
+                    "(returned only this once) and names the finished one in `rematch_of`. "
+                    "Needs the finished session's edit key as a Bearer token. The identical "
+                    "request sent again with the same `request_key` makes no second session "
+                    "and answers with the one the first made."
+                ),
+                "security": [{"editKey": []}],
+                "parameters": session_param,
+                "requestBody": body(
+                    "An empty object, or an optional request key.",
+                    "RematchRequest",
+                    {"request_key": "5f1c9a2e-3b7d-4e60-8a14-c2d9e7b0f3a6"},
+                ),
+                "responses": {
+                    "201": ok(
+                        "The new session, with its edit key (returned only this once).",
+                        "CreatedSession",
+                        {**_CREATED_EXAMPLE, "rematch_of": "h7Tb2Wq9Lm4Xc0Zr8Ns1Pd"},
+                    ),
+                    **standard_errors(400, 401, 403, 404, 413),
+                    "422": error_response(
+                        "The session is still in play, or a malformed request key.",
+                        "This Yardkle session is still in play: play again once it is finished.",
+                        "session",
+                    ),
+                },
+            }
+        },
         "/sessions/{session_id}/export": {
             "get": {
                 "operationId": "exportSession",
@@ -951,9 +1041,11 @@ def _paths() -> Schema:
                 "summary": "Export a session's results as CSV",
                 "description": (
                     "One row per seat per round (or turn) with the columns round, seat, "
-                    "player, points, running_total, note; seat is the seat's index (0 is "
-                    "the first seat). Lines end in CRLF; a name starting with =, +, -, @ is "
-                    "prefixed with ' so spreadsheets keep it as text."
+                    "player, points, running_total, note, started_at, finished_at; seat is "
+                    "the seat's index (0 is the first seat); started_at and finished_at are "
+                    "the session's (UTC; finished_at blank while in play). Lines end in "
+                    "CRLF; a name starting with =, +, -, @ is prefixed with ' so "
+                    "spreadsheets keep it as text."
                 ),
                 "parameters": session_param,
                 "responses": {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from datetime import datetime
 
 import segno
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -13,6 +14,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import charts, decks, stats, store
 from scorekeeper.games import GAMES, cards
 from scorekeeper.games.base import IllegalAction, is_digits, number_range
+from scorekeeper.models import utc_now
 from scorekeeper.results import score_chart
 from scorekeeper.web import access, addresses
 from scorekeeper.web.adapters import adapter
@@ -77,6 +79,18 @@ def mark_dice(values: tuple[int, ...], chosen: object) -> list[tuple[int, bool]]
             left.remove(str(value))
         marked.append((value, picked))
     return marked
+
+
+@bp.app_template_filter("duration")
+def duration(start: datetime, end: datetime | None) -> str:
+    """How long from ``start`` to ``end`` (None: now), in whole minutes: "1 h 25 min"."""
+    minutes = int(((end or utc_now()) - start).total_seconds()) // 60
+    if minutes < 1:
+        return "less than a minute"
+    hours, minutes = divmod(minutes, 60)
+    if not hours:
+        return f"{minutes} min"
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
 
 
 def load_or_404(session_id: str) -> store.SessionView:
@@ -169,6 +183,7 @@ def render_session(
         colours=picker_colours(view),
         card_seqs=card_event_seqs(view),
         may_edit=access.device_may_edit(view.id),
+        next_session=store.next_session(view.id) if view.finished else None,
         error=message,
         error_field=field,
         form_key=new_form_key(),
@@ -224,7 +239,26 @@ def results(session_id: str) -> str:
         rows=rows,
         standings=view.game.standings(view.state),
         chart=score_chart(view.game.title, rows),
+        may_edit=access.device_may_edit(view.id),
+        next_session=store.next_session(view.id) if view.finished else None,
+        form_key=new_form_key(),
     )
+
+
+@bp.post("/s/<session_id>/rematch")
+def rematch(session_id: str) -> Response | tuple[str, int]:
+    """ "Play again": the next game at a finished session's table, scored from this device."""
+    view = load_or_404(session_id)
+    access.require_device_edit(session_id)
+    try:
+        next_id, _key = store.rematch(session_id, request.form.get("form_key") or None)
+    except IllegalAction as refused:
+        return render_session(view, refused, 422)
+    except store.AlreadyRecorded as repeated:
+        # A double tap: the first tap made the session.
+        next_id = str(repeated.session_id)
+    access.remember_scorer(next_id)
+    return redirect(url_for("sessions.session_page", session_id=next_id), 303)
 
 
 def qr_svg(url: str) -> str:

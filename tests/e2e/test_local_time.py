@@ -3,8 +3,11 @@ time zone with JavaScript and says UTC without it, on the home list and in the h
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -31,6 +34,16 @@ def as_written_in_utc(utc_text: str) -> str:
     return f"{utc_text[:10]} {utc_text[11:16]} UTC"
 
 
+@contextlib.contextmanager
+def phone_in_the_zone(javascript: bool) -> Iterator[Any]:
+    """A page of a phone-sized Chromium in ``ZONE`` writing dates as en-GB does."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        browser, page = launch(playwright, javascript, timezone_id=ZONE, locale="en-GB")
+        yield page
+        browser.close()
+
+
 def score_a_corrected_round(page, url: str) -> None:  # type: ignore[no-untyped-def]
     """A Hearts score sheet with one round, then that round corrected from its history."""
     page.goto(f"{url}/new/score-sheet")
@@ -52,10 +65,8 @@ def test_home_and_history_times_show_in_the_phones_time_zone(
     server: str,  # noqa: F811 (the fixture imported above)
     javascript: bool,
 ) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
     suffix = "js" if javascript else "nojs"
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, javascript, timezone_id=ZONE, locale="en-GB")
+    with phone_in_the_zone(javascript) as page:
         score_a_corrected_round(page, server)
 
         page.get_by_role("link", name="History").click()
@@ -78,4 +89,3 @@ def test_home_and_history_times_show_in_the_phones_time_zone(
         else:
             assert corrected_text == as_written_in_utc(corrected_utc)
             assert changed.inner_text() == as_written_in_utc(changed_utc)
-        browser.close()

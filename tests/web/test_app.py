@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,9 @@ def test_schema_is_created_on_first_start_and_migrations_run_once(app: Flask) ->
         }
 
 
+EVERY_MIGRATION = list(range(1, len(MIGRATIONS) + 1))
+
+
 def migrated_up_to(database_url: str, last: int) -> None:
     """An empty database as the migrations up to number ``last`` left it."""
     database.initialize(open_database(database_url))
@@ -148,7 +152,9 @@ def test_a_database_at_migration_2_upgrades_keeping_its_data(database_url: str) 
             database.execute_sql(sql, params)
     make_app(database_url)
     with database.connection_context():
-        assert [row.number for row in SchemaMigration.select()] == list(range(1, 10))
+        assert [row.number for row in SchemaMigration.select()] == list(
+            range(1, len(MIGRATIONS) + 1)
+        )
         assert "form_key" not in database.get_tables()
         keys = {(row.scope, row.key, row.session_id) for row in RequestKey.select()}
         assert keys == {("s" * 22, "tap-1", "s" * 22), ("", "new-1", None)}
@@ -197,7 +203,9 @@ def test_a_database_at_migration_7_upgrades_to_keep_corrections_and_mark_imports
         )
     make_app(database_url)
     with database.connection_context():
-        assert [row.number for row in SchemaMigration.select()] == list(range(1, 10))
+        assert [row.number for row in SchemaMigration.select()] == list(
+            range(1, len(MIGRATIONS) + 1)
+        )
         session = GameSession.get_by_id("s" * 22)
         assert (session.version, session.imported, session.options) == (
             1,
@@ -248,3 +256,62 @@ def test_an_unexpected_error_answers_a_clean_500_page_and_json(database_url: str
     assert api.status_code == 500
     assert set(api.get_json()) == {"error", "field"}
     assert "secret internals" not in api.get_data(as_text=True)
+
+
+def test_a_database_at_migration_9_upgrades_to_know_when_its_finished_sessions_ended(
+    database_url: str,
+) -> None:
+    """A finished session ended with its newest live event (an undone later one does not
+    count), or with its last change when it has none; one in play has not ended. Every
+    session is the rematch of none."""
+    migrated_up_to(database_url, 9)
+    sessions = (
+        ("f" * 22, True, "2026-01-01 20:00:00"),
+        ("p" * 22, False, "2026-01-02 20:00:00"),
+        ("e" * 22, True, "2026-01-03 20:00:00"),
+    )
+    events = (
+        ("f" * 22, 1, False, "2026-01-01 20:10:00"),
+        ("f" * 22, 2, False, "2026-01-01 21:25:00"),
+        ("f" * 22, 3, True, "2026-01-01 21:40:00"),
+        ("p" * 22, 1, False, "2026-01-02 20:30:00"),
+    )
+    with database.connection_context():
+        p = database.param
+        for session_id, finished, updated_at in sessions:
+            database.execute_sql(
+                "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
+                f"created_at, updated_at) VALUES ({p}, 'score-sheet', '{{}}', {p}, 3, {p}, "
+                f"{p}, {p})",
+                (session_id, "k" * 32, finished, "2026-01-01 19:00:00", updated_at),
+            )
+        for session_id, seq, undone, created_at in events:
+            database.execute_sql(
+                "INSERT INTO event (session_id, seq, action, undone, redoable, created_at) "
+                f'VALUES ({p}, {p}, \'{{"type":"finish"}}\', {p}, {p}, {p})',
+                (session_id, seq, undone, undone, created_at),
+            )
+    make_app(database_url)
+    with database.connection_context():
+        assert [row.number for row in SchemaMigration.select()] == EVERY_MIGRATION
+        rows = {row.id: row for row in GameSession.select()}
+        ended = {session_id: rows[session_id].finished_at for session_id, _, _ in sessions}
+        assert ended == {
+            "f" * 22: datetime(2026, 1, 1, 21, 25),
+            "p" * 22: None,
+            "e" * 22: datetime(2026, 1, 3, 20, 0),
+        }
+        assert {row.rematch_of_id for row in rows.values()} == {None}
+        assert {(row.version, row.finished, row.created_at) for row in rows.values()} == {
+            (3, True, datetime(2026, 1, 1, 19, 0)),
+            (3, False, datetime(2026, 1, 1, 19, 0)),
+        }
+        assert Event.select().count() == 4
+        # A rematch of an upgraded session links to it; deleting it unlinks the rematch.
+        sheet = GameSession.get_by_id("p" * 22)
+        GameSession.create(
+            id="r" * 22, game="score-sheet", options={}, edit_key="k" * 32, rematch_of=sheet
+        )
+        assert GameSession.get_by_id("r" * 22).rematch_of_id == "p" * 22
+        sheet.delete_instance()
+        assert GameSession.get_by_id("r" * 22).rematch_of_id is None

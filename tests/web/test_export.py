@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from scorekeeper.db import database
 from scorekeeper.models import GameSession
 
-CSV_HEADER = "round,seat,player,points,running_total,note"
+CSV_HEADER = "round,seat,player,points,running_total,note,started_at,finished_at"
 
 
 def session_count(app: Flask) -> int:
@@ -87,13 +87,15 @@ def test_csv_has_one_row_per_seat_per_turn_with_running_totals(table: Table) -> 
     assert response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
     assert response.headers["Content-Disposition"].endswith(".csv")
+    # Every row ends with when the session started, and its end (blank: still in play).
+    times = f"{table.state()['started_at']},"
     assert response.get_data(as_text=True) == (
         f"{CSV_HEADER}\r\n"
-        "1,0,Ann,1050,1050,banked\r\n"
-        "1,1,Bo,0,0,Yardkle\r\n"
-        "1,2,Cy,600,600,entered as a total\r\n"
-        "2,0,Ann,300,1350,entered as a total\r\n"
-        "2,1,Bo,600,600,banked\r\n"
+        f"1,0,Ann,1050,1050,banked,{times}\r\n"
+        f"1,1,Bo,0,0,Yardkle,{times}\r\n"
+        f"1,2,Cy,600,600,entered as a total,{times}\r\n"
+        f"2,0,Ann,300,1350,entered as a total,{times}\r\n"
+        f"2,1,Bo,600,600,banked,{times}\r\n"
     )
 
 
@@ -116,7 +118,11 @@ def test_csv_leaves_out_undone_turns(table: Table) -> None:
     ok(table.act(type="total", points="700"))
     undo(table)
     rows = csv_rows(table.client.get(f"/s/{table.id}/export.csv").get_data(as_text=True))
-    assert rows == [CSV_HEADER.split(","), ["1", "0", "Ann", "500", "500", "entered as a total"]]
+    started = table.state()["started_at"]
+    assert rows == [
+        CSV_HEADER.split(","),
+        ["1", "0", "Ann", "500", "500", "entered as a total", started, ""],
+    ]
 
 
 def test_csv_neutralises_names_a_spreadsheet_would_run_as_formulas(
@@ -498,7 +504,7 @@ def test_csv_neutralises_every_cell_that_starts_with_a_name_and_keeps_numbers(
     for card in ("red 12", "blue 8", "red 6", "red 8", "red 11", "red 7"):
         ok(table.act(type="play", card=card))  # "+1+1" shows no red, then plays red
     ok(table.act(type="revoke", flag="0", decision="accept", penalty="2"))
-    rows = csv_rows(client.get(f"/s/{table.id}/export.csv").get_data(as_text=True))
+    rows = [row[:6] for row in csv_rows(client.get(f"/s/{table.id}/export.csv").get_data(True))]
     assert rows[1:] == [
         ["1", "0", "Ann", "2", "2", "revoke penalty +2 (+1+1 revoked)"],
         ["1", "1", "'+1+1", "0", "0", "'+1+1 revoked: 2 to the other team"],

@@ -473,6 +473,15 @@ def session_forms() -> list[Form]:
             )
         forms.append(
             Form(
+                f"rematch-{variant}",
+                "sessions.rematch",
+                "POST",
+                lambda w, v=variant: f"/s/{w.session(v).id}/rematch",
+                lambda _w: {"form_key": secrets.token_urlsafe(8)},
+            )
+        )
+        forms.append(
+            Form(
                 f"page-{variant}",
                 "sessions.session_page",
                 "GET",
@@ -804,6 +813,13 @@ def session_requests(variant: str) -> list[JsonRequest]:
         ),
         JsonRequest(f"api-undo-{variant}", "api.undo", session_path("undo"), version_body, variant),
         JsonRequest(f"api-redo-{variant}", "api.redo", session_path("redo"), version_body, variant),
+        JsonRequest(
+            f"api-rematch-{variant}",
+            "api.rematch",
+            session_path("rematch"),
+            lambda _w: {"": {"request_key": secrets.token_urlsafe(8)}},
+            variant,
+        ),
     ]
 
 
@@ -886,6 +902,7 @@ ENDPOINTS = [
     "sessions.share",
     "sessions.join",
     "sessions.forget",
+    "sessions.rematch",
     "play.action",
     "play.undo",
     "play.redo",
@@ -905,6 +922,7 @@ ENDPOINTS = [
     "api.session_version",
     "api.append_event",
     "api.undo",
+    "api.rematch",
     "api.redo",
     "api.export_session",
     "api.export_session_csv",

@@ -342,7 +342,8 @@ def played_sheet(client: FlaskClient) -> Table:
 def test_csv_has_a_row_per_seat_per_round_with_running_totals(client: FlaskClient) -> None:
     table = played_sheet(client)
     text = client.get(f"{table.url}/export.csv").get_data(as_text=True)
-    assert list(csv.reader(io.StringIO(text))) == [
+    # The two last columns, when the session started and ended, are the export's tests'.
+    assert [row[:6] for row in csv.reader(io.StringIO(text))] == [
         ["round", "seat", "player", "points", "running_total", "note"],
         ["1", "0", "Ann", "12", "12", ""],
         ["1", "1", "Bob", "-4", "-4", ""],

@@ -865,9 +865,10 @@ def test_export_import_and_csv_of_a_yellow_dwarf_session(client: FlaskClient) ->
     assert again == exported
 
     rows = client.get(f"{table.url}/export.csv").get_data(as_text=True).splitlines()
-    assert rows[0] == "round,seat,player,points,running_total,note"
+    assert rows[0] == "round,seat,player,points,running_total,note,started_at,finished_at"
     assert len(rows) == 1 + 4  # one round settled: a row per seat
-    notes = [row.split(",", 5) for row in rows[1:]]
+    # The last two columns are when the session started and ended.
+    notes = [row.rsplit(",", 2)[0].split(",", 5) for row in rows[1:]]
     assert [row[:5] for row in notes] == [
         ["1", "0", "Ann", "-10", "50"],
         ["1", "1", "Bo", "-41", "19"],

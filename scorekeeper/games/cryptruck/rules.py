@@ -951,6 +951,15 @@ class Cryptruck:
     def standings(self, state: State) -> list[Standing]:
         return rank_by_score(state.players, state.totals)
 
+    def rematch_options(
+        self, options: Mapping[str, OptionValue], seats: Sequence[str]
+    ) -> dict[str, OptionValue]:
+        """The deal passes clockwise: the next game's first dealer sits left of the dealer
+        of this game's last round."""
+        resolved = resolve_options(self.options, options)
+        dealer = (int_option(resolved, "first_dealer") + ROUNDS) % len(seats)
+        return {**resolved, "first_dealer": dealer}
+
     def score_rows(self, state: State) -> list[ScoreRow]:
         """One row per seat per scored round: its points less penalties, and the sum."""
         totals = [0] * len(state.players)

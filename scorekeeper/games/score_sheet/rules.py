@@ -352,6 +352,12 @@ class ScoreSheet:
         standings = rank_by_score(state.players, ranked)
         return [replace(standing, score=state.totals[standing.seat]) for standing in standings]
 
+    def rematch_options(
+        self, options: Mapping[str, OptionValue], seats: Sequence[str]
+    ) -> dict[str, OptionValue]:
+        """A score sheet knows no first player: the options stay."""
+        return resolve_options(self.options, options)
+
     def score_rows(self, state: State) -> list[ScoreRow]:
         totals = [0] * len(state.players)
         rows: list[ScoreRow] = []

@@ -678,6 +678,20 @@ class Yadokarick:
         seats = player_seats(state)
         return rank_by_score([state.players[seat] for seat in seats], _standing_scores(state))
 
+    def rematch_options(
+        self, options: Mapping[str, OptionValue], seats: Sequence[str]
+    ) -> dict[str, OptionValue]:
+        """Standard game: the deal passes clockwise, so the next game's first dealer sits
+        left of the dealer of this game's last round. The solo game and the game with the
+        NPC crab have no dealer: their options stay as they are."""
+        resolved = resolve_options(self.options, options)
+        if len(seats) in (SOLO_PLAYERS, npc.NPC_PLAYERS):
+            return resolved
+        dealer = (int_option(resolved, "first_dealer") + int_option(resolved, "rounds")) % len(
+            seats
+        )
+        return {**resolved, "first_dealer": dealer}
+
     def score_rows(self, state: State | solo.SoloState) -> list[ScoreRow]:
         """One row per seat per scored round; in the NPC game one per player, the crab left out.
 

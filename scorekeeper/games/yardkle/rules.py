@@ -849,6 +849,12 @@ class Yardkle:
     def standings(self, state: State) -> list[Standing]:
         return rank_by_score(state.players, state.scores)
 
+    def rematch_options(
+        self, options: Mapping[str, OptionValue], seats: Sequence[str]
+    ) -> dict[str, OptionValue]:
+        """The sheet's first player is seat 1, with no choice to move on: the options stay."""
+        return resolve_options(self.options, options)
+
     def score_rows(self, state: State) -> list[ScoreRow]:
         notes = {"banked": "banked", "yardkle": "Yardkle", "quick": "entered as a total"}
         totals = [0] * len(state.players)

@@ -1280,6 +1280,12 @@ class YellowDwarf:
         """Everyone by the chips they hold, seats out of the game included."""
         return rank_by_score(state.players, state.chips)
 
+    def rematch_options(
+        self, options: Mapping[str, OptionValue], seats: Sequence[str]
+    ) -> dict[str, OptionValue]:
+        """Seat 1 starts round 1 and the sheet names no other first player: the options stay."""
+        return resolve_options(self.options, options)
+
     def score_rows(self, state: State) -> list[ScoreRow]:
         """One row per seat per settled round: the round's whole change and the chips after."""
         return [

@@ -918,6 +918,12 @@ class YokaiSeptet:
     def standings(self, state: State) -> list[Standing]:
         return rank_by_score(state.players, [state.scores[team_of(s)] for s in range(SEATS)])
 
+    def rematch_options(
+        self, options: Mapping[str, OptionValue], seats: Sequence[str]
+    ) -> dict[str, OptionValue]:
+        """The holder of the green 1 leads round 1 of every game: the options stay."""
+        return resolve_options(self.options, options)
+
     def score_rows(self, state: State) -> list[ScoreRow]:
         """One row per seat per round with points: the round's result plus its penalties."""
         records = {record.number: record for record in state.rounds}
