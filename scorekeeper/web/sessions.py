@@ -10,7 +10,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks, store
+from scorekeeper import decks, groups, store
 from scorekeeper.games import GAMES, cards
 from scorekeeper.games.base import IllegalAction, is_digits, number_range
 from scorekeeper.web import access, addresses
@@ -86,7 +86,14 @@ def load_or_404(session_id: str) -> store.SessionView:
 @bp.get("/")
 def home() -> str:
     known = access.remembered()
-    return render_template("home.html", sessions=store.summaries(list(known)), roles=known)
+    group_roles = access.remembered_groups()
+    return render_template(
+        "home.html",
+        sessions=store.summaries(list(known)),
+        roles=known,
+        groups=groups.find(list(group_roles)),
+        group_roles=group_roles,
+    )
 
 
 @bp.post("/forget/<session_id>")
@@ -134,7 +141,16 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
             access.remember_scorer(session_id)
             return redirect(url_for("sessions.session_page", session_id=session_id), 303)
     refused = refused or bool(form.errors)
-    page = render_template("sessions/new_session.html", game=game, form=form, refused=refused)
+    group_roles = access.remembered_groups()
+    page = render_template(
+        "sessions/new_session.html",
+        game=game,
+        form=form,
+        refused=refused,
+        # The names seated in this phone's sessions, offered as each seat is typed.
+        used_names=groups.names_used(list(access.remembered())),
+        groups=groups.find([gid for gid, role in group_roles.items() if role == access.EDIT]),
+    )
     return page, 422 if refused else 200
 
 
