@@ -333,11 +333,12 @@ def seat(session: GameSession, seated: Seating) -> None:
 
 
 def names_used(session_ids: Sequence[str]) -> list[str]:
-    """The seat names of these sessions, each once (ignoring case), alphabetical: what a
-    phone suggests when naming seats by hand."""
+    """The seat names of these sessions, each once (ignoring case, as last written),
+    alphabetical: what a phone suggests when naming seats by hand."""
     if not session_ids:
         return []
     names: dict[str, str] = {}
-    for row in Seat.select(Seat.name).where(Seat.session.in_(session_ids)):
+    newest_first = Seat.select(Seat.name).where(Seat.session.in_(session_ids)).order_by(-Seat.id)
+    for row in newest_first:
         names.setdefault(str(row.name).casefold(), str(row.name))
     return sorted(names.values(), key=str.casefold)
