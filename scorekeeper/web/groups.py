@@ -14,9 +14,9 @@ from werkzeug.wrappers import Response
 from scorekeeper import decks, groups, store
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, IllegalAction, is_digits
-from scorekeeper.web import access, addresses
+from scorekeeper.web import access
 from scorekeeper.web.forms import KeyedForm, NewSessionForm, new_session_form
-from scorekeeper.web.sessions import qr_svg
+from scorekeeper.web.sessions import share_page
 
 bp = Blueprint("groups", __name__)
 
@@ -91,20 +91,11 @@ def group_page(group_id: str) -> str:
 def share(group_id: str) -> str:
     """The view link for everyone; the "join this group" link only for a member's device."""
     group = load_or_404(group_id)
-    where = addresses.reachable()
-    view_url = where.url(url_for("groups.group_page", group_id=group_id))
-    join_url = None
+    join_path = None
     if access.device_may_edit_group(group_id):
-        join_url = where.url(url_for("groups.join", group_id=group_id, key=group.edit_key))
-    return render_template(
-        "groups/share.html",
-        group=group,
-        view_url=view_url,
-        view_qr=qr_svg(view_url),
-        join_url=join_url,
-        join_qr=qr_svg(join_url) if join_url else None,
-        unreachable=where.unreachable,
-    )
+        join_path = url_for("groups.join", group_id=group_id, key=group.edit_key)
+    view_path = url_for("groups.group_page", group_id=group_id)
+    return share_page("groups/share.html", view_path, join_path, group=group)
 
 
 @bp.get("/g/<group_id>/join/<key>")
@@ -149,25 +140,14 @@ def players(group_id: str) -> Response | tuple[str, int]:
     editing = None
     if form.validate_on_submit():
         what = request.form.get("do", "")
+        # The player's fields as the add and change forms send them.
+        fields = [request.form.get(name, "") for name in ("name", "colour", "emoji")]
         try:
             if what == "add":
-                done = groups.add_player(
-                    group_id,
-                    request.form.get("name", ""),
-                    request.form.get("colour", ""),
-                    request.form.get("emoji", ""),
-                )
-                saved = f"{done.name} joined the group."
+                saved = f"{groups.add_player(group_id, *fields).name} joined the group."
             elif what == "change":
                 editing = as_player_id(request.form.get("player", ""))
-                done = groups.change_player(
-                    group_id,
-                    editing,
-                    request.form.get("name", ""),
-                    request.form.get("colour", ""),
-                    request.form.get("emoji", ""),
-                )
-                saved = f"{done.name} saved."
+                saved = f"{groups.change_player(group_id, editing, *fields).name} saved."
             elif what == "remove":
                 done = groups.remove_player(group_id, as_player_id(request.form.get("player", "")))
                 saved = f"{done.name} left the group; their past games keep their name."

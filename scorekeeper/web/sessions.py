@@ -248,21 +248,27 @@ def share(session_id: str) -> str:
     """The view link for everyone; the "score with me" link only for a scorer's device.
     Both name an address other phones can open (see addresses.py)."""
     view = load_or_404(session_id)
-    where = addresses.reachable()
-    view_url = where.url(url_for("sessions.session_page", session_id=session_id))
-    join_url = None
+    join_path = None
     if access.device_may_edit(session_id):
-        join_url = where.url(
-            url_for("sessions.join", session_id=session_id, key=store.edit_key(session_id))
-        )
+        join_path = url_for("sessions.join", session_id=session_id, key=store.edit_key(session_id))
+    view_path = url_for("sessions.session_page", session_id=session_id)
+    return share_page("sessions/share.html", view_path, join_path, view=view)
+
+
+def share_page(template: str, view_path: str, join_path: str | None, **context: object) -> str:
+    """A page with a view link and, for a device that may hand its right on, a join link,
+    each with its QR code, naming an address other phones can open."""
+    where = addresses.reachable()
+    view_url = where.url(view_path)
+    join_url = where.url(join_path) if join_path else None
     return render_template(
-        "sessions/share.html",
-        view=view,
+        template,
         view_url=view_url,
         view_qr=qr_svg(view_url),
         join_url=join_url,
         join_qr=qr_svg(join_url) if join_url else None,
         unreachable=where.unreachable,
+        **context,
     )
 
 

@@ -127,7 +127,7 @@ def test_a_game_starts_by_tapping_players_one_submit_per_tap(
     assert tapped(html) == [str(ids["Cy"]), str(ids["Ann"])]
     # The options set before the taps are kept; a tapped player is no longer offered.
     assert 'value="5000"' in html
-    assert f'name="tap" value="{ids["Ann"]}" hidden' in html
+    assert f'name="tap" value="{ids["Ann"]}" hidden>' in html
     assert f'name="tap" value="{ids["Bo"]}">' in html
     untapped = client.post(
         f"/g/{group_id}/play/yardkle", data=play_form([ids["Cy"], ids["Ann"]], untap="0")
