@@ -19,7 +19,7 @@ from peewee import IntegrityError
 
 from scorekeeper import keys
 from scorekeeper.db import write_transaction
-from scorekeeper.games.base import Game, IllegalAction, number_range, parse_name
+from scorekeeper.games.base import Game, IllegalAction, is_digits, number_range, parse_name
 from scorekeeper.models import NAME_MAX_LENGTH, GameSession, GroupPlayer, PlayerGroup, Seat, utc_now
 
 NO_SUCH_GROUP = "No group has this link. Check the address, or make a new group."
@@ -27,6 +27,8 @@ COLOUR_SHAPE = re.compile(r"#[0-9a-f]{6}")
 EMOJI_MAX_LENGTH = 16
 # A group made on a page names its first players in this many inputs; more are added later.
 FIRST_PLAYERS = 8
+# More than any table seats: a group's page and its seating stay small.
+MAX_PLAYERS = 50
 
 
 class GroupNotFound(LookupError):
@@ -132,6 +134,11 @@ def _check_new_names(names: Sequence[str], taken: Sequence[str], field: str) -> 
         seen.add(name.casefold())
 
 
+def _check_room(players: int, field: str) -> None:
+    if players > MAX_PLAYERS:
+        raise IllegalAction(f"A group has at most {MAX_PLAYERS} players.", field)
+
+
 def create(name: object, player_names: object) -> Group:
     """A new group with its first players (names in the order given, blanks skipped)."""
     checked_name = check_group_name(name)
@@ -143,6 +150,7 @@ def create(name: object, player_names: object) -> Group:
         if not (isinstance(raw, str) and not raw.strip())
     ]
     _check_new_names(names, (), "players.{index}")
+    _check_room(len(names), "players")
     group_id = keys.new_id()
     with write_transaction():
         PlayerGroup.create(id=group_id, edit_key=keys.new_key(), name=checked_name)
@@ -191,19 +199,6 @@ def key_matches(group_id: str, key: object) -> bool:
     return row is not None and keys.same_key(str(row.edit_key), key)
 
 
-def rename(group_id: str, name: object) -> Group:
-    checked = check_group_name(name)
-    with write_transaction():
-        changed = (
-            PlayerGroup.update(name=checked, updated_at=utc_now())
-            .where(PlayerGroup.id == group_id)
-            .execute()
-        )
-    if not changed:
-        raise GroupNotFound(group_id)
-    return load(group_id)
-
-
 def _touch(group_id: str) -> None:
     PlayerGroup.update(updated_at=utc_now()).where(PlayerGroup.id == group_id).execute()
 
@@ -214,6 +209,7 @@ def add_player(group_id: str, name: object, colour: object = "", emoji: object =
         with write_transaction():
             group = load(group_id)
             _check_new_names(checked[:1], [p.name for p in group.players], "name")
+            _check_room(len(group.players) + 1, "name")
             row = GroupPlayer.create(
                 group=group_id, name=checked[0], colour=checked[1], emoji=checked[2]
             )
@@ -227,6 +223,12 @@ def add_player(group_id: str, name: object, colour: object = "", emoji: object =
 def is_player_id(raw: object) -> bool:
     # JSON's true is no id, though Python counts it as the int 1.
     return isinstance(raw, int) and not isinstance(raw, bool) and 0 < raw < 2**31
+
+
+def player_id_as_sent(raw: str) -> int | str:
+    """A player id as a form or an address sends it: a number when it is one (the checks
+    of this module say why anything else is no player of the group)."""
+    return int(raw) if is_digits(raw) and len(raw) < 10 else raw[:20]
 
 
 def _player_row(group_id: str, player_id: object, field: str = "player") -> GroupPlayer:

@@ -358,21 +358,25 @@ def add_player(group_id: str) -> tuple[Response, int]:
     return jsonify(group_answer(groups.load(group_id)).model_dump(mode="json")), 201
 
 
-@bp.patch("/groups/<group_id>/players/<int:player_id>")
-def change_player(group_id: str, player_id: int) -> Response:
+@bp.patch("/groups/<group_id>/players/<player_id>")
+def change_player(group_id: str, player_id: str) -> Response:
     body = group_write(group_id)
     only_fields(body, "name", "colour", "emoji")
     groups.change_player(
-        group_id, player_id, body.get("name"), body.get("colour"), body.get("emoji")
+        group_id,
+        groups.player_id_as_sent(player_id),
+        body.get("name"),
+        body.get("colour"),
+        body.get("emoji"),
     )
     return jsonify(group_answer(groups.load(group_id)).model_dump(mode="json"))
 
 
-@bp.delete("/groups/<group_id>/players/<int:player_id>")
-def remove_player(group_id: str, player_id: int) -> Response:
+@bp.delete("/groups/<group_id>/players/<player_id>")
+def remove_player(group_id: str, player_id: str) -> Response:
     load_group_or_404(group_id)
     access.require_bearer_group_edit(group_id)
-    groups.remove_player(group_id, player_id)
+    groups.remove_player(group_id, groups.player_id_as_sent(player_id))
     return jsonify(group_answer(groups.load(group_id)).model_dump(mode="json"))
 
 

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import decks, groups, store
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Game, IllegalAction, is_digits
+from scorekeeper.games.base import Game, IllegalAction
 from scorekeeper.web import access
 from scorekeeper.web.forms import KeyedForm, NewSessionForm, new_session_form
 from scorekeeper.web.sessions import share_page
@@ -109,12 +109,6 @@ def join(group_id: str, key: str) -> Response:
     return redirect(url_for("groups.group_page", group_id=group_id), 303)
 
 
-def as_player_id(raw: str) -> int | str:
-    """A player id as a form sends it: a number when it is one (the group module says why
-    anything else is no player of the group)."""
-    return int(raw) if is_digits(raw) and len(raw) < 10 else raw[:20]
-
-
 def render_players(
     group: groups.Group, form: KeyedForm, error: IllegalAction | None, editing: int | None
 ) -> tuple[str, int]:
@@ -146,10 +140,12 @@ def players(group_id: str) -> Response | tuple[str, int]:
             if what == "add":
                 saved = f"{groups.add_player(group_id, *fields).name} joined the group."
             elif what == "change":
-                editing = as_player_id(request.form.get("player", ""))
+                editing = groups.player_id_as_sent(request.form.get("player", ""))
                 saved = f"{groups.change_player(group_id, editing, *fields).name} saved."
             elif what == "remove":
-                done = groups.remove_player(group_id, as_player_id(request.form.get("player", "")))
+                done = groups.remove_player(
+                    group_id, groups.player_id_as_sent(request.form.get("player", ""))
+                )
                 saved = f"{done.name} left the group; their past games keep their name."
             else:
                 raise IllegalAction("Choose to add, change or remove a player.", "do")
@@ -170,11 +166,11 @@ def choose_game(group_id: str) -> str:
 
 def tapped_order(group: groups.Group) -> list[int | str]:
     """The players tapped so far, in seat order, with this request's tap or untap."""
-    order = [as_player_id(raw) for raw in request.form.getlist("seat")[:32]]
-    tap = as_player_id(request.form.get("tap", ""))
+    order = [groups.player_id_as_sent(raw) for raw in request.form.getlist("seat")[:32]]
+    tap = groups.player_id_as_sent(request.form.get("tap", ""))
     if isinstance(tap, int) and group.player(tap) is not None and tap not in order:
         order.append(tap)
-    untap = as_player_id(request.form.get("untap", ""))
+    untap = groups.player_id_as_sent(request.form.get("untap", ""))
     if isinstance(untap, int) and untap < len(order):
         del order[untap]
     return order

@@ -273,6 +273,11 @@ def test_a_bad_player_change_names_the_field_and_changes_nothing(
     [
         ({"name": ""}, "name", "Give the group a name, like “Friday night”."),
         ({"name": "F", "players": "Ann"}, "players", "“players” must be a list of names."),
+        (
+            {"name": "F", "players": [f"P{n}" for n in range(51)]},
+            "players",
+            "A group has at most 50 players.",
+        ),
         ({"name": "F", "players": ["Ann", 3]}, "players.1", "The player's name must be text."),
         (
             {"name": "F", "players": ["Ann", "ANN"]},
