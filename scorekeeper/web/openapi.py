@@ -72,6 +72,11 @@ profile (the sizes printed on a physical deck). Anyone may read a session's `dec
 with the profile's `edit_key` once; send it as `deck_key` to start a later session with the
 same deck.
 
+**Groups.** A group holds the players who play together and the sessions they played: anyone
+with its id may read it; changing its players, and starting a session of it (`group` and its
+`players` in seat order instead of `seats`), takes its key as `Authorization: Bearer <key>`,
+returned once as `edit_key` when the group is made.
+
 **Text.** Names and other text must not contain control characters or unpaired surrogates
 (422 naming the field). Unknown properties of a request body are refused with 422.
 """

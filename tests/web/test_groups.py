@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import groups, store
+from scorekeeper.games import GAMES
 from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, Seat
 
 
@@ -198,6 +199,19 @@ def test_the_join_link_makes_a_phone_a_member_and_a_view_link_shows_no_key(
     assert start_group_game(watcher, group_id, [ids["Ann"], ids["Bo"]]).status_code == 303
     with app.app_context():
         assert GameSession.select().where(GameSession.group == group_id).count() == 1
+
+
+def test_a_member_chooses_the_game_then_sees_every_player_to_tap(
+    client: FlaskClient, app: Flask, group_id: str
+) -> None:
+    games = client.get(f"/g/{group_id}/play").get_data(as_text=True)
+    assert re.findall(rf'href="/g/{group_id}/play/([\w-]+)"', games) == list(GAMES)
+    page = client.get(f"/g/{group_id}/play/cryptruck").get_data(as_text=True)
+    ids = player_ids(app, group_id)
+    assert re.findall(r'name="tap" value="(\d+)"', page) == [str(i) for i in ids.values()]
+    assert "Tap 3 to 5 players in the order they sit" in page
+    assert tapped(page) == []
+    assert client.get(f"/g/{group_id}/play/chess").status_code == 404
 
 
 def test_an_unknown_group_is_a_clean_404(client: FlaskClient) -> None:
