@@ -16,7 +16,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, IllegalAction
 from scorekeeper.web import access
 from scorekeeper.web.forms import KeyedForm, NewSessionForm, new_session_form
-from scorekeeper.web.sessions import share_page
+from scorekeeper.web.sessions import share_page, start_session
 
 bp = Blueprint("groups", __name__)
 
@@ -201,24 +201,10 @@ def play(group_id: str, slug: str) -> Response | tuple[str, int]:
     order = tapped_order(group)
     refused = False
     if request.form.get("start") and form.validate_on_submit():
-        try:
-            seating = groups.seating(group, order, game)
-            session_id, _key = store.create(
-                slug,
-                (),
-                form.option_values(game),
-                form.form_key.data,
-                **form.deck_choice(),
-                seating=seating,
-            )
-        except IllegalAction as error:
-            form.mark(error.field, error.message)
-            refused = True
-        except store.AlreadyRecorded as repeated:
-            return redirect(url_for("sessions.session_page", session_id=repeated.session_id), 303)
-        else:
-            access.remember_scorer(session_id)
-            return redirect(url_for("sessions.session_page", session_id=session_id), 303)
+        started = start_session(form, game, lambda: groups.seating(group, order, game))
+        if started is not None:
+            return started
+        refused = True
     refused = refused or bool(request.form.get("start") and form.errors)
     page = render_template(
         "groups/play.html",

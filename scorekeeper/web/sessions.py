@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import segno
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -12,10 +12,15 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import decks, groups, store
 from scorekeeper.games import GAMES, cards
-from scorekeeper.games.base import IllegalAction, is_digits, number_range
+from scorekeeper.games.base import Game, IllegalAction, is_digits, number_range
 from scorekeeper.web import access, addresses
 from scorekeeper.web.adapters import adapter
-from scorekeeper.web.forms import check_seat_fields, new_form_key, new_session_form
+from scorekeeper.web.forms import (
+    NewSessionForm,
+    check_seat_fields,
+    new_form_key,
+    new_session_form,
+)
 
 NOT_FOUND = "No session has this link. Check the address, or start a new session."
 
@@ -124,22 +129,10 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
     form = new_session_form(game, deck_choices)
     refused = False
     if form.validate_on_submit():
-        try:
-            session_id, _key = store.create(
-                slug,
-                [name for _, name in form.filled_seats()],
-                form.option_values(game),
-                form.form_key.data,
-                **form.deck_choice(),
-            )
-        except IllegalAction as error:
-            form.mark(error.field, error.message)
-            refused = True
-        except store.AlreadyRecorded as repeated:
-            return redirect(url_for("sessions.session_page", session_id=repeated.session_id), 303)
-        else:
-            access.remember_scorer(session_id)
-            return redirect(url_for("sessions.session_page", session_id=session_id), 303)
+        started = start_session(form, game, lambda: [name for _, name in form.filled_seats()])
+        if started is not None:
+            return started
+        refused = True
     refused = refused or bool(form.errors)
     group_roles = access.remembered_groups()
     page = render_template(
@@ -152,6 +145,32 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
         groups=groups.find([gid for gid, role in group_roles.items() if role == access.EDIT]),
     )
     return page, 422 if refused else 200
+
+
+def start_session(
+    form: NewSessionForm, game: Game, seats: Callable[[], Sequence[str] | groups.Seating]
+) -> Response | None:
+    """Start the session a new-session form asks for, seated by ``seats()`` (names, or a
+    group's players), and go to its page; None when refused, the form marked with why."""
+    try:
+        seated = seats()
+        seating = seated if isinstance(seated, groups.Seating) else None
+        names = seating.names if seating is not None else seated
+        session_id, _key = store.create(
+            game.slug,
+            names,
+            form.option_values(game),
+            form.form_key.data,
+            **form.deck_choice(),
+            seating=seating,
+        )
+    except IllegalAction as error:
+        form.mark(error.field, error.message)
+        return None
+    except store.AlreadyRecorded as repeated:
+        return redirect(url_for("sessions.session_page", session_id=repeated.session_id), 303)
+    access.remember_scorer(session_id)
+    return redirect(url_for("sessions.session_page", session_id=session_id), 303)
 
 
 def asked_step() -> dict[str, str]:
