@@ -248,6 +248,45 @@ def mark_imported_sessions() -> None:
     _add_column("game_session", "imported BOOLEAN NOT NULL DEFAULT FALSE")
 
 
+# --- Migration 10: groups of players --------------------------------------------------
+
+
+class _PlayerGroup10(BaseModel):
+    id = CharField(primary_key=True, max_length=32)
+    edit_key = CharField(max_length=64)
+    name = CharField(max_length=40)
+    created_at = DateTimeField(default=utc_now)
+    updated_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "player_group"
+
+
+class _GroupPlayer10(BaseModel):
+    group = ForeignKeyField(_PlayerGroup10, on_delete="CASCADE")
+    name = CharField(max_length=40)
+    colour = CharField(max_length=7, default="")
+    emoji = CharField(max_length=16, default="")
+    created_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "group_player"
+        indexes = ((("group", "name"), True),)
+
+
+def add_groups_and_players() -> None:
+    database.create_tables([_PlayerGroup10, _GroupPlayer10], safe=False)
+    # Existing sessions belong to no group and their seats to no player. Nullable columns
+    # added in place (see _add_column), indexed as peewee indexes a foreign key.
+    _add_column(
+        "game_session",
+        "group_id VARCHAR(32) REFERENCES player_group (id) ON DELETE SET NULL",
+    )
+    _add_column("seat", "player_id INTEGER REFERENCES group_player (id) ON DELETE SET NULL")
+    database.execute_sql("CREATE INDEX game_session_group_id ON game_session (group_id)")
+    database.execute_sql("CREATE INDEX seat_player_id ON seat (player_id)")
+
+
 # --- Migration 11: when a session ended, and which session it is the rematch of ---------
 
 
@@ -279,6 +318,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     record_when_a_log_was_rewritten,
     keep_what_corrections_replaced,
     mark_imported_sessions,
+    add_groups_and_players,
     record_when_sessions_end,
 )
 

@@ -43,6 +43,33 @@ class BaseModel(Model):
         database = database
 
 
+class PlayerGroup(BaseModel):
+    """Friends who play together: their players and the sessions they played as a group."""
+
+    # Unguessable like a session id: the group's view link.
+    id = CharField(primary_key=True, max_length=32)
+    # The right to change the group and start its sessions (like DeckProfile.edit_key).
+    edit_key = CharField(max_length=64)
+    name = CharField(max_length=NAME_MAX_LENGTH)
+    created_at = DateTimeField(default=utc_now)
+    updated_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "player_group"
+
+
+class GroupPlayer(BaseModel):
+    group = ForeignKeyField(PlayerGroup, backref="players", on_delete="CASCADE")
+    name = CharField(max_length=NAME_MAX_LENGTH)
+    colour = CharField(max_length=7, default="")  # "#rrggbb" or ""
+    emoji = CharField(max_length=16, default="")  # one emoji or ""
+    created_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "group_player"
+        indexes = ((("group", "name"), True),)
+
+
 class GameSession(BaseModel):
     # The id is the view link: unguessable (128 random bits), never listed.
     id = CharField(primary_key=True, max_length=32)
@@ -61,6 +88,8 @@ class GameSession(BaseModel):
     finished = BooleanField(default=False)
     # Made by an import of an exported file (the home list marks it apart from its original).
     imported = BooleanField(default=False)
+    # The group that played it; a deleted group leaves its sessions as they were.
+    group = ForeignKeyField(PlayerGroup, null=True, backref="sessions", on_delete="SET NULL")
     created_at = DateTimeField(default=utc_now)
     updated_at = DateTimeField(default=utc_now)
     # When a write made the session finished; None while it is in play (an undo clears it).
@@ -75,7 +104,11 @@ class GameSession(BaseModel):
 class Seat(BaseModel):
     session = ForeignKeyField(GameSession, backref="seats", on_delete="CASCADE")
     position = IntegerField()
+    # The name shown in the game: copied from the player when the session starts, so a
+    # player renamed or removed later leaves the past sessions as they were played.
     name = CharField(max_length=NAME_MAX_LENGTH)
+    # The group player in that seat.
+    player = ForeignKeyField(GroupPlayer, null=True, on_delete="SET NULL")
 
     class Meta:
         table_name = "seat"

@@ -16,7 +16,7 @@ from typing import Any
 
 from peewee import IntegrityError, Query
 
-from scorekeeper import decks, keys
+from scorekeeper import decks, groups, keys
 from scorekeeper.db import Statement, in_model_order, is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import (
@@ -346,25 +346,30 @@ def create(
     form_key: str | OneTimeKey | None = None,
     deck_profile: str | None = None,
     new_deck_name: str | None = None,
+    seating: groups.Seating | None = None,
 ) -> tuple[str, str]:
     """A new session; returns its id (the view link) and its edit key.
 
     A game played with a deck profile links the profile ``deck_profile``
-    (its id) or, when none is given, a new one named ``new_deck_name``.
+    (its id) or, when none is given, a new one named ``new_deck_name``. A
+    session started from a group (``seating``) is the group's, its seats its
+    players, named as they are (``names`` is ignored).
     """
     game = get_game(game_slug)
-    seats = check_seat_names(game, names)
+    seats = check_seat_names(game, seating.names if seating is not None else names)
     resolved = resolve_options(game.options, options)
     _check_deck_game(game, bool(deck_profile or new_deck_name))
 
-    def link_deck(session: GameSession) -> None:
+    def link_deck_and_group(session: GameSession) -> None:
+        if seating is not None:
+            groups.seat(session, seating)
         if game.sized_cards is None:
             return
         name = new_deck_name or decks.default_name(game)
         profile_id = deck_profile or decks.insert(game, name, field="new_deck_name").id
         decks.link(session, profile_id)
 
-    return _insert_session(game, seats, resolved, [], form_key, link_deck)
+    return _insert_session(game, seats, resolved, [], form_key, link_deck_and_group)
 
 
 def rematch(session_id: str, form_key: str | OneTimeKey | None = None) -> tuple[str, str]:
@@ -789,17 +794,32 @@ class SessionSummary:
     imported: bool
     # The engine's winners of a finished session, by name; empty while in play.
     winners: tuple[str, ...]
+    # The game's slug.
+    game: str
 
 
 def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
     """The sessions with these ids that still exist, the latest changed first."""
     if not session_ids:
         return []
-    rows = list(
+    return _summaries(
         GameSession.select()
         .where(GameSession.id.in_(session_ids))
         .order_by(GameSession.updated_at.desc(), GameSession.id)
     )
+
+
+def group_summaries(group_id: str) -> list[SessionSummary]:
+    """The sessions a group played, the newest first: whoever sees the group sees them."""
+    return _summaries(
+        GameSession.select()
+        .where(GameSession.group == group_id)
+        .order_by(GameSession.created_at.desc(), GameSession.id)
+    )
+
+
+def _summaries(query: Query) -> list[SessionSummary]:
+    rows = list(query)
     seats: dict[str, list[str]] = {}
     for seat in Seat.select().where(Seat.session.in_(rows)).order_by(Seat.position):
         seats.setdefault(seat.session_id, []).append(seat.name)
@@ -812,6 +832,7 @@ def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
             row.updated_at,
             row.imported,
             _winner_names(row.id) if row.finished else (),
+            row.game,
         )
         for row in rows
     ]

@@ -334,6 +334,70 @@
     });
   });
 
+  // Seating a group's players: without this file each tap sends the form, which comes back
+  // with the order so far; here a tap takes the next seat on the page, and a tap on a taken
+  // seat frees it, so the form is sent once, to start the game.
+  document.querySelectorAll("form[data-tap-seats]").forEach(function (form) {
+    var seats = form.querySelector("ol.tapped");
+    var none = form.querySelector(".tapped-none");
+    function renumber() {
+      Array.prototype.forEach.call(seats.children, function (item, index) {
+        item.querySelector("button").value = String(index);
+        item.querySelector(".seat-n").textContent = String(index + 1);
+      });
+      none.hidden = seats.children.length > 0;
+    }
+    // A taken seat is made as the server writes one (templates/groups/play.html).
+    function span(className, text) {
+      var made = document.createElement("span");
+      made.className = className;
+      made.textContent = text;
+      return made;
+    }
+    function seatFor(tap) {
+      var item = document.createElement("li");
+      var kept = document.createElement("input");
+      kept.type = "hidden";
+      kept.name = "seat";
+      kept.value = tap.value;
+      var untap = document.createElement("button");
+      untap.type = "submit";
+      untap.name = "untap";
+      untap.className = "secondary seat-tap";
+      var number = span("seat-number", "");
+      number.appendChild(span("sr", "Seat "));
+      number.appendChild(span("seat-n", ""));
+      var cross = span("", "\u2715");
+      cross.setAttribute("aria-hidden", "true");
+      untap.appendChild(number);
+      untap.appendChild(document.createTextNode(" "));
+      untap.appendChild(tap.querySelector(".player").cloneNode(true));
+      untap.appendChild(span("sr", " (free this seat)"));
+      untap.appendChild(cross);
+      item.appendChild(kept);
+      item.appendChild(untap);
+      return item;
+    }
+    form.addEventListener("click", function (event) {
+      var button = event.target.closest("button[name=tap], button[name=untap]");
+      if (!button) { return; }
+      event.preventDefault();
+      if (button.name === "tap") {
+        seats.appendChild(seatFor(button));
+        button.hidden = true;
+        var next = form.querySelector("button[name=tap]:not([hidden])");
+        if (next) { next.focus(); }
+      } else {
+        var item = button.closest("li");
+        var id = item.querySelector("input[name=seat]").value;
+        item.remove();
+        var tap = form.querySelector("button[name=tap][value='" + id + "']");
+        if (tap) { tap.hidden = false; tap.focus(); }
+      }
+      renumber();
+    });
+  });
+
   // Times: the server writes them in UTC; show them in this phone's own time zone, the
   // UTC one kept as the tooltip. A form asking first (removing a scored session from this
   // phone ends its right to score there) asks before it is sent: its own listener runs

@@ -31,6 +31,8 @@ POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 TABLES = (
     "session_deck",
+    "group_player",
+    "player_group",
     "deck_profile",
     "request_key",
     "form_key",

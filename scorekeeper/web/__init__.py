@@ -64,14 +64,25 @@ def _page_urls(_script_root: str, endpoint: str, filename: str | None) -> str:
 
 
 def register(app: Flask) -> None:
-    from scorekeeper.web import access, api, decks, errors, export, inputs, judge, play, sessions
+    from scorekeeper.web import (
+        access,
+        api,
+        decks,
+        errors,
+        export,
+        groups,
+        inputs,
+        judge,
+        play,
+        sessions,
+    )
 
     csrf.init_app(app)
     csrf.exempt(api.bp)
     errors.init_app(app)
     inputs.init_app(app)
     app.before_request(access.upgrade_old_cookie)
-    for blueprint in (sessions.bp, play.bp, export.bp, judge.bp, decks.bp, api.bp):
+    for blueprint in (sessions.bp, play.bp, export.bp, judge.bp, decks.bp, groups.bp, api.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals["GAMES"] = GAMES
     app.jinja_env.globals["page_url"] = page_url

@@ -5,7 +5,9 @@ this device's signed cookie (set for the creator and for whoever opens the
 "score with me" link) or, for the API, in ``Authorization: Bearer <edit key>``.
 A deck profile's link shows its sizes; the right to change them lives in the
 cookie too (the phone that made it, the scorers of its sessions, whoever
-opens its "edit this deck" link).
+opens its "edit this deck" link). So with a group: its link shows it, and the
+cookie remembers the groups this device has seen and those it may change (the
+phone that made it, whoever opens its "join this group" link).
 """
 
 from __future__ import annotations
@@ -17,19 +19,21 @@ from typing import ParamSpec
 from flask import abort, make_response, request, session
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks, store
+from scorekeeper import decks, groups, store
 
 # The cookie must stay under the 4 KB browsers keep. Sessions this device may
 # record in are kept first: opening watch links never pushes one out.
 REMEMBERED_SCORING = 60
 REMEMBERED_WATCHING = 20
 REMEMBERED_DECKS = 10
+REMEMBERED_GROUPS = 10
 EDIT = "edit"
 VIEW = "view"
 # Cookie entries: a list of [session id, role], newest first. (A dict lost its
 # order: the cookie's JSON sorts keys.)
 SESSIONS_COOKIE = "seen"
 DECKS_COOKIE = "deck_rights"
+GROUPS_COOKIE = "groups"
 
 
 # What cookies written before held: {id: role} (sorted by id) and the deck
@@ -57,7 +61,12 @@ def upgrade_old_cookie() -> None:
 
 def remembered() -> dict[str, str]:
     """This device's sessions, newest first: id → "edit" or "view"."""
-    value = session.get(SESSIONS_COOKIE, [])
+    return _roles(SESSIONS_COOKIE)
+
+
+def _roles(cookie: str) -> dict[str, str]:
+    """The [id, role] entries of a cookie list, newest first: id → "edit" or "view"."""
+    value = session.get(cookie, [])
     if not isinstance(value, list):
         return {}
     return {
@@ -109,6 +118,29 @@ def remember_deck(profile_id: str) -> None:
     session.permanent = True
 
 
+def remembered_groups() -> dict[str, str]:
+    """This device's groups, newest first: id → "edit" or "view"."""
+    return _roles(GROUPS_COOKIE)
+
+
+def remember_group(group_id: str, role: str) -> None:
+    """List the group on this device; "edit": this device may change it from now on."""
+    known = remembered_groups()
+    if known.get(group_id) == EDIT:
+        role = EDIT
+    value = [[group_id, role], *([k, v] for k, v in known.items() if k != group_id)]
+    # A group this device may change is never pushed out by groups it only watches.
+    value.sort(key=lambda entry: entry[1] != EDIT)
+    kept = value[:REMEMBERED_GROUPS]
+    if session.get(GROUPS_COOKIE) != kept or not session.permanent:
+        session[GROUPS_COOKIE] = kept
+        session.permanent = True
+
+
+def device_may_edit_group(group_id: str) -> bool:
+    return remembered_groups().get(group_id) == EDIT
+
+
 def device_may_edit(session_id: str) -> bool:
     return remembered().get(session_id) == EDIT
 
@@ -154,6 +186,23 @@ def require_device_deck_edit(profile_id: str) -> None:
             "This device can see this deck's sizes but not change them. Open the deck's "
             "“edit this deck” link, or score a session that plays with it.",
         )
+
+
+def require_device_group_edit(group_id: str) -> None:
+    if not device_may_edit_group(group_id):
+        abort(
+            403,
+            "This device can see this group but not change it. Open the group's "
+            "“join this group” link on a phone of the group.",
+        )
+
+
+def require_bearer_group_edit(group_id: str) -> None:
+    key = bearer_key()
+    if key is None:
+        abort(401, "Send the group's edit key as “Authorization: Bearer <key>”.")
+    if not groups.key_matches(group_id, key):
+        abort(403, "That edit key does not belong to this group.")
 
 
 def require_bearer_edit(session_id: str) -> None:

@@ -13,13 +13,23 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
-from scorekeeper import decks, store
+from scorekeeper import decks, groups, keys, store
 from scorekeeper.export import read_export, session_csv, session_json, utc_text
+from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.recent import Recent
 from scorekeeper.web import access, state_json
 from scorekeeper.web.adapters import TrickJudge, adapters
 from scorekeeper.web.errors import error_response
+from scorekeeper.web.group_schemas import (
+    CreatedGroup,
+    CreatedGroupLinks,
+    GroupAnswer,
+    GroupLinks,
+    GroupSession,
+    GroupSessionLinks,
+    PlayerAnswer,
+)
 from scorekeeper.web.json_input import json_body, only_fields, plays_of
 from scorekeeper.web.openapi import openapi_document
 from scorekeeper.web.refresh import version_answer
@@ -113,11 +123,44 @@ def created(session_id: str, key: str) -> tuple[Response, int]:
     return jsonify(body), 201
 
 
+def group_seating(body: dict[str, Any]) -> groups.Seating | None:
+    """The players of a session started from a group (None: seats named by hand)."""
+    if "group" not in body:
+        if "players" in body:
+            raise IllegalAction("“players” seats a group's players: send its “group” too.", "group")
+        return None
+    if "seats" in body:
+        raise IllegalAction(
+            "A session of a group seats its “players”, named as in the group: send no “seats”.",
+            "seats",
+        )
+    group_id = body["group"]
+    if not isinstance(group_id, str) or not keys.is_id(group_id):
+        raise IllegalAction("“group” must be the id of a group.", "group")
+    try:
+        group = groups.load(group_id)
+    except groups.GroupNotFound:
+        raise IllegalAction(groups.NO_SUCH_GROUP, "group") from None
+    access.require_bearer_group_edit(group_id)
+    return groups.seating(group, body.get("players"), get_game(body.get("game")))
+
+
 @bp.post("/sessions")
 def create_session() -> tuple[Response, int]:
     body = json_body()
-    only_fields(body, "game", "seats", "options", "deck_profile", "deck_key", "new_deck_name")
-    seats = body.get("seats")
+    only_fields(
+        body,
+        "game",
+        "seats",
+        "group",
+        "players",
+        "options",
+        "deck_profile",
+        "deck_key",
+        "new_deck_name",
+    )
+    seating = group_seating(body)
+    seats = body.get("seats") if seating is None else list(seating.names)
     if not isinstance(seats, list):
         raise IllegalAction("“seats” must be a list of names in table order.", "seats")
     options = body.get("options", {})
@@ -131,7 +174,7 @@ def create_session() -> tuple[Response, int]:
             deck[name] = body[name]
     if "deck_profile" in deck:
         decks.check_key(deck["deck_profile"], body.get("deck_key"))
-    return created(*store.create(body.get("game"), seats, options, None, **deck))
+    return created(*store.create(body.get("game"), seats, options, None, **deck, seating=seating))
 
 
 @bp.post("/sessions/import")
@@ -270,6 +313,96 @@ def add_game_routes() -> None:
 
 
 add_game_routes()
+
+
+def group_answer(group: groups.Group) -> GroupAnswer:
+    return GroupAnswer(
+        id=group.id,
+        name=group.name,
+        players=[
+            PlayerAnswer(id=p.id, name=p.name, colour=p.colour, emoji=p.emoji)
+            for p in group.players
+        ],
+        sessions=[
+            GroupSession(
+                id=s.id,
+                game=s.game,
+                seats=list(s.seats),
+                finished=s.finished,
+                winners=list(s.winners),
+                links=GroupSessionLinks(
+                    view=url_for("sessions.session_page", session_id=s.id, _external=True),
+                    api=url_for("api.read_session", session_id=s.id, _external=True),
+                ),
+            )
+            for s in store.group_summaries(group.id)
+        ],
+        links=GroupLinks(view=url_for("groups.group_page", group_id=group.id, _external=True)),
+    )
+
+
+def load_group_or_404(group_id: str) -> groups.Group:
+    try:
+        return groups.load(group_id)
+    except groups.GroupNotFound:
+        abort(404, groups.NO_SUCH_GROUP)
+
+
+@bp.post("/groups")
+def create_group() -> tuple[Response, int]:
+    body = json_body()
+    only_fields(body, "name", "players")
+    group = groups.create(body.get("name"), body.get("players", []))
+    answer = group_answer(group)
+    join = url_for("groups.join", group_id=group.id, key=group.edit_key, _external=True)
+    created_group = CreatedGroup(
+        **{name: value for name, value in answer if name != "links"},
+        edit_key=group.edit_key,
+        links=CreatedGroupLinks(view=answer.links.view, join=join),
+    )
+    return jsonify(created_group.model_dump(mode="json")), 201
+
+
+@bp.get("/groups/<group_id>")
+def read_group(group_id: str) -> Response:
+    return jsonify(group_answer(load_group_or_404(group_id)).model_dump(mode="json"))
+
+
+def group_write(group_id: str) -> dict[str, Any]:
+    """The body of a Bearer-checked change of a group's players."""
+    load_group_or_404(group_id)
+    access.require_bearer_group_edit(group_id)
+    return json_body()
+
+
+@bp.post("/groups/<group_id>/players")
+def add_player(group_id: str) -> tuple[Response, int]:
+    body = group_write(group_id)
+    only_fields(body, "name", "colour", "emoji")
+    groups.add_player(group_id, body.get("name"), body.get("colour", ""), body.get("emoji", ""))
+    return jsonify(group_answer(groups.load(group_id)).model_dump(mode="json")), 201
+
+
+@bp.patch("/groups/<group_id>/players/<player_id>")
+def change_player(group_id: str, player_id: str) -> Response:
+    body = group_write(group_id)
+    only_fields(body, "name", "colour", "emoji")
+    groups.change_player(
+        group_id,
+        groups.player_id_as_sent(player_id),
+        body.get("name"),
+        body.get("colour"),
+        body.get("emoji"),
+    )
+    return jsonify(group_answer(groups.load(group_id)).model_dump(mode="json"))
+
+
+@bp.delete("/groups/<group_id>/players/<player_id>")
+def remove_player(group_id: str, player_id: str) -> Response:
+    load_group_or_404(group_id)
+    access.require_bearer_group_edit(group_id)
+    groups.remove_player(group_id, groups.player_id_as_sent(player_id))
+    return jsonify(group_answer(groups.load(group_id)).model_dump(mode="json"))
 
 
 @bp.get("/openapi.json")

@@ -16,6 +16,7 @@ from scorekeeper.export import FORMAT_VERSION, READABLE_VERSIONS
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import and_list
 from scorekeeper.web.adapters import adapters
+from scorekeeper.web.group_schemas import PARAMETERS, SECURITY, group_paths, group_schemas
 from scorekeeper.web.openapi_parts import (
     CARD,
     Schema,
@@ -70,6 +71,11 @@ profile (the sizes printed on a physical deck). Anyone may read a session's `dec
 (its id, name and sizes); changing it takes a key. Creating or importing a session answers
 with the profile's `edit_key` once; send it as `deck_key` to start a later session with the
 same deck.
+
+**Groups.** A group holds the players who play together and the sessions they played: anyone
+with its id may read it; changing its players, and starting a session of it (`group` and its
+`players` in seat order instead of `seats`), takes its key as `Authorization: Bearer <key>`,
+returned once as `edit_key` when the group is made.
 
 **Text.** Names and other text must not contain control characters or unpaired surrogates
 (422 naming the field). Unknown properties of a request body are refused with 422.
@@ -487,10 +493,31 @@ def _schemas() -> Schema:
         ),
         "NewSession": {
             "type": "object",
-            "required": ["game", "seats"],
+            "description": (
+                "Seats named in `seats`, or a group's `players` (with `group`, and the group's "
+                "key as a Bearer token)."
+            ),
+            "required": ["game"],
+            "oneOf": [{"required": ["seats"]}, {"required": ["group", "players"]}],
             "additionalProperties": False,
             "properties": {
                 "game": {"type": "string", "enum": GAME_SLUGS},
+                "group": {
+                    "type": "string",
+                    "description": (
+                        "The id of the group whose players sit down: the session is the "
+                        "group's. Needs the group's key as `Authorization: Bearer <key>`."
+                    ),
+                },
+                "players": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {"type": "integer", "minimum": 1},
+                    "description": (
+                        "With `group`: the ids of its players in seat order, each once. The "
+                        "seats take the players' names."
+                    ),
+                },
                 "seats": {
                     "type": "array",
                     "minItems": 1,
@@ -820,7 +847,10 @@ def _paths() -> Schema:
                 "operationId": "createSession",
                 "tags": ["sessions"],
                 "summary": "Start a session",
-                "description": "Creates a session with its seats and options. No key needed.",
+                "description": (
+                    "Creates a session with its seats and options. No key needed, but for a "
+                    "session of a group: its key as `Authorization: Bearer <key>`."
+                ),
                 "requestBody": body(
                     "The game, the seats in table order and the options.",
                     "NewSession",
@@ -833,8 +863,17 @@ def _paths() -> Schema:
                         _CREATED_EXAMPLE,
                     ),
                     **standard_errors(400, 413),
+                    "401": error_response(
+                        "A session of a group, without the group's key.",
+                        "Send the group's edit key as “Authorization: Bearer <key>”.",
+                    ),
+                    "403": error_response(
+                        "A session of a group, with a key that is not the group's.",
+                        "That edit key does not belong to this group.",
+                    ),
                     "422": error_response(
-                        "An unknown game, bad seats or a bad option.",
+                        "An unknown game, bad seats, a bad option, an unknown group, or a "
+                        "player who is unknown, of another group or chosen twice.",
                         "Two seats are called Ana; give each seat its own name.",
                         "seats.2",
                     ),
@@ -1134,15 +1173,17 @@ def openapi_document() -> dict[str, Any]:
         "tags": [
             {"name": "sessions", "description": "Scorekeeping sessions and their event log."},
             {"name": "export", "description": "A session's results as JSON or CSV."},
+            {"name": "groups", "description": "Friends who play together, and their sessions."},
             {"name": "judge", "description": "Stateless rulings: no session, no key."},
             {"name": "meta", "description": "About this API."},
         ],
-        "paths": _answered_everywhere({**_paths(), **_game_paths()}),
+        "paths": _answered_everywhere({**_paths(), **group_paths(), **_game_paths()}),
         "components": {
             "schemas": {
                 **_schemas(),
                 **_judge_schemas(),
                 **_game_schemas(),
+                **group_schemas(),
                 **state_schemas()[1],
             },
             "responses": _responses(),
@@ -1153,14 +1194,16 @@ def openapi_document() -> dict[str, Any]:
                     "required": True,
                     "description": "The session id (unguessable; it is also the view link).",
                     "schema": {"type": "string", "maxLength": 32},
-                }
+                },
+                **PARAMETERS,
             },
             "securitySchemes": {
+                **SECURITY,
                 "editKey": {
                     "type": "http",
                     "scheme": "bearer",
                     "description": "The session's edit key, returned once as `edit_key`.",
-                }
+                },
             },
         },
     }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 import segno
@@ -11,14 +11,19 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.wrappers import Response
 
-from scorekeeper import charts, decks, stats, store
+from scorekeeper import charts, decks, groups, stats, store
 from scorekeeper.games import GAMES, cards
-from scorekeeper.games.base import IllegalAction, is_digits, number_range
+from scorekeeper.games.base import Game, IllegalAction, is_digits, number_range
 from scorekeeper.models import utc_now
 from scorekeeper.results import score_chart
 from scorekeeper.web import access, addresses
 from scorekeeper.web.adapters import adapter
-from scorekeeper.web.forms import check_seat_fields, new_form_key, new_session_form
+from scorekeeper.web.forms import (
+    NewSessionForm,
+    check_seat_fields,
+    new_form_key,
+    new_session_form,
+)
 
 NOT_FOUND = "No session has this link. Check the address, or start a new session."
 
@@ -103,7 +108,14 @@ def load_or_404(session_id: str) -> store.SessionView:
 @bp.get("/")
 def home() -> str:
     known = access.remembered()
-    return render_template("home.html", sessions=store.summaries(list(known)), roles=known)
+    group_roles = access.remembered_groups()
+    return render_template(
+        "home.html",
+        sessions=store.summaries(list(known)),
+        roles=known,
+        groups=groups.find(list(group_roles)),
+        group_roles=group_roles,
+    )
 
 
 @bp.post("/forget/<session_id>")
@@ -134,25 +146,48 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
     form = new_session_form(game, deck_choices)
     refused = False
     if form.validate_on_submit():
-        try:
-            session_id, _key = store.create(
-                slug,
-                [name for _, name in form.filled_seats()],
-                form.option_values(game),
-                form.form_key.data,
-                **form.deck_choice(),
-            )
-        except IllegalAction as error:
-            form.mark(error.field, error.message)
-            refused = True
-        except store.AlreadyRecorded as repeated:
-            return redirect(url_for("sessions.session_page", session_id=repeated.session_id), 303)
-        else:
-            access.remember_scorer(session_id)
-            return redirect(url_for("sessions.session_page", session_id=session_id), 303)
+        started = start_session(form, game, lambda: [name for _, name in form.filled_seats()])
+        if started is not None:
+            return started
+        refused = True
     refused = refused or bool(form.errors)
-    page = render_template("sessions/new_session.html", game=game, form=form, refused=refused)
+    group_roles = access.remembered_groups()
+    page = render_template(
+        "sessions/new_session.html",
+        game=game,
+        form=form,
+        refused=refused,
+        # The names seated in this phone's sessions, offered as each seat is typed.
+        used_names=groups.names_used(list(access.remembered())),
+        groups=groups.find([gid for gid, role in group_roles.items() if role == access.EDIT]),
+    )
     return page, 422 if refused else 200
+
+
+def start_session(
+    form: NewSessionForm, game: Game, seats: Callable[[], Sequence[str] | groups.Seating]
+) -> Response | None:
+    """Start the session a new-session form asks for, seated by ``seats()`` (names, or a
+    group's players), and go to its page; None when refused, the form marked with why."""
+    try:
+        seated = seats()
+        seating = seated if isinstance(seated, groups.Seating) else None
+        names = seating.names if seating is not None else seated
+        session_id, _key = store.create(
+            game.slug,
+            names,
+            form.option_values(game),
+            form.form_key.data,
+            **form.deck_choice(),
+            seating=seating,
+        )
+    except IllegalAction as error:
+        form.mark(error.field, error.message)
+        return None
+    except store.AlreadyRecorded as repeated:
+        return redirect(url_for("sessions.session_page", session_id=repeated.session_id), 303)
+    access.remember_scorer(session_id)
+    return redirect(url_for("sessions.session_page", session_id=session_id), 303)
 
 
 def asked_step() -> dict[str, str]:
@@ -271,21 +306,27 @@ def share(session_id: str) -> str:
     """The view link for everyone; the "score with me" link only for a scorer's device.
     Both name an address other phones can open (see addresses.py)."""
     view = load_or_404(session_id)
-    where = addresses.reachable()
-    view_url = where.url(url_for("sessions.session_page", session_id=session_id))
-    join_url = None
+    join_path = None
     if access.device_may_edit(session_id):
-        join_url = where.url(
-            url_for("sessions.join", session_id=session_id, key=store.edit_key(session_id))
-        )
+        join_path = url_for("sessions.join", session_id=session_id, key=store.edit_key(session_id))
+    view_path = url_for("sessions.session_page", session_id=session_id)
+    return share_page("sessions/share.html", view_path, join_path, view=view)
+
+
+def share_page(template: str, view_path: str, join_path: str | None, **context: object) -> str:
+    """A page with a view link and, for a device that may hand its right on, a join link,
+    each with its QR code, naming an address other phones can open."""
+    where = addresses.reachable()
+    view_url = where.url(view_path)
+    join_url = where.url(join_path) if join_path else None
     return render_template(
-        "sessions/share.html",
-        view=view,
+        template,
         view_url=view_url,
         view_qr=qr_svg(view_url),
         join_url=join_url,
         join_qr=qr_svg(join_url) if join_url else None,
         unreachable=where.unreachable,
+        **context,
     )
 
 

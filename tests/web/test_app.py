@@ -17,7 +17,10 @@ from scorekeeper.models import (
     DeckProfile,
     Event,
     GameSession,
+    GroupPlayer,
+    PlayerGroup,
     RequestKey,
+    Seat,
     SessionDeck,
 )
 
@@ -77,6 +80,8 @@ def test_schema_is_created_on_first_start_and_migrations_run_once(app: Flask) ->
             "schema_migration",
             "deck_profile",
             "session_deck",
+            "player_group",
+            "group_player",
         }
 
 
@@ -221,6 +226,48 @@ def test_a_database_at_migration_7_upgrades_to_keep_corrections_and_mark_imports
         assert [(row.seq, row.action) for row in Correction.select()] == [
             (1, {"type": "total", "points": 500})
         ]
+
+
+def test_a_database_at_migration_9_upgrades_to_groups_keeping_its_sessions(
+    database_url: str,
+) -> None:
+    """Existing sessions belong to no group and their seats to no player; a removed
+    player leaves its seat's name, a deleted group leaves its sessions."""
+    migrated_up_to(database_url, 9)
+    with database.connection_context():
+        p = database.param
+        database.execute_sql(
+            "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
+            f"created_at, updated_at, rewritten_at, imported) VALUES ({p}, 'yardkle', {p}, "
+            f"{p}, 1, {p}, {p}, {p}, 0, {p})",
+            ("s" * 22, '{"entry_threshold":0}', "k" * 32, True, "2026-01-01", "2026-01-01", False),
+        )
+        for position, name in enumerate(("Ann", "Bo")):
+            database.execute_sql(
+                f"INSERT INTO seat (session_id, position, name) VALUES ({p}, {p}, {p})",
+                ("s" * 22, position, name),
+            )
+    make_app(database_url)
+    with database.connection_context():
+        assert [row.number for row in SchemaMigration.select()] == list(
+            range(1, len(MIGRATIONS) + 1)
+        )
+        session = GameSession.get_by_id("s" * 22)
+        assert (session.finished, session.group_id) == (True, None)
+        seats = Seat.select().order_by(Seat.position)
+        assert [(seat.name, seat.player_id) for seat in seats] == [("Ann", None), ("Bo", None)]
+
+        group = PlayerGroup.create(id="g" * 22, edit_key="e" * 32, name="Friday")
+        ann = GroupPlayer.create(group=group, name="Ann", colour="#aa0000")
+        GameSession.update(group=group).execute()
+        Seat.update(player=ann).where(Seat.name == "Ann").execute()
+        ann.delete_instance()
+        assert [(seat.name, seat.player_id) for seat in seats.clone()] == [
+            ("Ann", None),
+            ("Bo", None),
+        ]
+        group.delete_instance()
+        assert GameSession.get_by_id("s" * 22).group_id is None
 
 
 def test_init_db_command_reports_an_up_to_date_database(app: Flask) -> None:

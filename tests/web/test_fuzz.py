@@ -158,6 +158,7 @@ class World:
         self.client = client
         self.sessions: dict[str, Played] = {}
         self._made_deck: tuple[str, str] | None = None
+        self._made_group: tuple[str, str, list[int]] | None = None
         self._openapi: dict[str, Any] | None = None
 
     def session(self, variant: str) -> Played:
@@ -208,6 +209,32 @@ class World:
             assert found, "the deck page shows its maker no “edit this deck” link"
             self._made_deck = (profile, found.group(1))
         return self._made_deck
+
+    @property
+    def group(self) -> str:
+        """A group made through the API, of which this device is a member."""
+        return self._group()[0]
+
+    @property
+    def group_key(self) -> str:
+        return self._group()[1]
+
+    @property
+    def players(self) -> list[int]:
+        """The ids of the group's players, as it was made."""
+        return self._group()[2]
+
+    def _group(self) -> tuple[str, str, list[int]]:
+        if self._made_group is None:
+            made = self.client.post(
+                "/api/v1/groups", json={"name": "Fuzzed group", "players": FOUR}
+            )
+            assert made.status_code == 201, made.get_json()
+            body = made.get_json()
+            # This device joins it, as the group's "join this group" link makes a member.
+            assert self.client.get(f"/g/{body['id']}/join/{body['edit_key']}").status_code == 303
+            self._made_group = (body["id"], body["edit_key"], [p["id"] for p in body["players"]])
+        return self._made_group
 
     @property
     def openapi(self) -> dict[str, Any]:
@@ -585,6 +612,56 @@ def other_forms() -> list[Form]:
             lambda _w: {"saved": "1"},
         ),
     ]
+    forms += [
+        Form(
+            "new-group",
+            "groups.new_group",
+            "POST",
+            lambda _w: "/groups/new",
+            lambda _w: {"form_key": secrets.token_urlsafe(8), "name": "Ours", "player": FOUR},
+        ),
+        Form(
+            "group-add-player",
+            "groups.players",
+            "POST",
+            lambda w: f"/g/{w.group}/players",
+            lambda _w: {
+                "form_key": secrets.token_urlsafe(8),
+                "do": "add",
+                "name": "Eve",
+                "colour": "#d62728",
+                "emoji": "🦊",
+            },
+        ),
+        Form(
+            "group-change-player",
+            "groups.players",
+            "POST",
+            lambda w: f"/g/{w.group}/players",
+            lambda w: {
+                "form_key": secrets.token_urlsafe(8),
+                "do": "change",
+                "player": str(w.players[1]),
+                "name": "Bo",
+                "colour": "",
+                "emoji": "",
+            },
+        ),
+        Form(
+            "group-play",
+            "groups.play",
+            "POST",
+            lambda w: f"/g/{w.group}/play/yardkle",
+            lambda w: {
+                "form_key": secrets.token_urlsafe(8),
+                "seat": [str(w.players[0]), str(w.players[2])],
+                "start": "1",
+                "option_entry_threshold": "500",
+                "option_winning_score": "10000",
+            },
+            also=("tap", "untap"),
+        ),
+    ]
     forms.append(
         Form(
             "forget",
@@ -761,6 +838,8 @@ class JsonRequest:
     bodies: Callable[[World], dict[str, Any]]
     # The session whose edit key the request carries, if it writes into one.
     writes_to: str | None = None
+    # Else the key it carries as a Bearer token (a group's), if any.
+    key_of: Callable[[World], str] | None = None
     # Also sent to the import page, as a file and as pasted text.
     importable: bool = False
 
@@ -838,6 +917,26 @@ JSON_REQUESTS = [request for variant in VARIANTS for request in session_requests
     documented_request("/api/v1/judge/yadokarick", "api.judge_yadokarick"),
     documented_request("/api/v1/judge/yellow-dwarf/settle", "api.judge_yellow_dwarf_settle"),
     documented_request("/api/v1/yardkle/score", "api.yardkle_score"),
+    JsonRequest(
+        "api-new-group",
+        "api.create_group",
+        lambda _w: "/api/v1/groups",
+        lambda _w: {"": {"name": "Friday", "players": FOUR}},
+    ),
+    JsonRequest(
+        "api-add-player",
+        "api.add_player",
+        lambda w: f"/api/v1/groups/{w.group}/players",
+        lambda _w: {"": {"name": "Eve", "colour": "#d62728", "emoji": "🦊"}},
+        key_of=lambda w: w.group_key,
+    ),
+    JsonRequest(
+        "api-new-group-session",
+        "api.create_session",
+        lambda _w: "/api/v1/sessions",
+        lambda w: {"": {"game": "yardkle", "group": w.group, "players": w.players[:2]}},
+        key_of=lambda w: w.group_key,
+    ),
 ]
 
 
@@ -861,6 +960,8 @@ def test_any_json_property_or_edit_key_is_answered_with_a_sentence(
     headers: dict[str, str] = {}
     if request_.writes_to is not None:
         headers = data.draw(edit_key_headers(world.session(request_.writes_to).key))
+    elif request_.key_of is not None:
+        headers = data.draw(edit_key_headers(request_.key_of(world)))
     sent = body
     for _ in range(data.draw(EDITS, label="edits")):
         sent = draw_edit(data, sent, json_places(sent), json_values_for)
@@ -879,6 +980,12 @@ def real_segment(world: World, endpoint: str, name: str, variant: str) -> str:
         return world.session(variant).id
     if name == "key" and endpoint.startswith("decks."):
         return world.profile_key
+    if name == "key" and endpoint.startswith("groups."):
+        return world.group_key
+    if name == "group_id":
+        return world.group
+    if name == "player_id":
+        return str(world.players[-1])
     if name == "key":
         return world.session(variant).key
     if name == "seq":
@@ -916,6 +1023,13 @@ ENDPOINTS = [
     "decks.deck_list",
     "decks.deck_page",
     "decks.join",
+    "groups.new_group",
+    "groups.group_page",
+    "groups.share",
+    "groups.join",
+    "groups.players",
+    "groups.choose_game",
+    "groups.play",
     "api.create_session",
     "api.import_session",
     "api.read_session",
@@ -931,6 +1045,11 @@ ENDPOINTS = [
     "api.judge_yadokarick",
     "api.judge_yellow_dwarf_settle",
     "api.yardkle_score",
+    "api.create_group",
+    "api.read_group",
+    "api.add_player",
+    "api.change_player",
+    "api.remove_player",
     "api.openapi",
 ]
 

@@ -97,6 +97,24 @@ def test_flask_run_logs_the_join_request_without_its_key(
     assert created["edit_key"] not in caplog.text
 
 
+def test_flask_run_logs_a_groups_join_link_without_its_key(
+    served: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="werkzeug")
+    sent = urllib.request.Request(
+        f"{served}/api/v1/groups",
+        data=json.dumps({"name": "Friday", "players": ["Ann"]}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(sent, timeout=5) as response:
+        created = json.load(response)
+    with urllib.request.urlopen(created["links"]["join"], timeout=5) as response:
+        assert response.url.endswith(f"/g/{created['id']}")
+
+    assert f"GET /g/{created['id']}/join/[key] HTTP/1.1" in caplog.text
+    assert created["edit_key"] not in caplog.text
+
+
 def test_an_unhandled_error_on_a_join_link_is_logged_without_the_key(
     database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -1,0 +1,307 @@
+"""The groups part of the API: its answers built from pydantic models, and its OpenAPI part.
+
+The answers are made by these models (``GroupAnswer(...).model_dump()``) and the
+document's schemas are generated from the same models, so neither can drift
+from the other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import models_json_schema
+
+from scorekeeper.groups import EMOJI_MAX_LENGTH
+from scorekeeper.models import NAME_MAX_LENGTH
+from scorekeeper.web.openapi_parts import Schema, body, error_response, ok, standard_errors
+
+Name = Field(min_length=1, max_length=NAME_MAX_LENGTH)
+COLOUR_PATTERN = "^(#[0-9a-fA-F]{6})?$"
+
+
+class Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerAnswer(Closed):
+    id: int = Field(description="The player's id: what `players` names when starting a session.")
+    name: str
+    colour: str = Field(description="`#rrggbb`, or empty for none.")
+    emoji: str = Field(description="One emoji, or empty for none.")
+
+
+class GroupSessionLinks(Closed):
+    view: str = Field(
+        description="The session's scoreboard page.", json_schema_extra={"format": "uri"}
+    )
+    api: str = Field(description="The session in this API.", json_schema_extra={"format": "uri"})
+
+
+class GroupSession(Closed):
+    id: str
+    game: str
+    seats: list[str] = Field(description="The names the seats were played under, in table order.")
+    finished: bool
+    winners: list[str] = Field(description="The winners' names once finished; empty before.")
+    links: GroupSessionLinks
+
+
+class GroupLinks(Closed):
+    view: str = Field(
+        description="The group's page (read only for a phone that is no member).",
+        json_schema_extra={"format": "uri"},
+    )
+
+
+class GroupAnswer(Closed):
+    id: str = Field(description="The group id: whoever has it sees the group.")
+    name: str
+    players: list[PlayerAnswer] = Field(description="In the order they joined the group.")
+    sessions: list[GroupSession] = Field(description="The group's sessions, the newest first.")
+    links: GroupLinks
+
+
+class CreatedGroupLinks(GroupLinks):
+    join: str = Field(
+        description="Opening it makes a browser a member: it may change the group.",
+        json_schema_extra={"format": "uri"},
+    )
+
+
+class CreatedGroup(GroupAnswer):
+    edit_key: str = Field(
+        description="The group's key (returned only this once): send it as "
+        "`Authorization: Bearer <edit_key>` to change the group or start its sessions."
+    )
+    links: CreatedGroupLinks
+
+
+class NewGroup(Closed):
+    name: str = Name
+    players: list[str] = Field(
+        default=[],
+        description="The first players' names, each unique (ignoring case); more can be added.",
+    )
+
+
+class NewPlayer(Closed):
+    name: str = Name
+    colour: str = Field(default="", pattern=COLOUR_PATTERN, description="`#rrggbb`, or empty.")
+    emoji: str = Field(default="", max_length=EMOJI_MAX_LENGTH, description="One emoji, or empty.")
+
+
+class PlayerChange(Closed):
+    """What to change of a player; a field left out stays as it is."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=NAME_MAX_LENGTH)
+    colour: str | None = Field(
+        default=None, pattern=COLOUR_PATTERN, description="`#rrggbb`, or empty for none."
+    )
+    emoji: str | None = Field(
+        default=None, max_length=EMOJI_MAX_LENGTH, description="One emoji, or empty for none."
+    )
+
+
+MODELS: tuple[type[BaseModel], ...] = (
+    PlayerAnswer,
+    GroupAnswer,
+    CreatedGroup,
+    NewGroup,
+    NewPlayer,
+    PlayerChange,
+)
+
+
+def _untitled(schema: Any) -> Any:
+    """The schema without pydantic's titles (the document names its components itself)."""
+    if isinstance(schema, list):
+        return [_untitled(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    untitled = {key: _untitled(value) for key, value in schema.items() if key != "title"}
+    if "properties" in schema:
+        # A property's name is no title, whatever it is called.
+        untitled["properties"] = {
+            name: _untitled(value) for name, value in schema["properties"].items()
+        }
+    return untitled
+
+
+def group_schemas() -> dict[str, Schema]:
+    """Every component schema of the groups part, generated from the models."""
+    _, generated = models_json_schema(
+        [(model, "serialization") for model in MODELS],
+        ref_template="#/components/schemas/{model}",
+    )
+    return {name: _untitled(schema) for name, schema in generated["$defs"].items()}
+
+
+# --- Examples ------------------------------------------------------------------
+
+_GROUP_ID = "Zk3pQ8vT1xLw0aYc5nR2sA"
+_GROUP_KEY = "c7Hq2Wm9Xe4Lr1Tb8Vn3Kp6Zs0Jd5Fy2"
+_BASE = "https://scores.example"
+_GROUP_EXAMPLE: Schema = {
+    "id": _GROUP_ID,
+    "name": "Friday night",
+    "players": [
+        {"id": 1, "name": "Ana", "colour": "#1f77b4", "emoji": "🦊"},
+        {"id": 2, "name": "Bo", "colour": "", "emoji": ""},
+    ],
+    "sessions": [
+        {
+            "id": "q2Xv7cN0mTg8bY1uK3sWfA",
+            "game": "yardkle",
+            "seats": ["Ana", "Bo"],
+            "finished": True,
+            "winners": ["Bo"],
+            "links": {
+                "view": f"{_BASE}/s/q2Xv7cN0mTg8bY1uK3sWfA",
+                "api": f"{_BASE}/api/v1/sessions/q2Xv7cN0mTg8bY1uK3sWfA",
+            },
+        }
+    ],
+    "links": {"view": f"{_BASE}/g/{_GROUP_ID}"},
+}
+_CREATED_EXAMPLE: Schema = {
+    **_GROUP_EXAMPLE,
+    "sessions": [],
+    "edit_key": _GROUP_KEY,
+    "links": {"view": f"{_BASE}/g/{_GROUP_ID}", "join": f"{_BASE}/g/{_GROUP_ID}/join/{_GROUP_KEY}"},
+}
+
+
+def _group_write(
+    operation_id: str,
+    summary: str,
+    description: str,
+    parameters: list[Schema],
+    request: Schema | None,
+    code: int,
+) -> Schema:
+    """A Bearer-protected change of a group's players, answered with the group."""
+    operation: Schema = {
+        "operationId": operation_id,
+        "tags": ["groups"],
+        "summary": summary,
+        "description": description + " Needs the group's key as a Bearer token.",
+        "security": [{"groupKey": []}],
+        "parameters": parameters,
+        "responses": {
+            str(code): ok("The group as it is now.", "GroupAnswer", _GROUP_EXAMPLE),
+            **standard_errors(400, 401, 403, 404, 413),
+            "422": error_response(
+                "A bad name, colour or emoji, a name the group has already, or a player "
+                "of another group.",
+                "The group already has a player called Ana; give each player their own name.",
+                "name",
+            ),
+        },
+    }
+    if request is not None:
+        operation["requestBody"] = request
+    return operation
+
+
+def group_paths() -> Schema:
+    group = [{"$ref": "#/components/parameters/GroupId"}]
+    player = [*group, {"$ref": "#/components/parameters/PlayerId"}]
+    return {
+        "/groups": {
+            "post": {
+                "operationId": "createGroup",
+                "tags": ["groups"],
+                "summary": "Make a group",
+                "description": "A group of players who play together. No key needed.",
+                "requestBody": body(
+                    "The group's name and its first players.",
+                    "NewGroup",
+                    {"name": "Friday night", "players": ["Ana", "Bo"]},
+                ),
+                "responses": {
+                    "201": ok(
+                        "The new group, with its key (returned only this once).",
+                        "CreatedGroup",
+                        _CREATED_EXAMPLE,
+                    ),
+                    **standard_errors(400, 413),
+                    "422": error_response(
+                        "A missing or bad name, or the same player twice.",
+                        "The group already has a player called Ana; give each player their "
+                        "own name.",
+                        "players.1",
+                    ),
+                },
+            }
+        },
+        "/groups/{group_id}": {
+            "get": {
+                "operationId": "readGroup",
+                "tags": ["groups"],
+                "summary": "Read a group",
+                "description": "Its players and every session it played. No key needed.",
+                "parameters": group,
+                "responses": {
+                    "200": ok("The group.", "GroupAnswer", _GROUP_EXAMPLE),
+                    **standard_errors(404),
+                },
+            }
+        },
+        "/groups/{group_id}/players": {
+            "post": _group_write(
+                "addPlayer",
+                "Add a player",
+                "Adds a player to the group (find their id by name in the answer).",
+                group,
+                body("The new player.", "NewPlayer", {"name": "Cy", "emoji": "🐢"}),
+                201,
+            ),
+        },
+        "/groups/{group_id}/players/{player_id}": {
+            "patch": _group_write(
+                "changePlayer",
+                "Rename, recolour or change a player's emoji",
+                "Changes the fields sent. The player's past sessions keep the name they "
+                "were played under.",
+                player,
+                body("What to change.", "PlayerChange", {"colour": "#d62728"}),
+                200,
+            ),
+            "delete": _group_write(
+                "removePlayer",
+                "Remove a player",
+                "Takes the player out of the group. Their past sessions stay as they were, "
+                "under the name they had.",
+                player,
+                None,
+                200,
+            ),
+        },
+    }
+
+
+PARAMETERS: Schema = {
+    "GroupId": {
+        "name": "group_id",
+        "in": "path",
+        "required": True,
+        "description": "The group id (unguessable; it is also the group's link).",
+        "schema": {"type": "string", "maxLength": 32},
+    },
+    "PlayerId": {
+        "name": "player_id",
+        "in": "path",
+        "required": True,
+        "description": "A player's id, as the group lists it.",
+        "schema": {"type": "integer", "minimum": 1},
+    },
+}
+
+SECURITY: Schema = {
+    "groupKey": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The group's key, returned once as `edit_key` when it was made.",
+    }
+}

@@ -1,0 +1,217 @@
+"""Groups on their own pages: make one, see it, share it, manage its players, start a game.
+
+Whoever has a group's link sees it: its players and every session it played.
+Only a device holding the right to change it (see ``access``) may manage its
+players, start its games, and is shown the "join this group" link that hands
+the right on.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from scorekeeper import decks, groups, store
+from scorekeeper.games import GAMES
+from scorekeeper.games.base import Game, IllegalAction
+from scorekeeper.web import access
+from scorekeeper.web.forms import KeyedForm, NewSessionForm, new_session_form
+from scorekeeper.web.sessions import share_page, start_session
+
+bp = Blueprint("groups", __name__)
+
+EXPIRED = "This form expired: reload the page and try again."
+# The colours a page offers for a player (the API takes any #rrggbb).
+COLOURS = (
+    ("#d62728", "Red"),
+    ("#ff7f0e", "Orange"),
+    ("#e6c229", "Yellow"),
+    ("#2ca02c", "Green"),
+    ("#17becf", "Teal"),
+    ("#1f77b4", "Blue"),
+    ("#9467bd", "Purple"),
+    ("#e377c2", "Pink"),
+    ("#8c564b", "Brown"),
+    ("#7f7f7f", "Grey"),
+)
+
+
+def load_or_404(group_id: str) -> groups.Group:
+    try:
+        return groups.load(group_id)
+    except groups.GroupNotFound:
+        abort(404, groups.NO_SUCH_GROUP)
+
+
+def editable_or_403(group_id: str) -> groups.Group:
+    group = load_or_404(group_id)
+    access.require_device_group_edit(group_id)
+    return group
+
+
+@bp.route("/groups/new", methods=["GET", "POST"])
+def new_group() -> Response | tuple[str, int]:
+    form = KeyedForm()
+    error: IllegalAction | None = None
+    names = request.form.getlist("player")[: groups.FIRST_PLAYERS]
+    if form.validate_on_submit():
+        try:
+            group = groups.create(request.form.get("name", ""), names)
+        except IllegalAction as refused:
+            error = refused
+        else:
+            access.remember_group(group.id, access.EDIT)
+            return redirect(url_for("groups.group_page", group_id=group.id), 303)
+    elif request.method == "POST":
+        error = IllegalAction(EXPIRED)
+    page = render_template(
+        "groups/new.html",
+        form=form,
+        error=error,
+        name=request.form.get("name", ""),
+        names=names + [""] * (groups.FIRST_PLAYERS - len(names)),
+    )
+    return page, 422 if error else 200
+
+
+@bp.get("/g/<group_id>")
+def group_page(group_id: str) -> str:
+    group = load_or_404(group_id)
+    access.remember_group(group_id, access.VIEW)
+    return render_template(
+        "groups/group.html",
+        group=group,
+        sessions=store.group_summaries(group_id),
+        may_edit=access.device_may_edit_group(group_id),
+    )
+
+
+@bp.get("/g/<group_id>/share")
+@access.no_store
+def share(group_id: str) -> str:
+    """The view link for everyone; the "join this group" link only for a member's device."""
+    group = load_or_404(group_id)
+    join_path = None
+    if access.device_may_edit_group(group_id):
+        join_path = url_for("groups.join", group_id=group_id, key=group.edit_key)
+    view_path = url_for("groups.group_page", group_id=group_id)
+    return share_page("groups/share.html", view_path, join_path, group=group)
+
+
+@bp.get("/g/<group_id>/join/<key>")
+@access.no_store
+def join(group_id: str, key: str) -> Response:
+    """The "join this group" link: this device may change the group from now on."""
+    load_or_404(group_id)
+    if not groups.key_matches(group_id, key):
+        abort(403, "This “join this group” link is not valid: ask a member for a new one.")
+    access.remember_group(group_id, access.EDIT)
+    return redirect(url_for("groups.group_page", group_id=group_id), 303)
+
+
+def render_players(
+    group: groups.Group, form: KeyedForm, error: IllegalAction | None, editing: int | None
+) -> tuple[str, int]:
+    page = render_template(
+        "groups/players.html",
+        group=group,
+        form=form,
+        error=error,
+        editing=editing,
+        posted=request.form if error else None,
+        colours=COLOURS,
+        saved=request.args.get("saved", "")[:60],
+    )
+    return page, 422 if error else 200
+
+
+@bp.route("/g/<group_id>/players", methods=["GET", "POST"])
+def players(group_id: str) -> Response | tuple[str, int]:
+    """Add, rename, recolour or remove players: one form per player and one to add."""
+    group = editable_or_403(group_id)
+    form = KeyedForm()
+    error: IllegalAction | None = None
+    editing = None
+    if form.validate_on_submit():
+        what = request.form.get("do", "")
+        # The player's fields as the add and change forms send them.
+        fields = [request.form.get(name, "") for name in ("name", "colour", "emoji")]
+        try:
+            if what == "add":
+                saved = f"{groups.add_player(group_id, *fields).name} joined the group."
+            elif what == "change":
+                editing = groups.player_id_as_sent(request.form.get("player", ""))
+                saved = f"{groups.change_player(group_id, editing, *fields).name} saved."
+            elif what == "remove":
+                done = groups.remove_player(
+                    group_id, groups.player_id_as_sent(request.form.get("player", ""))
+                )
+                saved = f"{done.name} left the group; their past games keep their name."
+            else:
+                raise IllegalAction("Choose to add, change or remove a player.", "do")
+        except IllegalAction as refused:
+            error = refused
+        else:
+            return redirect(url_for("groups.players", group_id=group_id, saved=saved), 303)
+    elif request.method == "POST":
+        error = IllegalAction(EXPIRED)
+    return render_players(group, form, error, editing if isinstance(editing, int) else None)
+
+
+@bp.get("/g/<group_id>/play")
+def choose_game(group_id: str) -> str:
+    group = editable_or_403(group_id)
+    return render_template("groups/choose_game.html", group=group)
+
+
+def tapped_order(group: groups.Group) -> list[int | str]:
+    """The players tapped so far, in seat order, with this request's tap or untap."""
+    order = [groups.player_id_as_sent(raw) for raw in request.form.getlist("seat")[:32]]
+    tap = groups.player_id_as_sent(request.form.get("tap", ""))
+    if isinstance(tap, int) and group.player(tap) is not None and tap not in order:
+        order.append(tap)
+    untap = groups.player_id_as_sent(request.form.get("untap", ""))
+    if isinstance(untap, int) and untap < len(order):
+        del order[untap]
+    return order
+
+
+def group_session_form(game: Game) -> NewSessionForm:
+    """The new-session form of ``game`` (its options, its deck), without typed seats."""
+    deck_choices = None
+    if game.sized_cards is not None:
+        profiles = decks.find(access.remembered_decks(), game.slug)
+        deck_choices = [(p.id, p.name) for p in profiles]
+    return new_session_form(game, deck_choices)
+
+
+@bp.route("/g/<group_id>/play/<slug>", methods=["GET", "POST"])
+def play(group_id: str, slug: str) -> Response | tuple[str, int]:
+    """Tap the players in seat order, choose the options, start.
+
+    Without JavaScript each tap sends the form, which comes back with the order
+    so far (hidden inputs) and the options as they were set; app.js moves the
+    taps on the page instead and sends the form once, to start.
+    """
+    group = editable_or_403(group_id)
+    game = GAMES.get(slug)
+    if game is None:
+        abort(404, f"There is no game called “{slug}” here.")
+    form = group_session_form(game)
+    order = tapped_order(group)
+    refused = False
+    if request.form.get("start") and form.validate_on_submit():
+        started = start_session(form, game, lambda: groups.seating(group, order, game))
+        if started is not None:
+            return started
+        refused = True
+    refused = refused or bool(request.form.get("start") and form.errors)
+    page = render_template(
+        "groups/play.html",
+        group=group,
+        game=game,
+        form=form,
+        order=order,
+        refused=refused,
+    )
+    return page, 422 if refused else 200

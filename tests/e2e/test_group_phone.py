@@ -1,0 +1,128 @@
+"""A group on a phone screen (360x740), in real Chromium: made, a game started by tapping
+its players (with and without JavaScript), seen on the group's page by another phone;
+and axe finds no serious violation on the group pages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_accessibility import Audit, audit  # noqa: F401  (the axe fixture)
+from test_phone import CHROMIUM, check_phone_layout, launch, send, server  # noqa: F401
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists(),
+        reason=f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)",
+    ),
+]
+
+
+def make_group(page: Any, base: str, name: str, players: list[str]) -> str:
+    """Makes a group on its page, as a phone would; the group page's address."""
+    page.goto(base + "/")
+    page.get_by_role("link", name="Make a group").click()
+    page.fill("#name", name)
+    for index, player in enumerate(players):
+        page.fill(f"#player-{index}", player)
+    send(page, page.get_by_role("button", name="Make the group"))
+    assert re.search(r"/g/[\w-]+$", page.url), page.url
+    return str(page.url)
+
+
+def seats_shown(page: Any) -> list[str]:
+    """The taken seats as the page shows them: "1 Bo", "2 Ann"."""
+    return list(
+        page.eval_on_selector_all(
+            "ol.tapped li",
+            "items => items.map(item => item.querySelector('.seat-n').textContent + ' ' + "
+            "item.querySelector('.player').textContent)",
+        )
+    )
+
+
+def tap(page: Any, javascript: bool, name: str) -> None:
+    """Taps a player (or a taken seat, "Seat 1 Bo (free this seat)"): with JavaScript on
+    the page, without it by sending the form, which comes back with the seats so far."""
+    control = page.get_by_role("button", name=name, exact=True)
+    if javascript:
+        control.click()
+    else:
+        send(page, control)
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_group_starts_a_game_by_tapping_players_and_sees_it(
+    server: str,  # noqa: F811
+    javascript: bool,
+) -> None:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    suffix = "js" if javascript else "nojs"
+    with playwright_api.sync_playwright() as playwright:
+        browser, page = launch(playwright, javascript)
+        group_url = make_group(page, server, "Friday night", ["Ann", "Bo", "Cy"])
+        check_phone_layout(page, f"group-{suffix}")
+        page.get_by_role("link", name="Start a game").click()
+        page.get_by_role("link", name="Yardkle").click()
+        tap(page, javascript, "Bo")
+        tap(page, javascript, "Cy")
+        tap(page, javascript, "Ann")
+        assert seats_shown(page) == ["1 Bo", "2 Cy", "3 Ann"]
+        check_phone_layout(page, f"group-play-{suffix}")
+        # A tap on a taken seat frees it; the player can be tapped again, last.
+        tap(page, javascript, "Seat 2 Cy (free this seat)")
+        assert seats_shown(page) == ["1 Bo", "2 Ann"]
+        tap(page, javascript, "Cy")
+        assert seats_shown(page) == ["1 Bo", "2 Ann", "3 Cy"]
+        page.fill("#option_winning_score", "5000")
+        send(page, page.get_by_role("button", name="Start the game").last)
+        assert re.search(r"/s/[\w-]+$", page.url), page.url
+        assert "Bo rolls first" in page.content()
+
+        # Another phone with the group's link sees the game, read only.
+        watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        watcher.goto(group_url)
+        games = watcher.locator("ul.sessions").inner_text()
+        assert "Yardkle" in games and "Bo, Ann, Cy" in games
+        assert watcher.get_by_role("link", name="Start a game").count() == 0
+        check_phone_layout(watcher, f"group-watching-{suffix}")
+        browser.close()
+
+
+def test_the_group_pages_have_no_serious_axe_violation(
+    server: str,  # noqa: F811
+    audit: Audit,  # noqa: F811
+) -> None:
+    page = audit.page
+    audit.visit(server + "/groups/new", "new group")
+    send(page, page.get_by_role("button", name="Make the group"))
+    audit.check("new group refused")
+    group_url = make_group(page, server, "Friday", ["Ann", "Bo"])
+    audit.check("group page, no games")
+    audit.visit(group_url + "/share", "group share")
+    audit.visit(group_url + "/players", "group players")
+    page.fill("#new-name", "ann")
+    send(page, page.get_by_role("button", name="Add the player"))
+    audit.check("group players refused")
+    audit.visit(group_url + "/play", "group choose a game")
+    audit.visit(group_url + "/play/yardkle", "group play, no seat")
+    page.get_by_role("button", name="Bo", exact=True).click()
+    audit.check("group play, a seat taken")
+    send(page, page.get_by_role("button", name="Start the game").last)
+    audit.visit(group_url, "group page, a game")
+    audit.visit(server + "/", "home, a group")
+    audit.visit(group_url + "/play/yadokarick", "group play refused")
+    page.get_by_role("button", name="Ann", exact=True).click()
+    send(page, page.get_by_role("button", name="Start the game").last)
+    audit.check("group play refused")
+    watcher = Audit(page.context.browser)
+    try:
+        watcher.visit(group_url, "group page, seeing only")
+        watcher.visit(group_url + "/share", "group share, seeing only")
+        audit.found += watcher.found
+    finally:
+        watcher.close()
+    audit.assert_clean()
