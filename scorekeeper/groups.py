@@ -334,6 +334,26 @@ def seat(session: GameSession, seated: Seating) -> None:
     _touch(seated.group_id)
 
 
+def seat_again(played_id: str, session: GameSession, order: Sequence[int]) -> None:
+    """Make ``session``, the next game after session ``played_id``, the same group's, each
+    seat the player of seat ``order[position]`` of the game played (inside the store's
+    transaction). A session of no group stays of none; a player removed since is no one's."""
+    played = GameSession.select(GameSession.group).where(GameSession.id == played_id).get()
+    if played.group_id is None:
+        return
+    GameSession.update(group=played.group_id).where(GameSession.id == session.id).execute()
+    players = {
+        row.position: row.player_id
+        for row in Seat.select(Seat.position, Seat.player).where(Seat.session == played_id)
+    }
+    for position, seat in enumerate(order):
+        if players.get(seat) is not None:
+            Seat.update(player=players[seat]).where(
+                (Seat.session == session) & (Seat.position == position)
+            ).execute()
+    _touch(played.group_id)
+
+
 def names_used(session_ids: Sequence[str]) -> list[str]:
     """The seat names of these sessions, each once (ignoring case, as last written),
     alphabetical: what a phone suggests when naming seats by hand."""

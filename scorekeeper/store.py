@@ -380,15 +380,22 @@ def rematch(session_id: str, form_key: str | OneTimeKey | None = None) -> tuple[
     game = view.game
     _refuse_unless_finished(game, view.finished)
     options = resolve_options(game.options, game.rematch_options(view.options, view.seats))
+    # The table keeps its order around, starting at the seat the game moves first on to:
+    # the finished session's seat of each new seat.
+    first = game.rematch_first_seat(view.state)
+    order = [(first + position) % len(view.seats) for position in range(len(view.seats))]
 
     def carry_over(session: GameSession) -> None:
-        """What the new session takes from the finished one beside its seats and options."""
+        """What the new session takes from the finished one beside its seats and options:
+        its deck profile, and its group with each seat's player."""
         # An undo on another phone may have reopened the game since it was read.
         _refuse_unless_finished(game, _locked_session(session_id).finished)
         if view.deck is not None:
             decks.link(session, view.deck.id)
+        groups.seat_again(session_id, session, order)
 
-    return _insert_session(game, view.seats, options, [], form_key, carry_over, rematch_of=view.id)
+    seats = [view.seats[seat] for seat in order]
+    return _insert_session(game, seats, options, [], form_key, carry_over, rematch_of=view.id)
 
 
 def next_session(session_id: str) -> str | None:

@@ -382,3 +382,9 @@ class Game(Protocol):
         """The options of the next game at the same table ("Play again"): these, with the
         first player or dealer moved on as the rule sheet has it."""
         ...
+
+    def rematch_first_seat(self, state: Any) -> int:
+        """The seat of this finished game who sits first in the next one at the same table:
+        "Play again" keeps the table's order around and starts it at this seat. 0 where the
+        options move the first player or dealer on, or where nobody starts by seat."""
+        ...

@@ -3,6 +3,8 @@ its engine's ``rematch_options`` reads it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scorekeeper.games import GAMES
@@ -82,3 +84,39 @@ def test_a_rematchs_options_are_every_option_of_the_game_as_checked(slug: str) -
     options = game.rematch_options(resolve_options(game.options, {}), seats)
     assert resolve_options(game.options, options) == options
     assert game.start(seats, options).players[: len(seats)] == seats
+
+
+def first_seat(slug: str, seats: tuple[str, ...], **changed: object) -> int:
+    """Who sits first in the next game after a state of ``slug`` (``changed`` set in it)."""
+    game = GAMES[slug]
+    state = game.start(seats, resolve_options(game.options, {}))
+    return game.rematch_first_seat(replace(state, **changed))
+
+
+@pytest.mark.parametrize(("seats", "first"), [(FOUR, 1), (FOUR[:2], 1), (FOUR[:1], 0)])
+def test_yardkle_passes_the_first_turn_to_the_player_after_this_games_first(
+    seats: tuple[str, ...], first: int
+) -> None:
+    assert first_seat("yardkle", seats) == first
+
+
+@pytest.mark.parametrize(("last_round_first", "first"), [(0, 1), (2, 3), (3, 0)])
+def test_yellow_dwarf_goes_on_from_the_seat_after_the_last_rounds_first_player(
+    last_round_first: int, first: int
+) -> None:
+    assert first_seat("yellow-dwarf", FOUR, first=last_round_first) == first
+
+
+@pytest.mark.parametrize(
+    ("slug", "seats"),
+    [
+        ("cryptruck", FOUR),  # the options move the dealer on
+        ("yadokarick", FOUR),
+        ("yokai-septet", FOUR),  # the green 1 leads, wherever it is
+        ("score-sheet", FOUR[:2]),
+    ],
+)
+def test_a_game_that_starts_by_its_options_or_its_cards_keeps_the_seats_in_order(
+    slug: str, seats: tuple[str, ...]
+) -> None:
+    assert first_seat(slug, seats) == 0

@@ -21,13 +21,14 @@ from conftest import (
 )
 from flask import Flask
 from flask.testing import FlaskClient
+from test_groups import make_group, player_ids, sessions_of, start_group_game
 from test_store_cache import Statements, statements, writes  # noqa: F401 (fixture)
 
 from scorekeeper import store
 from scorekeeper.db import database
 from scorekeeper.export import utc_text
 from scorekeeper.games import GAMES
-from scorekeeper.models import GameSession, utc_now
+from scorekeeper.models import GameSession, Seat, utc_now
 from scorekeeper.web.sessions import duration
 
 ROUND_TO_TEN = {"type": "round", "points": [10, 0]}
@@ -437,3 +438,43 @@ def test_an_import_with_a_time_that_is_no_time_is_refused_naming_it(
     sentence = assert_error(client.post(f"{API}/sessions/import", json=exported), 422, name)
     assert sentence == f"“{name}” must be a date and time such as 2026-11-24T20:15:00Z, or null."
     assert session_count(app) == before
+
+
+def test_play_again_after_a_groups_yardkle_game_passes_the_dice_on_keeping_group_and_players(
+    app: Flask, client: FlaskClient
+) -> None:
+    group = make_group(client, players=("Ann", "Bo", "Cy"))
+    ids = player_ids(app, group)
+    played = start_group_game(
+        client, group, [ids["Ann"], ids["Bo"], ids["Cy"]], option_winning_score="1000"
+    )
+    table = Table(client, played.location.rsplit("/", 1)[1])
+    for points in ("1000", "0", "0"):  # Ann reaches 1,000; Bo and Cy have their last turns
+        ok(table.act(type="total", points=points))
+    assert table.state()["winners"] == [0]
+    # Bo leaves the group: the next game still seats Bo, as no one's player.
+    removed = client.post(f"/g/{group}/players", data={"do": "remove", "player": ids["Bo"]})
+    assert removed.status_code == 303
+    response = play_again(table)
+    assert response.status_code == 303
+    next_id = response.location.rsplit("/", 1)[1]
+    # Ann threw first; the next game starts with Bo, the table's order kept around.
+    assert Table(client, next_id).state()["seats"] == ["Bo", "Cy", "Ann"]
+    with app.app_context(), database.connection_context():
+        assert GameSession.get_by_id(next_id).group_id == group
+        seats = Seat.select().where(Seat.session == next_id).order_by(Seat.position)
+        assert [(seat.name, seat.player_id) for seat in seats] == [
+            ("Bo", None),
+            ("Cy", ids["Cy"]),
+            ("Ann", ids["Ann"]),
+        ]
+    assert [summary.id for summary in sessions_of(app, group)] == [next_id, table.id]
+
+
+def test_play_again_of_a_session_of_no_group_makes_one_of_no_group(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = sheet_on_the_page(client)
+    finish_on_the_page(table)
+    next_id = play_again(table).location.rsplit("/", 1)[1]
+    assert row(app, next_id).group_id is None

@@ -960,6 +960,10 @@ class Cryptruck:
         dealer = (int_option(resolved, "first_dealer") + ROUNDS) % len(seats)
         return {**resolved, "first_dealer": dealer}
 
+    def rematch_first_seat(self, state: State) -> int:
+        """The seats stay in order: the options move the first dealer on."""
+        return 0
+
     def score_rows(self, state: State) -> list[ScoreRow]:
         """One row per seat per scored round: its points less penalties, and the sum."""
         totals = [0] * len(state.players)

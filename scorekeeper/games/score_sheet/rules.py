@@ -358,6 +358,10 @@ class ScoreSheet:
         """A score sheet knows no first player: the options stay."""
         return resolve_options(self.options, options)
 
+    def rematch_first_seat(self, state: State) -> int:
+        """The seats stay in order: a score sheet has no turns."""
+        return 0
+
     def score_rows(self, state: State) -> list[ScoreRow]:
         totals = [0] * len(state.players)
         rows: list[ScoreRow] = []

@@ -692,6 +692,10 @@ class Yadokarick:
         )
         return {**resolved, "first_dealer": dealer}
 
+    def rematch_first_seat(self, state: State) -> int:
+        """The seats stay in order: the options move the first dealer on (standard game)."""
+        return 0
+
     def score_rows(self, state: State | solo.SoloState) -> list[ScoreRow]:
         """One row per seat per scored round; in the NPC game one per player, the crab left out.
 

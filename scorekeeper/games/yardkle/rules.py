@@ -855,6 +855,11 @@ class Yardkle:
         """The sheet's first player is seat 1, with no choice to move on: the options stay."""
         return resolve_options(self.options, options)
 
+    def rematch_first_seat(self, state: State) -> int:
+        """Seat 1 started this game: the next game starts with the player after them, as a
+        table passes the dice on (a first player moves on by one, as in the other games)."""
+        return 1 % len(state.players)
+
     def score_rows(self, state: State) -> list[ScoreRow]:
         notes = {"banked": "banked", "yardkle": "Yardkle", "quick": "entered as a total"}
         totals = [0] * len(state.players)

@@ -1286,6 +1286,11 @@ class YellowDwarf:
         """Seat 1 starts round 1 and the sheet names no other first player: the options stay."""
         return resolve_options(self.options, options)
 
+    def rematch_first_seat(self, state: State) -> int:
+        """Each round is started by the seat after the last round's first player, all seats
+        playing: the next game goes on from there."""
+        return (state.first + 1) % len(state.players)
+
     def score_rows(self, state: State) -> list[ScoreRow]:
         """One row per seat per settled round: the round's whole change and the chips after."""
         return [

@@ -924,6 +924,10 @@ class YokaiSeptet:
         """The holder of the green 1 leads round 1 of every game: the options stay."""
         return resolve_options(self.options, options)
 
+    def rematch_first_seat(self, state: State) -> int:
+        """The seats stay in order: the green 1, wherever it was dealt, leads."""
+        return 0
+
     def score_rows(self, state: State) -> list[ScoreRow]:
         """One row per seat per round with points: the round's result plus its penalties."""
         records = {record.number: record for record in state.rounds}
