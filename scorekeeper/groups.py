@@ -181,6 +181,17 @@ def load(group_id: str) -> Group:
     return Group(str(row.id), str(row.name), tuple(players), str(row.edit_key))
 
 
+def of_session(session_id: str) -> tuple[str, str] | None:
+    """The id and name of the group a session was played by (None: by no group)."""
+    row = (
+        PlayerGroup.select(PlayerGroup.id, PlayerGroup.name)
+        .join(GameSession, on=GameSession.group == PlayerGroup.id)
+        .where(GameSession.id == session_id)
+        .first()
+    )
+    return None if row is None else (str(row.id), str(row.name))
+
+
 def find(group_ids: Sequence[str]) -> list[Group]:
     """The groups with these ids that exist, in the order given."""
     if not group_ids:

@@ -277,6 +277,7 @@ def results(session_id: str) -> str:
         may_edit=access.device_may_edit(view.id),
         next_session=store.next_session(view.id) if view.finished else None,
         form_key=new_form_key(),
+        group=groups.of_session(view.id),
     )
 
 

@@ -469,6 +469,9 @@ def test_play_again_after_a_groups_yardkle_game_passes_the_dice_on_keeping_group
             ("Ann", ids["Ann"]),
         ]
     assert [summary.id for summary in sessions_of(app, group)] == [next_id, table.id]
+    # Each session's results lead back to the group.
+    results = client.get(f"/s/{next_id}/results").get_data(as_text=True)
+    assert f'Played by the group <a href="/g/{group}">Friday</a>.' in results
 
 
 def test_play_again_of_a_session_of_no_group_makes_one_of_no_group(
@@ -478,3 +481,4 @@ def test_play_again_of_a_session_of_no_group_makes_one_of_no_group(
     finish_on_the_page(table)
     next_id = play_again(table).location.rsplit("/", 1)[1]
     assert row(app, next_id).group_id is None
+    assert "Played by the group" not in client.get(f"/s/{next_id}/results").get_data(as_text=True)
