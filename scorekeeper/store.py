@@ -566,10 +566,13 @@ def _repeated(once: OneTimeKey | None, scope: str) -> Exception:
 
 
 def _locked_session(session_id: str) -> GameSession:
-    session = next(iter(GameSession.raw(_LOCKED_ROW.sql, session_id, 1)), None)
-    if session is None:
+    row = _LOCKED_ROW.execute(session_id, 1).fetchone()
+    if row is None:
         raise SessionNotFound(session_id)
-    return session
+    # Built from the row's values directly: peewee's raw query resolves its columns to
+    # fields anew each time, which cost a write more than the query itself.
+    fields = GameSession._meta.sorted_fields  # the columns select() lists, in its order
+    return GameSession(**{f.name: f.python_value(v) for f, v in zip(fields, row, strict=True)})
 
 
 def _locked_row_query() -> Query:
