@@ -19,7 +19,7 @@ from typing import ParamSpec
 from flask import abort, make_response, request, session
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks, groups, store
+from scorekeeper import decks, groups, keys, store
 
 # The cookie must stay under the 4 KB browsers keep. Sessions this device may
 # record in are kept first: opening watch links never pushes one out.
@@ -205,9 +205,15 @@ def require_bearer_group_edit(group_id: str) -> None:
         abort(403, "That edit key does not belong to this group.")
 
 
-def require_bearer_edit(session_id: str) -> None:
+def require_bearer_edit(session_id: str, not_found: str) -> None:
+    """404 (``not_found``) for no such session, then 401 without a Bearer key and 403 with
+    another session's: one read of the session's key."""
+    try:
+        stored = store.edit_key(session_id)
+    except store.SessionNotFound:
+        abort(404, not_found)
     key = bearer_key()
     if key is None:
         abort(401, "Send the session's edit key as “Authorization: Bearer <key>”.")
-    if not store.edit_key_matches(session_id, key):
+    if not keys.same_key(stored, key):
         abort(403, "That edit key does not belong to this session.")

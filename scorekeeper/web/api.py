@@ -209,8 +209,7 @@ def checked_write(
     A retry under the same ``request_key`` records nothing and gets the first
     answer again; another request under a used key is refused.
     """
-    load_or_404(session_id)
-    access.require_bearer_edit(session_id)
+    access.require_bearer_edit(session_id, NOT_FOUND)
     body = json_body()
     only_fields(body, "version", "request_key", *fields)
     version = parse_whole_number(body.get("version"), "“version”", "version")
@@ -242,8 +241,7 @@ def request_key(
 @bp.post("/sessions/<session_id>/rematch")
 def rematch(session_id: str) -> tuple[Response, int]:
     """The next game at a finished session's table: a new session, with its own edit key."""
-    load_or_404(session_id)
-    access.require_bearer_edit(session_id)
+    access.require_bearer_edit(session_id, NOT_FOUND)
     body = json_body()
     only_fields(body, "request_key")
     # The keys of new sessions share one scope: the fingerprint names the finished session.
