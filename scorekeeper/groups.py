@@ -296,6 +296,16 @@ def remove_player(group_id: str, player_id: object) -> Player:
     return removed
 
 
+def player_of(group: Group, player_id: object, field: str) -> Player:
+    """The player ``player_id`` (an id as sent) of ``group``, or IllegalAction naming
+    ``field`` and saying why: no such player, or one of another group."""
+    player = group.player(player_id) if is_player_id(player_id) else None
+    if player is None:
+        _player_row(group.id, player_id, field)  # says why: unknown, or another group's
+        raise IllegalAction(f"No player of {group.name} has the id {player_id}.", field)
+    return player
+
+
 def seating(group: Group, player_ids: object, game: Game, field: str = "players") -> Seating:
     """The players ``player_ids`` (ids in seat order) of ``group``, checked for ``game``."""
     if not isinstance(player_ids, list):
@@ -309,10 +319,7 @@ def seating(group: Group, player_ids: object, game: Game, field: str = "players"
     players: list[Player] = []
     for index, player_id in enumerate(player_ids):
         where = f"{field}.{index}"
-        player = group.player(player_id) if is_player_id(player_id) else None
-        if player is None:
-            _player_row(group.id, player_id, where)  # says why: unknown, or another group's
-            raise IllegalAction(f"No player of {group.name} has the id {player_id}.", where)
+        player = player_of(group, player_id, where)
         if player in players:
             raise IllegalAction(
                 f"{player.name} is chosen twice; each player takes one seat.", where

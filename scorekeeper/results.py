@@ -7,12 +7,14 @@ no game is named here.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from datetime import datetime
 
-from scorekeeper import charts, stats, store
-from scorekeeper.games.base import ScoreRow, and_list
+from scorekeeper import charts, groups, stats, store
+from scorekeeper.games.base import IllegalAction, ScoreRow, and_list
+from scorekeeper.models import GameSession, Seat
 
 
 def score_series(rows: Sequence[ScoreRow]) -> tuple[charts.Series, ...]:
@@ -84,3 +86,62 @@ def result_of(view: store.SessionView, players: Sequence[str], ended_at: datetim
         scores=tuple(score_of[seat] for seat in seats),
         winners=frozenset(seats.index(seat) for seat in view.game.winners(view.state)),
     )
+
+
+def group_results(group: groups.Group) -> list[stats.Result]:
+    """What the statistics count of ``group``: its finished sessions, each seat keyed by
+    its group player's id ("" for a seat whose player was removed since).
+
+    Two queries find the sessions and all their seats; each session's view comes from
+    ``store.load``, which answers a kept view without replaying it. A seat of a current
+    player is named as the player is now, so a renamed player is one line everywhere.
+    """
+    rows = list(
+        GameSession.select(GameSession.id, GameSession.finished_at, GameSession.updated_at)
+        .where((GameSession.group == group.id) & GameSession.finished)
+        .order_by(GameSession.id)
+    )
+    players: dict[str, list[str]] = {}
+    seats = Seat.select(Seat.session, Seat.player).where(Seat.session.in_([r.id for r in rows]))
+    for seat in seats.order_by(Seat.position):
+        key = "" if seat.player_id is None else str(seat.player_id)
+        players.setdefault(str(seat.session_id), []).append(key)
+    current = {str(player.id): player.name for player in group.players}
+    results = []
+    for row in rows:
+        view = store.load(row.id)
+        if not view.finished:
+            continue  # made unfinished by an undo since the query above
+        # finished_at is backfilled for every finished session; updated_at is a safe bound.
+        counted = result_of(view, players[row.id], row.finished_at or row.updated_at)
+        names = tuple(
+            current.get(p, n) for p, n in zip(counted.players, counted.names, strict=True)
+        )
+        results.append(dataclasses.replace(counted, names=names))
+    return results
+
+
+def duel(
+    group: groups.Group, results: Sequence[stats.Result], first: str | None, second: str | None
+) -> stats.HeadToHead | None:
+    """The head to head asked for by ``first`` and ``second`` (player ids as sent; None for
+    both: none asked for), or IllegalAction naming the field that is wrong."""
+    if first is None and second is None:
+        return None
+    keys = []
+    for field, raw in (("first", first), ("second", second)):
+        if not raw:
+            raise IllegalAction(f"Choose the {field} player to compare.", field)
+        try:
+            player = groups.player_of(group, groups.player_id_as_sent(raw), field)
+        except IllegalAction as refused:
+            # The form's labels say "First player" and "Second player".
+            raise IllegalAction(f"{field.title()} player: {refused.message}", field) from None
+        if keys and keys[0] == str(player.id):
+            raise IllegalAction("Choose two different players to compare.", field)
+        if not any(str(player.id) in result.players for result in results):
+            raise IllegalAction(
+                f"{player.name} has played no finished game in this group yet.", field
+            )
+        keys.append(str(player.id))
+    return stats.head_to_head(results, keys[0], keys[1])

@@ -9,11 +9,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
-from scorekeeper import decks, groups, keys, store
+from scorekeeper import decks, groups, keys, results, stats, store
 from scorekeeper.export import read_export, session_csv, session_json, utc_text
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction, parse_whole_number
@@ -24,11 +25,19 @@ from scorekeeper.web.errors import error_response
 from scorekeeper.web.group_schemas import (
     CreatedGroup,
     CreatedGroupLinks,
+    GameFigures,
+    GamePlayerFigures,
     GroupAnswer,
     GroupLinks,
     GroupSession,
     GroupSessionLinks,
+    HeadToHeadFigures,
     PlayerAnswer,
+    PlayerFigures,
+    StatsAnswer,
+    StatsLinks,
+    WinsOnDay,
+    WinsOverTime,
 )
 from scorekeeper.web.json_input import json_body, only_fields, plays_of
 from scorekeeper.web.openapi import openapi_document
@@ -335,7 +344,10 @@ def group_answer(group: groups.Group) -> GroupAnswer:
             )
             for s in store.group_summaries(group.id)
         ],
-        links=GroupLinks(view=url_for("groups.group_page", group_id=group.id, _external=True)),
+        links=GroupLinks(
+            view=url_for("groups.group_page", group_id=group.id, _external=True),
+            stats=url_for("api.read_group_stats", group_id=group.id, _external=True),
+        ),
     )
 
 
@@ -356,7 +368,7 @@ def create_group() -> tuple[Response, int]:
     created_group = CreatedGroup(
         **{name: value for name, value in answer if name != "links"},
         edit_key=group.edit_key,
-        links=CreatedGroupLinks(view=answer.links.view, join=join),
+        links=CreatedGroupLinks(**answer.links.model_dump(), join=join),
     )
     return jsonify(created_group.model_dump(mode="json")), 201
 
@@ -364,6 +376,80 @@ def create_group() -> tuple[Response, int]:
 @bp.get("/groups/<group_id>")
 def read_group(group_id: str) -> Response:
     return jsonify(group_answer(load_group_or_404(group_id)).model_dump(mode="json"))
+
+
+def figures(record: stats.PlayerRecord) -> dict[str, Any]:
+    return {
+        "player": int(record.player),
+        "name": record.name,
+        "played": record.played,
+        "won": record.won,
+        "win_rate": record.win_rate,
+        "last_played": utc_text(record.last_played),
+    }
+
+
+def stats_answer(
+    group: groups.Group, counted: stats.Stats, duel: stats.HeadToHead | None
+) -> StatsAnswer:
+    # The chart's lines are named after the players, whose names are unique in a group.
+    player_named = {record.name: int(record.player) for record in counted.players}
+    asked = {"first": duel.first, "second": duel.second} if duel else {}
+    return StatsAnswer(
+        group=group.id,
+        played=counted.played,
+        players=[PlayerFigures(**figures(record)) for record in counted.players],
+        games=[
+            GameFigures(
+                game=game.game,
+                title=game.title,
+                lower_is_better=game.lower_is_better,
+                played=game.played,
+                last_played=utc_text(game.last_played),
+                players=[
+                    GamePlayerFigures(**figures(r), average=r.average, best=r.best)
+                    for r in game.players
+                ],
+            )
+            for game in counted.games
+        ],
+        wins_over_time=[
+            WinsOverTime(
+                player=player_named[line.name],
+                name=line.name,
+                days=[
+                    WinsOnDay(day=date.fromordinal(round(day)).isoformat(), wins=round(wins))
+                    for day, wins in line.points
+                ],
+            )
+            for line in counted.wins_over_time
+        ],
+        head_to_head=None
+        if duel is None
+        else HeadToHeadFigures(
+            first=int(duel.first),
+            second=int(duel.second),
+            first_name=duel.first_name,
+            second_name=duel.second_name,
+            played=duel.played,
+            first_won=duel.first_won,
+            second_won=duel.second_won,
+            shared=duel.shared,
+            neither=duel.neither,
+        ),
+        links=StatsLinks(
+            view=url_for("groups.group_stats", group_id=group.id, _external=True, **asked),
+            group=url_for("api.read_group", group_id=group.id, _external=True),
+        ),
+    )
+
+
+@bp.get("/groups/<group_id>/stats")
+def read_group_stats(group_id: str) -> Response:
+    group = load_group_or_404(group_id)
+    counted = results.group_results(group)
+    duel = results.duel(group, counted, request.args.get("first"), request.args.get("second"))
+    return jsonify(stats_answer(group, stats.compute(counted), duel).model_dump(mode="json"))
 
 
 def group_write(group_id: str) -> dict[str, Any]:

@@ -52,6 +52,9 @@ class GroupLinks(Closed):
         description="The group's page (read only for a phone that is no member).",
         json_schema_extra={"format": "uri"},
     )
+    stats: str = Field(
+        description="The group's statistics in this API.", json_schema_extra={"format": "uri"}
+    )
 
 
 class GroupAnswer(Closed):
@@ -75,6 +78,77 @@ class CreatedGroup(GroupAnswer):
         "`Authorization: Bearer <edit_key>` to change the group or start its sessions."
     )
     links: CreatedGroupLinks
+
+
+class PlayerFigures(Closed):
+    player: int = Field(description="The player's id in the group.")
+    name: str = Field(description="The player's name now.")
+    played: int = Field(description="Finished games the player had a seat in.")
+    won: int = Field(description="Games the player won, a shared win counting for each winner.")
+    win_rate: float = Field(ge=0, le=1, description="Won over played.")
+    last_played: str = Field(
+        description="When the player's latest finished game ended (UTC).",
+        json_schema_extra={"format": "date-time"},
+    )
+
+
+class GamePlayerFigures(PlayerFigures):
+    average: float = Field(description="The player's average final score in this game.")
+    best: int = Field(description="The player's best final score (the lowest where lower wins).")
+
+
+class GameFigures(Closed):
+    game: str = Field(description="The game's slug.")
+    title: str = Field(description="The game's title; a score sheet where the lowest wins apart.")
+    lower_is_better: bool
+    played: int = Field(description="Finished games of it the group played.")
+    last_played: str = Field(json_schema_extra={"format": "date-time"})
+    players: list[GamePlayerFigures] = Field(description="Most wins first.")
+
+
+class WinsOnDay(Closed):
+    day: str = Field(description="A day a game ended (UTC).", json_schema_extra={"format": "date"})
+    wins: int = Field(description="The player's wins up to and including that day.")
+
+
+class WinsOverTime(Closed):
+    player: int
+    name: str
+    days: list[WinsOnDay] = Field(description="Every day any game of the group ended, in order.")
+
+
+class HeadToHeadFigures(Closed):
+    first: int = Field(description="The first player's id.")
+    second: int = Field(description="The second player's id.")
+    first_name: str
+    second_name: str
+    played: int = Field(description="Finished games both played.")
+    first_won: int = Field(description="Won by the first and not the second.")
+    second_won: int = Field(description="Won by the second and not the first.")
+    shared: int = Field(description="Won by both (a shared win).")
+    neither: int = Field(description="Won by someone else.")
+
+
+class StatsLinks(Closed):
+    view: str = Field(
+        description="The group's statistics page.", json_schema_extra={"format": "uri"}
+    )
+    group: str = Field(description="The group in this API.", json_schema_extra={"format": "uri"})
+
+
+class StatsAnswer(Closed):
+    group: str = Field(description="The group id.")
+    played: int = Field(description="The group's finished games: only these count.")
+    players: list[PlayerFigures] = Field(
+        description="Each player over every game, most wins first. Seats of a player removed "
+        "from the group count for no one."
+    )
+    games: list[GameFigures] = Field(description="Each game played, the most played first.")
+    wins_over_time: list[WinsOverTime]
+    head_to_head: HeadToHeadFigures | None = Field(
+        description="The two players asked for with `first` and `second`; null when not asked."
+    )
+    links: StatsLinks
 
 
 class NewGroup(Closed):
@@ -110,6 +184,7 @@ MODELS: tuple[type[BaseModel], ...] = (
     NewGroup,
     NewPlayer,
     PlayerChange,
+    StatsAnswer,
 )
 
 
@@ -162,13 +237,78 @@ _GROUP_EXAMPLE: Schema = {
             },
         }
     ],
-    "links": {"view": f"{_BASE}/g/{_GROUP_ID}"},
+    "links": {
+        "view": f"{_BASE}/g/{_GROUP_ID}",
+        "stats": f"{_BASE}/api/v1/groups/{_GROUP_ID}/stats",
+    },
 }
 _CREATED_EXAMPLE: Schema = {
     **_GROUP_EXAMPLE,
     "sessions": [],
     "edit_key": _GROUP_KEY,
-    "links": {"view": f"{_BASE}/g/{_GROUP_ID}", "join": f"{_BASE}/g/{_GROUP_ID}/join/{_GROUP_KEY}"},
+    "links": {
+        **_GROUP_EXAMPLE["links"],
+        "join": f"{_BASE}/g/{_GROUP_ID}/join/{_GROUP_KEY}",
+    },
+}
+_ENDED = "2026-11-20T22:05:00Z"
+_STATS_EXAMPLE: Schema = {
+    "group": _GROUP_ID,
+    "played": 1,
+    "players": [
+        {"player": 2, "name": "Bo", "played": 1, "won": 1, "win_rate": 1.0, "last_played": _ENDED},
+        {"player": 1, "name": "Ana", "played": 1, "won": 0, "win_rate": 0.0, "last_played": _ENDED},
+    ],
+    "games": [
+        {
+            "game": "yardkle",
+            "title": "Yardkle",
+            "lower_is_better": False,
+            "played": 1,
+            "last_played": _ENDED,
+            "players": [
+                {
+                    "player": 2,
+                    "name": "Bo",
+                    "played": 1,
+                    "won": 1,
+                    "win_rate": 1.0,
+                    "last_played": _ENDED,
+                    "average": 10250.0,
+                    "best": 10250,
+                },
+                {
+                    "player": 1,
+                    "name": "Ana",
+                    "played": 1,
+                    "won": 0,
+                    "win_rate": 0.0,
+                    "last_played": _ENDED,
+                    "average": 7400.0,
+                    "best": 7400,
+                },
+            ],
+        }
+    ],
+    "wins_over_time": [
+        {"player": 2, "name": "Bo", "days": [{"day": "2026-11-20", "wins": 1}]},
+        {"player": 1, "name": "Ana", "days": [{"day": "2026-11-20", "wins": 0}]},
+    ],
+    "head_to_head": {
+        "first": 1,
+        "second": 2,
+        "first_name": "Ana",
+        "second_name": "Bo",
+        "played": 1,
+        "first_won": 0,
+        "second_won": 1,
+        "shared": 0,
+        "neither": 0,
+    },
+    "links": {
+        "view": f"{_BASE}/g/{_GROUP_ID}/stats?first=1&second=2",
+        "group": f"{_BASE}/api/v1/groups/{_GROUP_ID}",
+    },
 }
 
 
@@ -248,6 +388,31 @@ def group_paths() -> Schema:
                 },
             }
         },
+        "/groups/{group_id}/stats": {
+            "get": {
+                "operationId": "readGroupStats",
+                "tags": ["groups"],
+                "summary": "Read a group's statistics",
+                "description": "Counted from the group's finished sessions: per player over all "
+                "games and per game, wins over time, and with `first` and `second` a head to "
+                "head. A shared win counts for each winner. No key needed.",
+                "parameters": [
+                    *group,
+                    {"$ref": "#/components/parameters/FirstPlayer"},
+                    {"$ref": "#/components/parameters/SecondPlayer"},
+                ],
+                "responses": {
+                    "200": ok("The group's statistics.", "StatsAnswer", _STATS_EXAMPLE),
+                    **standard_errors(404),
+                    "422": error_response(
+                        "A head to head of a player who is unknown, of another group, chosen "
+                        "twice, missing or without a finished game.",
+                        "Choose two different players to compare.",
+                        "second",
+                    ),
+                },
+            }
+        },
         "/groups/{group_id}/players": {
             "post": _group_write(
                 "addPlayer",
@@ -288,6 +453,20 @@ PARAMETERS: Schema = {
         "required": True,
         "description": "The group id (unguessable; it is also the group's link).",
         "schema": {"type": "string", "maxLength": 32},
+    },
+    "FirstPlayer": {
+        "name": "first",
+        "in": "query",
+        "required": False,
+        "description": "With `second`: the id of the head to head's first player.",
+        "schema": {"type": "integer", "minimum": 1},
+    },
+    "SecondPlayer": {
+        "name": "second",
+        "in": "query",
+        "required": False,
+        "description": "With `first`: the id of the head to head's second player.",
+        "schema": {"type": "integer", "minimum": 1},
     },
     "PlayerId": {
         "name": "player_id",

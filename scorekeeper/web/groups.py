@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks, groups, store
+from scorekeeper import decks, groups, results, stats, store
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, IllegalAction
 from scorekeeper.web import access
@@ -84,6 +84,27 @@ def group_page(group_id: str) -> str:
         sessions=store.group_summaries(group_id),
         may_edit=access.device_may_edit_group(group_id),
     )
+
+
+@bp.get("/g/<group_id>/stats")
+def group_stats(group_id: str) -> tuple[str, int]:
+    """The group's statistics for whoever sees it, with the head to head asked for by GET."""
+    group = load_or_404(group_id)
+    access.remember_group(group_id, access.VIEW)
+    counted = results.group_results(group)
+    duel, duel_error = None, None
+    try:
+        duel = results.duel(group, counted, request.args.get("first"), request.args.get("second"))
+    except IllegalAction as refused:
+        duel_error = str(refused)
+    page = render_template(
+        "groups/stats.html",
+        group=group,
+        stats=stats.compute(counted),
+        duel=duel,
+        duel_error=duel_error,
+    )
+    return page, 422 if duel_error else 200
 
 
 @bp.get("/g/<group_id>/share")
