@@ -126,3 +126,66 @@ def test_the_group_pages_have_no_serious_axe_violation(
     finally:
         watcher.close()
     audit.assert_clean()
+
+
+def played_group(page: Any, base: str) -> tuple[str, dict[str, int]]:
+    """A group whose long-named players finished score sheets through the API (a shared
+    win among them) and left one in play; the group page's address and the player ids."""
+    request = page.request
+    names = ["Ann", "Bo", "Fatoumata Ndiaye-Okonkwo", "Hana"]
+    made = request.post(f"{base}/api/v1/groups", data={"name": "Friday", "players": names})
+    created = made.json()
+    ids = {player["name"]: player["id"] for player in created["players"]}
+    auth = {"Authorization": f"Bearer {created['edit_key']}"}
+    games = [
+        (["Ann", "Bo", "Fatoumata Ndiaye-Okonkwo"], [[10, 3, -4]]),
+        (["Bo", "Hana"], [[4, 2], [6, 8]]),
+        (["Ann", "Fatoumata Ndiaye-Okonkwo", "Hana"], [[12, 12, 1]]),  # shared
+        (["Ann", "Bo"], []),  # still in play
+    ]
+    for seated, rounds in games:
+        session = request.post(
+            f"{base}/api/v1/sessions",
+            data={
+                "game": "score-sheet",
+                "group": created["id"],
+                "players": [ids[name] for name in seated],
+                "options": {"target": 10},
+            },
+            headers=auth,
+        ).json()
+        for version, points in enumerate(rounds):
+            answer = request.post(
+                f"{base}/api/v1/sessions/{session['id']}/events",
+                data={"version": version, "action": {"type": "round", "points": points}},
+                headers={"Authorization": f"Bearer {session['edit_key']}"},
+            )
+            assert answer.status == 201, answer.text()
+    return f"{base}/g/{created['id']}", ids
+
+
+def test_a_groups_statistics_page_fits_a_phone_and_passes_axe_in_light_and_dark(
+    server: str,  # noqa: F811
+    audit: Audit,  # noqa: F811
+) -> None:
+    page = audit.page
+    group_url, ids = played_group(page, server)
+    page.goto(group_url)
+    assert "3 finished games counted" in page.content()
+    page.get_by_role("link", name="Statistics").click()
+    assert page.url == group_url + "/stats"
+    assert page.locator("table.stacked").count() == 2
+    assert page.locator("svg.chart-svg[role=img]").count() == 1
+    page.select_option("#duel-first", str(ids["Fatoumata Ndiaye-Okonkwo"]))
+    page.select_option("#duel-second", str(ids["Ann"]))
+    page.get_by_role("button", name="Compare").click()
+    caption = "Fatoumata Ndiaye-Okonkwo and Ann: 2 games together"
+    assert page.locator("table.duel-table caption").inner_text() == caption
+    audit.check("group statistics, a head to head")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        check_phone_layout(page, f"group-stats-page-{scheme}")
+    audit.visit(f"{group_url}/stats?first={ids['Bo']}&second={ids['Bo']}", "group stats refused")
+    assert page.get_by_role("alert").inner_text() == "Choose two different players to compare."
+    check_phone_layout(page, "group-stats-refused")
+    audit.assert_clean()
