@@ -20,6 +20,10 @@ Name = Field(min_length=1, max_length=NAME_MAX_LENGTH)
 COLOUR_PATTERN = "^(#[0-9a-fA-F]{6})?$"
 
 
+def uri(description: str) -> Any:
+    return Field(description=description, json_schema_extra={"format": "uri"})
+
+
 class Closed(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -52,9 +56,7 @@ class GroupLinks(Closed):
         description="The group's page (read only for a phone that is no member).",
         json_schema_extra={"format": "uri"},
     )
-    stats: str = Field(
-        description="The group's statistics in this API.", json_schema_extra={"format": "uri"}
-    )
+    stats: str = uri("The group's statistics in this API.")
 
 
 class GroupAnswer(Closed):
@@ -130,10 +132,8 @@ class HeadToHeadFigures(Closed):
 
 
 class StatsLinks(Closed):
-    view: str = Field(
-        description="The group's statistics page.", json_schema_extra={"format": "uri"}
-    )
-    group: str = Field(description="The group in this API.", json_schema_extra={"format": "uri"})
+    view: str = uri("The group's statistics page, with the head to head asked for.")
+    group: str = uri("The group in this API.")
 
 
 class StatsAnswer(Closed):

@@ -16,6 +16,8 @@ from flask.testing import FlaskClient
 from test_charts_and_stats import rows_of
 from test_groups import make_group, player_ids, start_group_game
 
+from scorekeeper import groups, results
+from scorekeeper.db import database
 from scorekeeper.models import GameSession
 
 TARGET_10 = {"option_target": "10"}
@@ -80,6 +82,32 @@ def played(client: FlaskClient, app: Flask) -> Played:
     assert (renamed.status_code, removed.status_code) == (303, 303)
     other = make_group(client, "Tuesday", ("Zed",))
     return Played(group_id, {**ids, "Anna": ann}, player_ids(app, other)["Zed"])
+
+
+def test_a_groups_results_read_all_seats_at_once_and_replay_no_kept_session(
+    app: Flask, played: Played, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with app.app_context():
+        group = groups.load(played.group_id)
+        first = results.group_results(group)
+        assert len(first) == 4
+        sent: list[str] = []
+        execute_sql = database.obj.execute_sql
+
+        def counted(sql: str, *args: Any, **kwargs: Any) -> Any:
+            sent.append(sql)
+            return execute_sql(sql, *args, **kwargs)
+
+        monkeypatch.setattr(database.obj, "execute_sql", counted)
+        again = results.group_results(group)
+    assert again == first
+    # One query for the sessions, one for all their seats, none for their events: each
+    # kept view is only checked to be current (its version read).
+    versions = [sql for sql in sent if sql.startswith('SELECT "t1"."version" FROM')]
+    assert len(versions) == 4
+    assert len([sql for sql in sent if 'FROM "game_session"' in sql]) == 1 + len(versions)
+    assert len([sql for sql in sent if 'FROM "seat"' in sql]) == 1
+    assert not [sql for sql in sent if 'FROM "event"' in sql]
 
 
 HEADER = ["Player", "Played", "Won", "Win rate", "Last played"]
