@@ -662,6 +662,19 @@ def other_forms() -> list[Form]:
             also=("tap", "untap"),
         ),
     ]
+    forms += [
+        Form(
+            f"group-stats-{where}",
+            endpoint,
+            "GET",
+            lambda w, p=path: p.format(group=w.group),
+            lambda w: {"first": str(w.players[0]), "second": str(w.players[2])},
+        )
+        for where, endpoint, path in (
+            ("page", "groups.group_stats", "/g/{group}/stats"),
+            ("api", "api.read_group_stats", "/api/v1/groups/{group}/stats"),
+        )
+    ]
     forms.append(
         Form(
             "forget",
@@ -1025,6 +1038,7 @@ ENDPOINTS = [
     "decks.join",
     "groups.new_group",
     "groups.group_page",
+    "groups.group_stats",
     "groups.share",
     "groups.join",
     "groups.players",
@@ -1047,6 +1061,7 @@ ENDPOINTS = [
     "api.yardkle_score",
     "api.create_group",
     "api.read_group",
+    "api.read_group_stats",
     "api.add_player",
     "api.change_player",
     "api.remove_player",
