@@ -75,7 +75,8 @@ same deck.
 **Groups.** A group holds the players who play together and the sessions they played: anyone
 with its id may read it; changing its players, and starting a session of it (`group` and its
 `players` in seat order instead of `seats`), takes its key as `Authorization: Bearer <key>`,
-returned once as `edit_key` when the group is made.
+returned once as `edit_key` when the group is made. Its statistics, counted from its finished
+sessions, are read with its id alone.
 
 **Text.** Names and other text must not contain control characters or unpaired surrogates
 (422 naming the field). Unknown properties of a request body are refused with 422.
