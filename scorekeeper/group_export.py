@@ -268,7 +268,7 @@ def import_group(imported: ImportedGroup, once: store.OneTimeKey | None = None) 
     group_id = keys.new_id()
     try:
         with write_transaction():
-            _claim(once)
+            store.claim_key(once, IMPORT_SCOPE)
             PlayerGroup.create(id=group_id, edit_key=keys.new_key(), name=imported.name)
             player_ids = [
                 GroupPlayer.create(group=group_id, **vars(player)).id for player in imported.players
@@ -287,9 +287,14 @@ def import_group(imported: ImportedGroup, once: store.OneTimeKey | None = None) 
                 RequestKey.update(answer={"group": group_id}).where(
                     (RequestKey.scope == IMPORT_SCOPE) & (RequestKey.key == once.key)
                 ).execute()
+    except store.AlreadyRecorded as repeated:
+        raise AlreadyImported(str(repeated.answer["group"])) from None
     except IntegrityError:
         # The same key at the same moment from a double tap: the other import won.
-        raise _repeated(once) from None
+        row = RequestKey.get_or_none(scope=IMPORT_SCOPE, key=once.key) if once else None
+        if row is None or not isinstance(row.answer, dict):
+            raise
+        raise AlreadyImported(str(row.answer["group"])) from None
     return groups.load(group_id)
 
 
@@ -301,27 +306,3 @@ def _link(session_id: str, group_id: str, seated: Sequence[int | None]) -> None:
             Seat.update(player=player).where(
                 (Seat.session == session_id) & (Seat.position == position)
             ).execute()
-
-
-def _claim(once: store.OneTimeKey | None) -> None:
-    if once is None:
-        return
-    if len(once.key) > 64:
-        what = "form key" if once.field == "form_key" else f"“{once.field}”"
-        raise IllegalAction(f"The {what} is longer than 64 characters.", once.field)
-    if RequestKey.get_or_none(scope=IMPORT_SCOPE, key=once.key) is not None:
-        raise _repeated(once)
-    RequestKey.create(scope=IMPORT_SCOPE, key=once.key, fingerprint=once.fingerprint)
-
-
-def _repeated(once: store.OneTimeKey | None) -> Exception:
-    row = RequestKey.get_or_none(scope=IMPORT_SCOPE, key=once.key) if once is not None else None
-    if once is None or row is None or not isinstance(row.answer, dict):
-        return RuntimeError("integrity error without a repeated one-time key")
-    if row.fingerprint != once.fingerprint:
-        return IllegalAction(
-            f"The {once.field} {once.key[:64]!r} was already used for another import, which "
-            "was made; send a new key with each new import.",
-            once.field,
-        )
-    return AlreadyImported(str(row.answer["group"]))

@@ -223,6 +223,15 @@ _CSV_EXAMPLE = (
 )
 
 
+# A new group's answer (POST /groups, POST /groups/import), and what any such post may get.
+_CREATED: Schema = {
+    "201": ok(
+        "The new group, with its key (returned only this once).", "CreatedGroup", _CREATED_EXAMPLE
+    ),
+    **standard_errors(400, 413),
+}
+
+
 def _group_write(
     operation_id: str,
     summary: str,
@@ -271,12 +280,7 @@ def group_paths() -> Schema:
                     {"name": "Friday night", "players": ["Ana", "Bo"]},
                 ),
                 "responses": {
-                    "201": ok(
-                        "The new group, with its key (returned only this once).",
-                        "CreatedGroup",
-                        _CREATED_EXAMPLE,
-                    ),
-                    **standard_errors(400, 413),
+                    **_CREATED,
                     "422": error_response(
                         "A missing or bad name, or the same player twice.",
                         "The group already has a player called Ana; give each player their "
@@ -370,12 +374,7 @@ def group_paths() -> Schema:
                     },
                 },
                 "responses": {
-                    "201": ok(
-                        "The new group, with its key (returned only this once).",
-                        "CreatedGroup",
-                        _CREATED_EXAMPLE,
-                    ),
-                    **standard_errors(400, 413),
+                    **_CREATED,
                     "422": error_response(
                         "Not a group export of this app, another format version, a bad player, "
                         "a seat's player missing or seated twice, or a session refused.",
