@@ -285,3 +285,20 @@ def test_the_import_page_is_linked_from_home_and_the_session_import(
 def test_an_unknown_group_has_no_export(client: FlaskClient) -> None:
     assert client.get(f"/g/{'x' * 22}/export.json").status_code == 404
     assert_error(client.get(f"{API}/groups/{'x' * 22}/export"), 404, None)
+
+
+def test_a_group_file_larger_than_other_bodies_may_be_is_imported(
+    app: Flask, client: FlaskClient, group_id: str
+) -> None:
+    exported = group_file(client, group_id)
+    # Many sessions make a group's file larger than the 512 KiB any other body may be.
+    exported["sessions"] = exported["sessions"] * 200
+    text = json.dumps(exported)
+    assert len(text) > app.config["MAX_CONTENT_LENGTH"]
+    new_id = imported_id(upload(client, text, "big.json"))
+    assert len(group_file(client, new_id)["sessions"]) == 600
+    too_big = " " * (8 * 1024 * 1024) + "{}"
+    assert (
+        client.post(f"{API}/groups/import", data=too_big, content_type="text/csv").status_code
+        == 413
+    )
