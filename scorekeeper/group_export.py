@@ -105,7 +105,8 @@ def group_json(group: groups.Group) -> dict[str, Any]:
 
 
 def _place(place: dict[int, int], player_id: int | None) -> int | None:
-    return None if player_id is None else place[player_id]
+    """The number in the file of the group's player ``player_id`` (None: no player)."""
+    return None if player_id is None else place.get(player_id)
 
 
 def _cell(text: str) -> str:
