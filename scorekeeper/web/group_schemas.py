@@ -7,6 +7,7 @@ from the other.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -118,9 +119,8 @@ class GroupExport(Closed):
     name: str = Name
     players: list[ExportedPlayer] = Field(description="In the group's order.")
     sessions: list[dict[str, Any]] = Field(
-        description="The group's sessions in the order they were played, each a session "
-        "export (`SessionExport`) whose seats also carry `player`: the `number` of the "
-        "player who sat there, or null for a seat of no group player."
+        description="The group's sessions in the order they were played.",
+        json_schema_extra={"items": {"$ref": "#/components/schemas/GroupSessionExport"}},
     )
 
 
@@ -144,6 +144,23 @@ MODELS: tuple[type[BaseModel], ...] = (
     NewPlayer,
     PlayerChange,
 )
+
+
+def with_group_session_export(schemas: dict[str, Schema]) -> dict[str, Schema]:
+    """``schemas`` and GroupSessionExport: a session export (SessionExport) whose seats
+    also carry the group player who sat there."""
+    exported = copy.deepcopy(schemas["SessionExport"])
+    exported["description"] = (
+        "A session export (`SessionExport`) whose seats also carry `player`. "
+        + exported["description"]
+    )
+    exported["properties"]["seats"]["items"]["properties"]["player"] = {
+        "type": ["integer", "null"],
+        "minimum": 0,
+        "description": "The `number` of the group's player who sat there, or null for a "
+        "seat of no player of the group.",
+    }
+    return {**schemas, "GroupSessionExport": exported}
 
 
 def _untitled(schema: Any) -> Any:
