@@ -495,7 +495,7 @@ def _insert_session(
     once = one_time_key(form_key)
     try:
         with write_transaction():
-            _claim(once, NEW_SESSION_SCOPE)
+            claim_key(once, NEW_SESSION_SCOPE)
             state, _ = replay(game, seats, options, logged)
             finished = game.is_finished(state)
             # A finished session ends when it is made, unless its file says otherwise; one
@@ -532,8 +532,9 @@ def _insert_session(
 NEW_SESSION_SCOPE = ""
 
 
-def _claim(once: OneTimeKey | None, scope: str) -> None:
-    """Take ``once`` for this write, or raise what a repeat of it means."""
+def claim_key(once: OneTimeKey | None, scope: str) -> None:
+    """Take ``once`` for this write, or raise what a repeat of it means; the key names
+    the session when its scope is one (a new session names it once made)."""
     if once is None:
         return
     if len(once.key) > 64:
@@ -545,7 +546,7 @@ def _claim(once: OneTimeKey | None, scope: str) -> None:
         scope=scope,
         key=once.key,
         fingerprint=once.fingerprint,
-        session=scope or None,
+        session=scope if keys.is_id(scope) else None,
     )
 
 
@@ -634,7 +635,7 @@ def _change(
     try:
         with write_transaction():
             session = _locked_session(session_id)
-            _claim(once, session_id)
+            claim_key(once, session_id)
             if version != session.version:
                 raise StaleVersion(session.version)
             written = write(session)

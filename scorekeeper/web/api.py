@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
-from scorekeeper import decks, groups, keys, results, stats, store
+from scorekeeper import decks, group_export, groups, keys, results, stats, store
 from scorekeeper.export import read_export, session_csv, session_json, utc_text
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction, parse_whole_number
@@ -39,6 +39,7 @@ from scorekeeper.web.group_schemas import (
     WinsOnDay,
     WinsOverTime,
 )
+from scorekeeper.web.groups import read_group_file
 from scorekeeper.web.json_input import json_body, only_fields, plays_of
 from scorekeeper.web.openapi import openapi_document
 from scorekeeper.web.refresh import version_answer
@@ -362,15 +363,19 @@ def load_group_or_404(group_id: str) -> groups.Group:
 def create_group() -> tuple[Response, int]:
     body = json_body()
     only_fields(body, "name", "players")
-    group = groups.create(body.get("name"), body.get("players", []))
+    return created_group(groups.create(body.get("name"), body.get("players", [])))
+
+
+def created_group(group: groups.Group) -> tuple[Response, int]:
+    """A new group's answer: the group, its edit key and its "join this group" link."""
     answer = group_answer(group)
     join = url_for("groups.join", group_id=group.id, key=group.edit_key, _external=True)
-    created_group = CreatedGroup(
+    created = CreatedGroup(
         **{name: value for name, value in answer if name != "links"},
         edit_key=group.edit_key,
         links=CreatedGroupLinks(**answer.links.model_dump(), join=join),
     )
-    return jsonify(created_group.model_dump(mode="json")), 201
+    return jsonify(created.model_dump(mode="json")), 201
 
 
 @bp.get("/groups/<group_id>")
@@ -450,6 +455,37 @@ def read_group_stats(group_id: str) -> Response:
     counted = results.group_results(group)
     duel = results.duel(group, counted, request.args.get("first"), request.args.get("second"))
     return jsonify(stats_answer(group, stats.compute(counted), duel).model_dump(mode="json"))
+
+
+@bp.get("/groups/<group_id>/export")
+def export_group(group_id: str) -> Response:
+    return jsonify(group_export.group_json(load_group_or_404(group_id)))
+
+
+@bp.get("/groups/<group_id>/export.csv")
+def export_group_csv(group_id: str) -> Response:
+    group = load_group_or_404(group_id)
+    return Response(group_export.group_csv(group), mimetype="text/csv")
+
+
+@bp.post("/groups/import")
+def import_group() -> tuple[Response, int]:
+    """A group file as exported: a JSON body (with an optional ``request_key`` beside the
+    file's fields), or a CSV body sent as text/csv (its ``request_key`` in the query)."""
+    if request.mimetype == "text/csv":
+        raw = request.get_data()
+        sent = {"csv": raw.decode("utf-8", errors="replace"), **request.args}
+        imported = read_group_file(raw)
+    else:
+        sent = json_body()
+        imported = group_export.read_group(
+            {name: value for name, value in sent.items() if name != "request_key"}
+        )
+    try:
+        group = group_export.import_group(imported, request_key(sent, None))
+    except group_export.AlreadyImported as repeated:
+        group = groups.load(repeated.group_id)
+    return created_group(group)
 
 
 def group_write(group_id: str) -> dict[str, Any]:

@@ -39,10 +39,19 @@ def export_json(session_id: str) -> Response:
     return response
 
 
-def parse_upload(form: ImportForm) -> object:
-    raw = form.file.data.read() if form.file.data else (form.text.data or "").encode()
+def uploaded(form: ImportForm) -> bytes:
+    """The chosen file, or else the pasted text."""
+    raw: bytes = form.file.data.read() if form.file.data else (form.text.data or "").encode()
     if not raw.strip():
         raise IllegalAction("Choose an exported .json file, or paste its text.", "file")
+    return raw
+
+
+def parse_upload(form: ImportForm) -> object:
+    return parse_json(uploaded(form))
+
+
+def parse_json(raw: bytes) -> object:
     try:
         data = json.loads(raw)
     except RecursionError:

@@ -185,3 +185,7 @@ def new_session_form(
 class ImportForm(KeyedForm):
     file = FileField("Session file (JSON, as exported)")
     text = TextAreaField("…or paste its text", render_kw={"rows": 4})
+
+
+class GroupImportForm(ImportForm):
+    file = FileField("Group file (JSON or CSV, as exported)")

@@ -7,7 +7,8 @@ from the other.
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
@@ -177,7 +178,39 @@ class PlayerChange(Closed):
     )
 
 
+class ExportedPlayer(Closed):
+    number: int = Field(ge=0, description="The player's place in the list, from 0.")
+    name: str = Name
+    colour: str = Field(pattern=COLOUR_PATTERN, description="`#rrggbb`, or empty.")
+    emoji: str = Field(max_length=EMOJI_MAX_LENGTH, description="One emoji, or empty.")
+
+
+class GroupExport(Closed):
+    """A whole group: what ``POST /groups/import`` reads back as a new group."""
+
+    format: Literal["tabletop-scorekeeper/group"]
+    format_version: Literal[1]
+    name: str = Name
+    players: list[ExportedPlayer] = Field(description="In the group's order.")
+    sessions: list[dict[str, Any]] = Field(
+        description="The group's sessions in the order they were played.",
+        json_schema_extra={"items": {"$ref": "#/components/schemas/GroupSessionExport"}},
+    )
+
+
+class GroupImport(GroupExport):
+    request_key: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="Optional: an import retried with the same key makes the group once.",
+    )
+
+
 MODELS: tuple[type[BaseModel], ...] = (
+    ExportedPlayer,
+    GroupExport,
+    GroupImport,
     PlayerAnswer,
     GroupAnswer,
     CreatedGroup,
@@ -186,6 +219,23 @@ MODELS: tuple[type[BaseModel], ...] = (
     PlayerChange,
     StatsAnswer,
 )
+
+
+def with_group_session_export(schemas: dict[str, Schema]) -> dict[str, Schema]:
+    """``schemas`` and GroupSessionExport: a session export (SessionExport) whose seats
+    also carry the group player who sat there."""
+    exported = copy.deepcopy(schemas["SessionExport"])
+    exported["description"] = (
+        "A session export (`SessionExport`) whose seats also carry `player`. "
+        + exported["description"]
+    )
+    exported["properties"]["seats"]["items"]["properties"]["player"] = {
+        "type": ["integer", "null"],
+        "minimum": 0,
+        "description": "The `number` of the group's player who sat there, or null for a "
+        "seat of no player of the group.",
+    }
+    return {**schemas, "GroupSessionExport": exported}
 
 
 def _untitled(schema: Any) -> Any:
@@ -312,6 +362,33 @@ _STATS_EXAMPLE: Schema = {
 }
 
 
+_EXPORT_EXAMPLE: Schema = {
+    "format": "tabletop-scorekeeper/group",
+    "format_version": 1,
+    "name": "Friday night",
+    "players": [
+        {"number": 0, "name": "Ana", "colour": "#1f77b4", "emoji": "🦊"},
+        {"number": 1, "name": "Bo", "colour": "", "emoji": ""},
+    ],
+    "sessions": [],
+}
+_CSV_EXAMPLE = (
+    "kind,number,name,colour,emoji,session\r\n"
+    "group,1,Friday night,,,\r\n"
+    "player,0,Ana,#1f77b4,🦊,\r\n"
+    "player,1,Bo,,,\r\n"
+)
+
+
+# A new group's answer (POST /groups, POST /groups/import), and what any such post may get.
+_CREATED: Schema = {
+    "201": ok(
+        "The new group, with its key (returned only this once).", "CreatedGroup", _CREATED_EXAMPLE
+    ),
+    **standard_errors(400, 413),
+}
+
+
 def _group_write(
     operation_id: str,
     summary: str,
@@ -360,12 +437,7 @@ def group_paths() -> Schema:
                     {"name": "Friday night", "players": ["Ana", "Bo"]},
                 ),
                 "responses": {
-                    "201": ok(
-                        "The new group, with its key (returned only this once).",
-                        "CreatedGroup",
-                        _CREATED_EXAMPLE,
-                    ),
-                    **standard_errors(400, 413),
+                    **_CREATED,
                     "422": error_response(
                         "A missing or bad name, or the same player twice.",
                         "The group already has a player called Ana; give each player their "
@@ -409,6 +481,88 @@ def group_paths() -> Schema:
                         "twice, missing or without a finished game.",
                         "Choose two different players to compare.",
                         "second",
+                    ),
+                },
+            }
+        },
+        "/groups/{group_id}/export": {
+            "get": {
+                "operationId": "exportGroup",
+                "tags": ["export"],
+                "summary": "Export a whole group as JSON",
+                "description": "The file `POST /groups/import` reads back. No key needed.",
+                "parameters": group,
+                "responses": {
+                    "200": ok("The group's export.", "GroupExport", _EXPORT_EXAMPLE),
+                    **standard_errors(404),
+                },
+            }
+        },
+        "/groups/{group_id}/export.csv": {
+            "get": {
+                "operationId": "exportGroupCsv",
+                "tags": ["export"],
+                "summary": "Export a whole group as CSV",
+                "description": (
+                    "The columns kind, number, name, colour, emoji, session: one `group` row "
+                    "(number: the format version; name), a `player` row per player in order "
+                    "(number from 0, name, colour, emoji), a `session` row per session "
+                    "(number from 0; session: its JSON as in `GroupExport`). Text starting "
+                    "with =, +, -, @ or ' is prefixed with ' (an import strips it). "
+                    "No key needed."
+                ),
+                "parameters": group,
+                "responses": {
+                    "200": {
+                        "description": "The CSV file, with a header row.",
+                        "content": {
+                            "text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE}
+                        },
+                    },
+                    **standard_errors(404),
+                },
+            }
+        },
+        "/groups/import": {
+            "post": {
+                "operationId": "importGroup",
+                "tags": ["groups"],
+                "summary": "Rebuild a group from its export",
+                "description": (
+                    "Makes a new group identical to an exported one (JSON, or the CSV sent as "
+                    "`text/csv` with an optional `request_key` query parameter), with a new id "
+                    "and key; its sessions are imported, each event replayed and checked, and "
+                    "each seat linked to its new player. All or nothing. No key needed."
+                ),
+                "parameters": [
+                    {
+                        "name": "request_key",
+                        "in": "query",
+                        "required": False,
+                        "description": "For a CSV body: an import retried with the same key "
+                        "makes the group once.",
+                        "schema": {"type": "string", "minLength": 1, "maxLength": 64},
+                    }
+                ],
+                "requestBody": {
+                    "required": True,
+                    "description": "A group file from the JSON or CSV export.",
+                    "content": {
+                        "application/json": {
+                            "schema": {"$ref": "#/components/schemas/GroupImport"},
+                            "example": _EXPORT_EXAMPLE,
+                        },
+                        "text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE},
+                    },
+                },
+                "responses": {
+                    **_CREATED,
+                    "422": error_response(
+                        "Not a group export of this app, another format version, a bad player, "
+                        "a seat's player missing or seated twice, or a session refused.",
+                        "Session 3, seat 2: “player” must be the number of one of the file's "
+                        "2 players (0 to 1), or null.",
+                        "sessions.2.seats.1.player",
                     ),
                 },
             }

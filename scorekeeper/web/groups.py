@@ -8,14 +8,18 @@ the right on.
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks, groups, results, stats, store
+from scorekeeper import decks, group_export, groups, results, stats, store
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Game, IllegalAction
 from scorekeeper.web import access
-from scorekeeper.web.forms import KeyedForm, NewSessionForm, new_session_form
+from scorekeeper.web.export import parse_json, uploaded
+from scorekeeper.web.forms import GroupImportForm, KeyedForm, NewSessionForm, new_session_form
+from scorekeeper.web.inputs import check_text
 from scorekeeper.web.sessions import share_page, start_session
 
 bp = Blueprint("groups", __name__)
@@ -236,3 +240,56 @@ def play(group_id: str, slug: str) -> Response | tuple[str, int]:
         refused=refused,
     )
     return page, 422 if refused else 200
+
+
+def group_download(group: groups.Group, text: str, mimetype: str, extension: str) -> Response:
+    name = f"group-{group.id[:8]}.{extension}"
+    return Response(
+        text, mimetype=mimetype, headers={"Content-Disposition": f"attachment; filename={name}"}
+    )
+
+
+@bp.get("/g/<group_id>/export.json")
+def export_json(group_id: str) -> Response:
+    group = load_or_404(group_id)
+    text = json.dumps(group_export.group_json(group), ensure_ascii=False, indent=1)
+    return group_download(group, text, "application/json", "json")
+
+
+@bp.get("/g/<group_id>/export.csv")
+def export_csv(group_id: str) -> Response:
+    group = load_or_404(group_id)
+    return group_download(group, group_export.group_csv(group), "text/csv", "csv")
+
+
+def read_group_file(raw: bytes) -> group_export.ImportedGroup:
+    """A group file as exported: CSV when it starts with the CSV's header, else JSON."""
+    if raw.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"kind,"):
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise IllegalAction("The file is not UTF-8 text.", "file") from None
+        check_text([("file", text)])
+        return group_export.read_group(group_export.csv_as_json(text))
+    return group_export.read_group(parse_json(raw))
+
+
+@bp.route("/groups/import", methods=["GET", "POST"])
+def import_group() -> Response | tuple[str, int]:
+    form = GroupImportForm()
+    error: IllegalAction | None = None
+    if form.validate_on_submit():
+        try:
+            imported = read_group_file(uploaded(form))
+            group = group_export.import_group(imported, store.one_time_key(form.form_key.data))
+        except IllegalAction as refused:
+            error = refused
+        except group_export.AlreadyImported as repeated:
+            return redirect(url_for("groups.group_page", group_id=repeated.group_id), 303)
+        else:
+            access.remember_group(group.id, access.EDIT)
+            return redirect(url_for("groups.group_page", group_id=group.id), 303)
+    elif request.method == "POST":
+        error = IllegalAction(EXPIRED)
+    page = render_template("groups/import.html", form=form, error=error)
+    return page, 422 if error else 200

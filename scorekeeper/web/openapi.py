@@ -16,7 +16,13 @@ from scorekeeper.export import FORMAT_VERSION, READABLE_VERSIONS
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import and_list
 from scorekeeper.web.adapters import adapters
-from scorekeeper.web.group_schemas import PARAMETERS, SECURITY, group_paths, group_schemas
+from scorekeeper.web.group_schemas import (
+    PARAMETERS,
+    SECURITY,
+    group_paths,
+    group_schemas,
+    with_group_session_export,
+)
 from scorekeeper.web.openapi_parts import (
     CARD,
     Schema,
@@ -1180,13 +1186,15 @@ def openapi_document() -> dict[str, Any]:
         ],
         "paths": _answered_everywhere({**_paths(), **group_paths(), **_game_paths()}),
         "components": {
-            "schemas": {
-                **_schemas(),
-                **_judge_schemas(),
-                **_game_schemas(),
-                **group_schemas(),
-                **state_schemas()[1],
-            },
+            "schemas": with_group_session_export(
+                {
+                    **_schemas(),
+                    **_judge_schemas(),
+                    **_game_schemas(),
+                    **group_schemas(),
+                    **state_schemas()[1],
+                }
+            ),
             "responses": _responses(),
             "parameters": {
                 "SessionId": {

@@ -238,6 +238,7 @@ def test_every_page_outside_a_game_has_no_serious_axe_violation(
         ("/new", "choose a game"),
         ("/judge", "judge"),
         ("/import", "import"),
+        ("/groups/import", "group import"),
         ("/decks", "deck profiles, none"),
         ("/no/such/page", "404 page"),
         ("/s/AAAAAAAAAAAAAAAAAAAAAA", "404 session"),
@@ -258,6 +259,10 @@ def test_every_page_outside_a_game_has_no_serious_axe_violation(
     page.fill("#text", "{not json")
     send(page, page.get_by_role("button", name="Import", exact=True))
     audit.check("import refused")
+    page.goto(f"{server}/groups/import")
+    page.fill("#text", "kind,number\r\nplayer,0")
+    send(page, page.get_by_role("button", name="Import", exact=True))
+    audit.check("group import refused")
     for slug in ("yokai-septet", "cryptruck", "yadokarick"):
         judge_a_trick(audit, server, slug)
     session_url = start_session(audit, server, "yadokarick", ["Ann", "Bo", "Cy"], {})

@@ -698,6 +698,15 @@ def other_forms() -> list[Form]:
             },
         )
     )
+    forms.append(
+        Form(
+            "group-import-paste",
+            "groups.import_group",
+            "POST",
+            lambda _w: "/groups/import",
+            lambda w: {"form_key": secrets.token_urlsafe(8), "text": json.dumps(group_file(w))},
+        )
+    )
     judge_steps = ("set_players", "set_trump", "pending", "drop", "resize", "size")
     forms += [
         Form(
@@ -734,6 +743,22 @@ def other_forms() -> list[Form]:
         )
     ]
     return forms
+
+
+def group_file(w: Any) -> dict[str, Any]:
+    """A group file: two players, and a session of the world's whose first seat is one."""
+    session = w.export("yardkle")
+    seats = [{**seat, "player": 0 if seat["position"] == 0 else None} for seat in session["seats"]]
+    return {
+        "format": "tabletop-scorekeeper/group",
+        "format_version": 1,
+        "name": "Ours",
+        "players": [
+            {"number": 0, "name": "Ann", "colour": "#d62728", "emoji": "🦊"},
+            {"number": 1, "name": "Zed", "colour": "", "emoji": ""},
+        ],
+        "sessions": [{**session, "seats": seats}],
+    }
 
 
 FORMS = session_forms() + other_forms()
@@ -937,6 +962,12 @@ JSON_REQUESTS = [request for variant in VARIANTS for request in session_requests
         lambda _w: {"": {"name": "Friday", "players": FOUR}},
     ),
     JsonRequest(
+        "api-import-group",
+        "api.import_group",
+        lambda _w: "/api/v1/groups/import",
+        lambda w: {"": group_file(w)},
+    ),
+    JsonRequest(
         "api-add-player",
         "api.add_player",
         lambda w: f"/api/v1/groups/{w.group}/players",
@@ -1044,6 +1075,9 @@ ENDPOINTS = [
     "groups.players",
     "groups.choose_game",
     "groups.play",
+    "groups.export_json",
+    "groups.export_csv",
+    "groups.import_group",
     "api.create_session",
     "api.import_session",
     "api.read_session",
@@ -1065,6 +1099,9 @@ ENDPOINTS = [
     "api.add_player",
     "api.change_player",
     "api.remove_player",
+    "api.export_group",
+    "api.export_group_csv",
+    "api.import_group",
     "api.openapi",
 ]
 

@@ -1,0 +1,309 @@
+"""A whole group as JSON or CSV, and reading such a file back as a new group.
+
+The JSON holds the group's name, its players in their order and each of its
+sessions as a session export (``export.session_json``) whose seats also name
+the group player who sat there, by the player's place in the file's list (a
+database id would mean nothing to another database). The CSV carries the same:
+a row for the group, one per player and one per session with that session's
+JSON, so an import of either rebuilds the group exactly.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from peewee import IntegrityError
+
+from scorekeeper import groups, keys, store
+from scorekeeper.db import write_transaction
+from scorekeeper.export import read_export, session_json
+from scorekeeper.games.base import IllegalAction
+from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, RequestKey, Seat
+
+FORMAT = "tabletop-scorekeeper/group"
+FORMAT_VERSION = 1
+CSV_COLUMNS = ("kind", "number", "name", "colour", "emoji", "session")
+# The one-time keys of group imports: none of them names a session.
+IMPORT_SCOPE = "group-import"
+# Text a spreadsheet would run as a formula starts with one of these; the CSV writes a
+# quote before it, and before a quote the text itself starts with, so reading strips one.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+@dataclass(frozen=True)
+class ImportedPlayer:
+    name: str
+    colour: str
+    emoji: str
+
+
+@dataclass(frozen=True)
+class ImportedGroupSession:
+    session: store.ImportedSession
+    # The place in the file's players of the player in each seat (None: no group player).
+    players: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class ImportedGroup:
+    name: str
+    players: tuple[ImportedPlayer, ...]
+    sessions: tuple[ImportedGroupSession, ...]
+
+
+class AlreadyImported(Exception):
+    """This import was sent before (a double tap, a retry): the group it made."""
+
+    def __init__(self, group_id: str) -> None:
+        super().__init__("This import was already made once.")
+        self.group_id = group_id
+
+
+def _sessions_and_seated(group_id: str) -> list[tuple[str, dict[int, int]]]:
+    """The group's session ids in the order they were played (then recorded), each with
+    the group player's id in each seat that had one."""
+    rows = (
+        Seat.select(GameSession.id.alias("played"), Seat.position, Seat.player)
+        .join(GameSession)
+        .where(GameSession.group == group_id)
+        .order_by(GameSession.created_at, Seat.id)
+        .dicts()
+    )
+    seated: dict[str, dict[int, int]] = {}
+    for row in rows:
+        players = seated.setdefault(str(row["played"]), {})
+        if row["player"] is not None:
+            players[int(row["position"])] = int(row["player"])
+    return list(seated.items())
+
+
+def group_json(group: groups.Group) -> dict[str, Any]:
+    place = {player.id: index for index, player in enumerate(group.players)}
+    sessions = []
+    for session_id, seated in _sessions_and_seated(group.id):
+        exported = session_json(store.load(session_id))
+        exported["seats"] = [
+            {**seat, "player": _place(place, seated.get(seat["position"]))}
+            for seat in exported["seats"]
+        ]
+        sessions.append(exported)
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "name": group.name,
+        "players": [
+            {"number": index, "name": p.name, "colour": p.colour, "emoji": p.emoji}
+            for index, p in enumerate(group.players)
+        ],
+        "sessions": sessions,
+    }
+
+
+def _place(place: dict[int, int], player_id: int | None) -> int | None:
+    """The number in the file of the group's player ``player_id`` (None: no player)."""
+    return None if player_id is None else place.get(player_id)
+
+
+def _cell(text: str) -> str:
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def _uncell(text: str) -> str:
+    return text[1:] if text.startswith("'") else text
+
+
+def group_csv(group: groups.Group) -> str:
+    """A "group" row (its name and the file's format version), a "player" row per player
+    in order, a "session" row per session with its export (as in the JSON) in "session"."""
+    exported = group_json(group)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerow(["group", FORMAT_VERSION, _cell(group.name), "", "", ""])
+    for player in exported["players"]:
+        cells = (player["name"], player["colour"], player["emoji"])
+        writer.writerow(["player", player["number"], *map(_cell, cells), ""])
+    for number, session in enumerate(exported["sessions"]):
+        text = json.dumps(session, ensure_ascii=False, separators=(",", ":"))
+        writer.writerow(["session", number, "", "", "", text])
+    return out.getvalue()
+
+
+def csv_as_json(text: str) -> dict[str, Any]:
+    """A group CSV as the JSON file it carries; a bad row is named by its number and column."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or tuple(rows[0]) != CSV_COLUMNS:
+        raise IllegalAction(
+            f"This is not a group CSV file: its first row must be {','.join(CSV_COLUMNS)}.",
+            "row 1",
+        )
+    data: dict[str, Any] = {"format": FORMAT, "players": [], "sessions": []}
+    for number, row in enumerate(rows[1:], start=2):
+        if not any(row):
+            continue
+        if len(row) != len(CSV_COLUMNS):
+            raise IllegalAction(
+                f"Row {number} has {len(row)} columns; each row has {len(CSV_COLUMNS)}.",
+                f"row {number}",
+            )
+        cells = dict(zip(CSV_COLUMNS, row, strict=True))
+        kind = cells["kind"]
+        if kind == "group":
+            if "name" in data:
+                raise IllegalAction(f"Row {number}: a file holds one group row.", f"row {number}")
+            version = cells["number"]
+            data["format_version"] = int(version) if version.isdigit() else version
+            data["name"] = _uncell(cells["name"])
+        elif kind == "player":
+            data["players"].append(
+                {column: _uncell(cells[column]) for column in ("name", "colour", "emoji")}
+            )
+        elif kind == "session":
+            try:
+                data["sessions"].append(json.loads(cells["session"]))
+            except ValueError as error:
+                raise IllegalAction(
+                    f"Row {number}, column session is not a session's JSON ({error}).",
+                    f"row {number}, column session",
+                ) from None
+        else:
+            raise IllegalAction(
+                f"Row {number}, column kind must be group, player or session, not {kind!r}.",
+                f"row {number}, column kind",
+            )
+    if "name" not in data:
+        raise IllegalAction("The file has no group row: its name is missing.", "name")
+    return data
+
+
+def read_group(data: object) -> ImportedGroup:
+    """The parts of an exported group file an import needs, checked for shape."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise IllegalAction("This is not a group file exported by Tabletop Scorekeeper.", "format")
+    version = data.get("format_version")
+    if isinstance(version, bool) or version != FORMAT_VERSION:
+        raise IllegalAction(
+            f"This file has format version {version!r}; this app reads version {FORMAT_VERSION}.",
+            "format_version",
+        )
+    name = groups.check_group_name(data.get("name"))
+    players = _read_players(data.get("players"))
+    listed = data.get("sessions")
+    if not isinstance(listed, list):
+        raise IllegalAction("“sessions” must be a list of session exports.", "sessions")
+    sessions = tuple(
+        _read_session(session, len(players), f"sessions.{index}")
+        for index, session in enumerate(listed)
+    )
+    return ImportedGroup(name, players, sessions)
+
+
+def _read_players(listed: object) -> tuple[ImportedPlayer, ...]:
+    if not isinstance(listed, list) or not all(isinstance(p, dict) for p in listed):
+        raise IllegalAction("“players” must be a list of {name, colour, emoji}.", "players")
+    if len(listed) > groups.MAX_PLAYERS:
+        raise IllegalAction(f"A group has at most {groups.MAX_PLAYERS} players.", "players")
+    players: list[ImportedPlayer] = []
+    for index, player in enumerate(listed):
+        field = f"players.{index}"
+        read = ImportedPlayer(
+            groups.check_player_name(player.get("name"), f"{field}.name"),
+            groups.check_colour(player.get("colour", ""), f"{field}.colour"),
+            groups.check_emoji(player.get("emoji", ""), f"{field}.emoji"),
+        )
+        if any(other.name.casefold() == read.name.casefold() for other in players):
+            raise IllegalAction(
+                f"Two players are called {read.name}; each player has their own name.",
+                f"{field}.name",
+            )
+        players.append(read)
+    return tuple(players)
+
+
+def _read_session(data: object, players: int, field: str) -> ImportedGroupSession:
+    try:
+        session = read_export(data)
+    except IllegalAction as refused:
+        raise _in_session(refused, field) from None
+    assert isinstance(data, dict)  # read_export refused anything else
+    seated: list[int | None] = []
+    for position, seat in enumerate(data["seats"]):
+        where = f"{field}.seats.{position}.player"
+        player = seat.get("player")
+        if player is not None and not (
+            isinstance(player, int) and not isinstance(player, bool) and 0 <= player < players
+        ):
+            raise IllegalAction(
+                f"{_title(field)}, seat {position + 1}: “player” must be the number of one "
+                f"of the file's {players} players (0 to {players - 1}), or null.",
+                where,
+            )
+        if player is not None and player in seated:
+            raise IllegalAction(
+                f"{_title(field)}, seat {position + 1}: player {player} already sits in "
+                "this session; each player takes one seat.",
+                where,
+            )
+        seated.append(player)
+    return ImportedGroupSession(session, tuple(seated))
+
+
+def _title(field: str) -> str:
+    """A session's field ("sessions.2") as a person counts it ("Session 3")."""
+    return f"Session {int(field.rsplit('.', 1)[1]) + 1}"
+
+
+def _in_session(refused: IllegalAction, field: str) -> IllegalAction:
+    inner = f"{field}.{refused.field}" if refused.field else field
+    return IllegalAction(f"{_title(field)}: {refused.message}", inner)
+
+
+def import_group(imported: ImportedGroup, once: store.OneTimeKey | None = None) -> groups.Group:
+    """A new group identical to an exported one, its sessions imported (marked so) and
+    each seat linked to its new player; nothing is written if any part is refused."""
+    group_id = keys.new_id()
+    try:
+        with write_transaction():
+            store.claim_key(once, IMPORT_SCOPE)
+            PlayerGroup.create(id=group_id, edit_key=keys.new_key(), name=imported.name)
+            player_ids = [
+                GroupPlayer.create(group=group_id, **vars(player)).id for player in imported.players
+            ]
+            for index, entry in enumerate(imported.sessions):
+                try:
+                    session_id, _key = store.import_session(entry.session)
+                except IllegalAction as refused:
+                    raise _in_session(refused, f"sessions.{index}") from None
+                _link(
+                    session_id,
+                    group_id,
+                    [None if place is None else player_ids[place] for place in entry.players],
+                )
+            if once is not None:
+                RequestKey.update(answer={"group": group_id}).where(
+                    (RequestKey.scope == IMPORT_SCOPE) & (RequestKey.key == once.key)
+                ).execute()
+    except store.AlreadyRecorded as repeated:
+        raise AlreadyImported(str(repeated.answer["group"])) from None
+    except IntegrityError:
+        # The same key at the same moment from a double tap: the other import won.
+        row = RequestKey.get_or_none(scope=IMPORT_SCOPE, key=once.key) if once else None
+        if row is None or not isinstance(row.answer, dict):
+            raise
+        raise AlreadyImported(str(row.answer["group"])) from None
+    return groups.load(group_id)
+
+
+def _link(session_id: str, group_id: str, seated: Sequence[int | None]) -> None:
+    """Make the imported session the group's, each seat its player's (None: nobody's)."""
+    GameSession.update(group=group_id).where(GameSession.id == session_id).execute()
+    for position, player in enumerate(seated):
+        if player is not None:
+            Seat.update(player=player).where(
+                (Seat.session == session_id) & (Seat.position == position)
+            ).execute()
