@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -279,7 +278,7 @@ def import_group(imported: ImportedGroup, once: store.OneTimeKey | None = None) 
                     session_id, _key = store.import_session(entry.session)
                 except IllegalAction as refused:
                     raise _in_session(refused, f"sessions.{index}") from None
-                _link(
+                groups.link_seats(
                     session_id,
                     group_id,
                     [None if place is None else player_ids[place] for place in entry.players],
@@ -297,13 +296,3 @@ def import_group(imported: ImportedGroup, once: store.OneTimeKey | None = None) 
             raise
         raise AlreadyImported(str(row.answer["group"])) from None
     return groups.load(group_id)
-
-
-def _link(session_id: str, group_id: str, seated: Sequence[int | None]) -> None:
-    """Make the imported session the group's, each seat its player's (None: nobody's)."""
-    GameSession.update(group=group_id).where(GameSession.id == session_id).execute()
-    for position, player in enumerate(seated):
-        if player is not None:
-            Seat.update(player=player).where(
-                (Seat.session == session_id) & (Seat.position == position)
-            ).execute()

@@ -344,11 +344,7 @@ def seat(session: GameSession, seated: Seating) -> None:
         raise IllegalAction(
             "A player was removed from the group meanwhile; choose again.", "players"
         )
-    GameSession.update(group=seated.group_id).where(GameSession.id == session.id).execute()
-    for position, player_id in enumerate(ids):
-        Seat.update(player=player_id).where(
-            (Seat.session == session) & (Seat.position == position)
-        ).execute()
+    link_seats(session.id, seated.group_id, ids)
     _touch(seated.group_id)
 
 
@@ -359,17 +355,23 @@ def seat_again(played_id: str, session: GameSession, order: Sequence[int]) -> No
     played = GameSession.select(GameSession.group).where(GameSession.id == played_id).get()
     if played.group_id is None:
         return
-    GameSession.update(group=played.group_id).where(GameSession.id == session.id).execute()
     players = {
         row.position: row.player_id
         for row in Seat.select(Seat.position, Seat.player).where(Seat.session == played_id)
     }
-    for position, seat in enumerate(order):
-        if players.get(seat) is not None:
-            Seat.update(player=players[seat]).where(
-                (Seat.session == session) & (Seat.position == position)
-            ).execute()
+    link_seats(session.id, played.group_id, [players.get(seat) for seat in order])
     _touch(played.group_id)
+
+
+def link_seats(session_id: str, group_id: str, players: Sequence[int | None]) -> None:
+    """Make a session the group's, each seat the player at its position in ``players``
+    (None: no player's), inside the caller's transaction."""
+    GameSession.update(group=group_id).where(GameSession.id == session_id).execute()
+    for position, player in enumerate(players):
+        if player is not None:
+            Seat.update(player=player).where(
+                (Seat.session == session_id) & (Seat.position == position)
+            ).execute()
 
 
 def names_used(session_ids: Sequence[str]) -> list[str]:
