@@ -197,12 +197,18 @@ def require_device_group_edit(group_id: str) -> None:
         )
 
 
-def require_bearer_group_edit(group_id: str) -> None:
+def _require_bearer(of: str, matches: Callable[[str], bool]) -> None:
+    """401 without a Bearer key, 403 with one that ``matches`` refuses (the key of another
+    ``of``: session or group)."""
     key = bearer_key()
     if key is None:
-        abort(401, "Send the group's edit key as “Authorization: Bearer <key>”.")
-    if not groups.key_matches(group_id, key):
-        abort(403, "That edit key does not belong to this group.")
+        abort(401, f"Send the {of}'s edit key as “Authorization: Bearer <key>”.")
+    if not matches(key):
+        abort(403, f"That edit key does not belong to this {of}.")
+
+
+def require_bearer_group_edit(group_id: str) -> None:
+    _require_bearer("group", lambda key: groups.key_matches(group_id, key))
 
 
 def require_bearer_edit(session_id: str, not_found: str) -> None:
@@ -212,8 +218,4 @@ def require_bearer_edit(session_id: str, not_found: str) -> None:
         stored = store.edit_key(session_id)
     except store.SessionNotFound:
         abort(404, not_found)
-    key = bearer_key()
-    if key is None:
-        abort(401, "Send the session's edit key as “Authorization: Bearer <key>”.")
-    if not keys.same_key(stored, key):
-        abort(403, "That edit key does not belong to this session.")
+    _require_bearer("session", lambda key: keys.same_key(stored, key))
