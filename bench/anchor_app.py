@@ -1,6 +1,7 @@
 """The anchor of bench/http_load.py: a bare Flask route answering each path with the
 bytes the app gave for it (status, content type, ETag, body), read from the JSON file
-named by ANCHOR_ANSWERS, and every POST with the one append answer. A path captured
+named by ANCHOR_ANSWERS, and every POST with the one append answer (its minimal one
+to ``Prefer: return=minimal``). A path captured
 with an ETag answers its stored 304 when If-None-Match is sent and its ``plain``
 answer otherwise."""
 
@@ -21,7 +22,11 @@ def create_app() -> Flask:
     @app.route("/", defaults={"path": ""}, methods=["GET", "POST"])
     @app.route("/<path:path>", methods=["GET", "POST"])
     def answer(path: str) -> Response:
-        stored = answers.get("POST" if request.method == "POST" else f"/{path}")
+        if request.method == "POST":
+            minimal = "return=minimal" in request.headers.get("Prefer", "")
+            stored = answers["POST minimal" if minimal else "POST"]
+        else:
+            stored = answers.get(f"/{path}")
         if stored is None:
             return Response("", 404)
         if "plain" in stored and "If-None-Match" not in request.headers:

@@ -283,19 +283,39 @@ def _brought_up_to_date(session: GameSession, kept: SessionView | None) -> Sessi
         # Only appends since: the events logged then are unchanged, the new ones follow.
         newest = kept.events[-1].seq if kept.events else 0
         state, events = kept.state, list(kept.events)
-        for row in session.events.where(Event.seq > newest).order_by(Event.seq):
+        for seq, action, undone, redoable in _EVENTS_AFTER.execute(session.id, newest):
             state, event = _replay_one(
-                kept.game, state, row.seq, row.action, row.undone, row.redoable
+                kept.game,
+                state,
+                seq,
+                Event.action.python_value(action),
+                Event.undone.python_value(undone),
+                Event.redoable.python_value(redoable),
             )
             events.append(event)
-        return replace(
+        caught_up = replace(
             kept,
             version=session.version,
             state=state,
             events=tuple(events),
             finished_at=session.finished_at,
         )
+        if len(events) == len(kept.events):
+            return caught_up
+        # Appended events are live and an append ends the redo trail (an undo or a redo
+        # rewrites history): known without a look at the whole log.
+        return _known(caught_up, can_undo=True, can_redo=False)
     return _replayed(session, _seats(session), _log(session))
+
+
+# A view catching up reads the events logged after its newest one (another worker's writes).
+_EVENTS_AFTER = Statement(
+    lambda: (
+        Event.select(Event.seq, Event.action, Event.undone, Event.redoable)
+        .where((Event.session == "") & (Event.seq > 0))
+        .order_by(Event.seq)
+    )
+)
 
 
 def _seats(session: GameSession) -> tuple[str, ...]:

@@ -300,8 +300,10 @@ class ApiSession:
     def version(self) -> int:
         return int(self.read()["version"])
 
-    def post(self, path: str, body: Any, key: str | None = "own") -> Any:
-        headers = {}
+    def post(
+        self, path: str, body: Any, key: str | None = "own", headers: dict[str, str] | None = None
+    ) -> Any:
+        headers = dict(headers or {})
         if key == "own":
             headers["Authorization"] = f"Bearer {self.key}"
         elif key is not None:

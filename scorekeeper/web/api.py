@@ -55,10 +55,11 @@ def illegal(refused: IllegalAction) -> tuple[Response, int]:
 
 
 @bp.errorhandler(store.StaleVersion)
-def stale(error: store.StaleVersion) -> tuple[Response, int]:
+def stale(error: store.StaleVersion) -> Response:
     """The current state, where a 2xx carries it, with the error beside it."""
-    body = session_state(store.load(request.view_args["session_id"]))  # type: ignore[index]
-    return jsonify({**body, "error": str(error), "field": "version"}), 409
+    minimal = minimal_wanted()
+    body = write_answer(store.load(request.view_args["session_id"]), minimal)  # type: ignore[index]
+    return json_answer({**body, "error": str(error), "field": "version"}, 409, minimal)
 
 
 def session_fields(view: store.SessionView) -> dict[str, Any]:
@@ -91,15 +92,66 @@ def session_fields(view: store.SessionView) -> dict[str, Any]:
             if view.deck is not None
             else {}
         ),
-        "links": {
-            "view": url_for("sessions.session_page", session_id=view.id, _external=True),
-            "export": url_for("api.export_session", session_id=view.id, _external=True),
-        },
+        "links": session_links(view.id),
     }
+
+
+# A session's links, by the address the app is reached at and the session: every write's
+# answer carries them, and building them was a tenth of an append's time.
+_LINKS: Recent[tuple[str, str], dict[str, str]] = Recent(256)
+
+
+def session_links(session_id: str) -> dict[str, str]:
+    kept = _LINKS.get((request.url_root, session_id))
+    if kept is None:
+        kept = {
+            "view": url_for("sessions.session_page", session_id=session_id, _external=True),
+            "export": url_for("api.export_session", session_id=session_id, _external=True),
+        }
+        _LINKS.put((request.url_root, session_id), kept)
+    return dict(kept)
 
 
 def session_state(view: store.SessionView) -> dict[str, Any]:
     return {**session_fields(view), "state": state_json.plain(view.state)}
+
+
+def minimal_wanted() -> bool:
+    """Whether the client sent ``Prefer: return=minimal`` (RFC 7240): a write's answer then
+    leaves out ``state``, the one part that grows with the session."""
+    prefer = request.headers.get("Prefer")
+    if not prefer:
+        return False
+    # Preferences are separated by commas, their parameters by semicolons; names and the
+    # values of return are case-insensitive, and "=" may have spaces around it.
+    return any(
+        preference.split(";", 1)[0].replace(" ", "").replace("\t", "") == "return=minimal"
+        for preference in prefer.lower().split(",")
+    )
+
+
+def write_answer(view: store.SessionView, minimal: bool) -> dict[str, Any]:
+    """A write's answer as a dict: the whole session, or without its state if asked so."""
+    return session_fields(view) if minimal else session_state(view)
+
+
+def json_answer(body: dict[str, Any], status: int, minimal: bool) -> Response:
+    """A write's answer, saying whether ``Prefer: return=minimal`` was honoured."""
+    return minimal_applied(
+        current_app.response_class(
+            json.dumps(body, **state_json.COMPACT) + "\n", mimetype="application/json"
+        ),
+        status,
+        minimal,
+    )
+
+
+def minimal_applied(answer: Response, status: int, minimal: bool) -> Response:
+    answer.status_code = status
+    answer.vary.add("Prefer")
+    if minimal:
+        answer.headers["Preference-Applied"] = "return=minimal"
+    return answer
 
 
 # The answers lately made, by session: a session's text is made once per version (and
@@ -211,25 +263,31 @@ def session_version(session_id: str) -> Response:
 Write = Callable[[dict[str, Any], int, store.OneTimeKey | None], store.SessionView]
 
 
-def checked_write(
-    session_id: str, status: int, fields: tuple[str, ...], write: Write
-) -> tuple[Response, int]:
+def checked_write(session_id: str, status: int, fields: tuple[str, ...], write: Write) -> Response:
     """An edit-key-checked write with the body's version and optional request key.
 
     A retry under the same ``request_key`` records nothing and gets the first
-    answer again; another request under a used key is refused.
+    answer again (without its state, if this retry prefers it minimal); another
+    request under a used key is refused.
     """
     access.require_bearer_edit(session_id, NOT_FOUND)
     body = json_body()
     only_fields(body, "version", "request_key", *fields)
     version = parse_whole_number(body.get("version"), "“version”", "version")
     once = request_key(body, session_state)
+    minimal = minimal_wanted()
     try:
-        return session_answer(write(body, version, once)), status
+        view = write(body, version, once)
     except store.AlreadyRecorded as repeated:
         if repeated.answer is None:
-            return session_answer(store.load(session_id)), status
-        return jsonify(repeated.answer), status
+            return json_answer(write_answer(store.load(session_id), minimal), status, minimal)
+        first: dict[str, Any] = repeated.answer
+        if minimal:
+            first = {name: value for name, value in first.items() if name != "state"}
+        return json_answer(first, status, minimal)
+    if minimal:
+        return json_answer(session_fields(view), status, minimal)
+    return minimal_applied(session_answer(view), status, minimal)
 
 
 def request_key(
@@ -264,7 +322,7 @@ def rematch(session_id: str) -> tuple[Response, int]:
 
 
 @bp.post("/sessions/<session_id>/events")
-def append_event(session_id: str) -> tuple[Response, int]:
+def append_event(session_id: str) -> Response:
     def write(
         body: dict[str, Any], version: int, once: store.OneTimeKey | None
     ) -> store.SessionView:
@@ -277,12 +335,12 @@ def append_event(session_id: str) -> tuple[Response, int]:
 
 
 @bp.post("/sessions/<session_id>/undo")
-def undo(session_id: str) -> tuple[Response, int]:
+def undo(session_id: str) -> Response:
     return checked_write(session_id, 200, (), lambda _b, v, k: store.undo(session_id, v, k))
 
 
 @bp.post("/sessions/<session_id>/redo")
-def redo(session_id: str) -> tuple[Response, int]:
+def redo(session_id: str) -> Response:
     return checked_write(session_id, 200, (), lambda _b, v, k: store.redo(session_id, v, k))
 
 

@@ -8,7 +8,7 @@ judges and calculators.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from werkzeug.exceptions import InternalServerError
 
@@ -72,6 +72,13 @@ request again with the same key records nothing new and answers exactly what the
 said; the same key with a different request is refused with 422 (`field`: `request_key`), and
 nothing is recorded. Never reuse a key for another write.
 
+**Lean answers.** A write (events, undo, redo) answers the whole session, its `state` included,
+and a game's state carries every turn or trick played, so the answer grows as the session does.
+A client that keeps its own view, or needs only the new version, whose move it is and the
+standings, sends `Prefer: return=minimal` (RFC 7240): the answer, a 409 included, then leaves
+`state` out and says `Preference-Applied: return=minimal`. Its size stays the same from the
+first move to the last; `GET /sessions/{session_id}` gives the state whenever it is wanted.
+
 **Deck profiles.** A session of a game whose cards carry a printed size plays with a deck
 profile (the sizes printed on a physical deck). Anyone may read a session's `deck_profile`
 (its id, name and sizes); changing it takes a key. Creating or importing a session answers
@@ -100,8 +107,18 @@ def _session_write(
     refusal: Schema,
 ) -> Schema:
     """A Bearer-protected, version-checked write to one session."""
+    success = {
+        "description": success_description,
+        "headers": {
+            "Preference-Applied": {
+                "description": "`return=minimal` when the answer leaves out the state.",
+                "schema": {"type": "string", "enum": ["return=minimal"]},
+            }
+        },
+        "content": json_content({"oneOf": [ref("SessionState"), ref("SessionFields")]}),
+    }
     responses: Schema = {
-        str(success_code): ok(success_description, "SessionState"),
+        str(success_code): success,
         **standard_errors(400, 401, 403, 404, 409, 413),
         "422": refusal,
     }
@@ -112,7 +129,19 @@ def _session_write(
             "summary": summary,
             "description": description,
             "security": [{"editKey": []}],
-            "parameters": [{"$ref": "#/components/parameters/SessionId"}],
+            "parameters": [
+                {"$ref": "#/components/parameters/SessionId"},
+                {
+                    "name": "Prefer",
+                    "in": "header",
+                    "required": False,
+                    "description": (
+                        "`return=minimal`: answer without `state` (RFC 7240), at the same "
+                        "size however long the session."
+                    ),
+                    "schema": {"type": "string", "examples": ["return=minimal"]},
+                },
+            ],
             "requestBody": body,
             "responses": dict(sorted(responses.items())),
         }
@@ -250,9 +279,17 @@ def _game_refs(kind: str) -> list[Schema]:
     return [ref(schema_name(slug, kind)) for slug in GAME_SLUGS]
 
 
-def _session(description: str, *, created: bool, error: Schema | None = None) -> Schema:
+def _session(
+    description: str,
+    *,
+    created: bool,
+    error: Schema | None = None,
+    state: Literal["required", "optional", "absent"] = "required",
+) -> Schema:
     """A session's state as the API answers it; ``created``: with the keys and the join link
-    of the answer that creates it; ``error``: with the error of a refused write beside it.
+    of the answer that creates it; ``error``: with the error of a refused write beside it;
+    ``state``: whether the game's state is always there, left out on ``Prefer:
+    return=minimal``, or never there (the minimal answer).
 
     The `game` picks which game's options and state the session carries.
     """
@@ -314,7 +351,7 @@ def _session(description: str, *, created: bool, error: Schema | None = None) ->
             "can_undo",
             "can_redo",
             "expected",
-            "state",
+            *(["state"] if state == "required" else []),
             "links",
             *extra,
         ],
@@ -366,13 +403,24 @@ def _session(description: str, *, created: bool, error: Schema | None = None) ->
             "can_redo": {"type": "boolean"},
             "expected": ref("Expected"),
             "deck_profile": deck_profile,
-            "state": {
-                "description": (
-                    "The game's own state, every field of the engine's state: cards as text "
-                    "(`blue 9`, `10D`), sets as sorted lists, seats as indexes from 0. Its "
-                    "schema is the one of the session's `game`."
-                ),
-            },
+            **(
+                {}
+                if state == "absent"
+                else {
+                    "state": {
+                        "description": (
+                            "The game's own state, every field of the engine's state: cards as "
+                            "text (`blue 9`, `10D`), sets as sorted lists, seats as indexes "
+                            "from 0. Its schema is the one of the session's `game`."
+                            + (
+                                " Left out when the write sent `Prefer: return=minimal`."
+                                if state == "optional"
+                                else ""
+                            )
+                        ),
+                    }
+                }
+            ),
             "links": links,
             **extra,
         },
@@ -382,7 +430,7 @@ def _session(description: str, *, created: bool, error: Schema | None = None) ->
                 "properties": {
                     "game": {"const": slug},
                     "options": ref(schema_name(slug, "Options")),
-                    "state": states[slug],
+                    **({} if state == "absent" else {"state": states[slug]}),
                 },
             }
             for slug in GAME_SLUGS
@@ -417,6 +465,7 @@ def _schemas() -> Schema:
                 "error": {"type": "string", "description": "A sentence a player can read."},
                 "field": {"const": "version"},
             },
+            state="optional",
         ),
         "Expected": {
             "type": "object",
@@ -492,6 +541,12 @@ def _schemas() -> Schema:
         },
         "SessionState": _session(
             "A session as it stands after replaying its live events.", created=False
+        ),
+        "SessionFields": _session(
+            "A write's answer when it sent `Prefer: return=minimal`: the session as it stands "
+            "after the write, without the game's state.",
+            created=False,
+            state="absent",
         ),
         "CreatedSession": _session(
             "A new session: its state, the edit key (shown only this once) and a "

@@ -432,6 +432,96 @@ def test_a_repeated_request_key_records_once(client: FlaskClient) -> None:
     assert session.read()["can_redo"] is True
 
 
+MINIMAL = {"Prefer": "return=minimal"}
+
+
+def test_a_write_preferring_return_minimal_answers_without_the_state_and_says_so(
+    client: FlaskClient,
+) -> None:
+    session = api_session(client)
+    response = session.post("/events", {"version": 0, "action": ROLL}, headers=MINIMAL)
+    assert response.status_code == 201
+    assert response.headers["Preference-Applied"] == "return=minimal"
+    assert "Prefer" in response.headers["Vary"]
+    body = response.get_json()
+    assert "state" not in body
+    assert set(body) == set(session.read()) - {"state"}
+    assert body["version"] == 1
+    assert body["ruling"] == (
+        "Ann rolled 1 1 1 5 2 3: three 1s (1000) and single 5 (50) can score up to 1050."
+    )
+    assert body["expected"] == {"seat": 0, "actions": [{"type": "keep", "choices": [False, True]}]}
+    assert body["can_undo"] is True
+    # Recorded as any other write: the state is there to read.
+    assert session.read()["state"]["turn"]["pending_roll"] == [1, 1, 1, 5, 2, 3]
+    undone = session.post("/undo", {"version": 1}, headers=MINIMAL)
+    assert undone.status_code == 200
+    assert "state" not in undone.get_json()
+    assert undone.get_json()["can_redo"] is True
+    redone = session.post("/redo", {"version": 2}, headers={"Prefer": "RETURN=minimal"})
+    assert redone.status_code == 200
+    assert "state" not in redone.get_json()
+    assert redone.get_json()["version"] == 3
+
+
+def test_a_minimal_answer_keeps_its_size_while_the_whole_answer_grows(
+    client: FlaskClient,
+) -> None:
+    session = api_session(client, ["Ann", "Bob"])
+    whole, minimal = [], []
+    for version in range(10, 90, 2):
+        while session.version < version:
+            session.ok({"type": "total", "points": 0})
+        body = {"version": version, "action": {"type": "total", "points": 0}}
+        minimal.append(len(session.post("/events", body, headers=MINIMAL).get_data()))
+        whole.append(len(session.post("/events", body | {"version": version + 1}).get_data()))
+    assert max(minimal) - min(minimal) <= 2  # the version's digits, the time it ended
+    assert whole[-1] - whole[0] > 40 * 40  # every turn is in the state
+
+
+@pytest.mark.parametrize("prefer", ["return=representation", "respond-async", "wait=5", ""])
+def test_any_other_preference_gets_the_whole_answer(client: FlaskClient, prefer: str) -> None:
+    session = api_session(client)
+    response = session.post("/events", {"version": 0, "action": ROLL}, headers={"Prefer": prefer})
+    assert response.status_code == 201
+    assert "Preference-Applied" not in response.headers
+    assert response.get_json()["state"]["turn"]["pending_roll"] == [1, 1, 1, 5, 2, 3]
+
+
+def test_a_stale_write_preferring_return_minimal_is_409_without_the_state(
+    client: FlaskClient,
+) -> None:
+    session = api_session(client)
+    session.ok({"type": "total", "points": 500})
+    body = {"version": 0, "action": {"type": "total", "points": 600}}
+    response = session.post("/events", body, headers=MINIMAL)
+    assert_error(response, 409, "version")
+    assert response.headers["Preference-Applied"] == "return=minimal"
+    answer = response.get_json()
+    assert "state" not in answer
+    assert answer["version"] == 1
+    assert answer["standings"][0] == {"seat": 0, "name": "Ann", "score": 500, "rank": 1}
+    assert session.read()["state"]["scores"] == [500, 0]
+
+
+def test_a_retried_request_key_answers_the_first_answer_in_the_form_the_retry_prefers(
+    client: FlaskClient,
+) -> None:
+    session = api_session(client)
+    body = {"version": 0, "action": {"type": "total", "points": 500}, "request_key": "tap-1"}
+    first = session.post("/events", body, headers=MINIMAL)
+    again = session.post("/events", body, headers=MINIMAL)
+    whole = session.post("/events", body)
+    assert first.status_code == again.status_code == whole.status_code == 201
+    assert "state" not in first.get_json()
+    assert again.get_json() == first.get_json()
+    assert again.headers["Preference-Applied"] == "return=minimal"
+    assert whole.get_json() == first.get_json() | {"state": session.read()["state"]}
+    assert session.read()["state"]["turns"] == [
+        {"seat": 0, "round": 1, "points": 500, "result": "quick"}
+    ]
+
+
 def test_a_request_key_that_is_not_a_string_is_422(client: FlaskClient) -> None:
     session = api_session(client)
     body = {"version": 0, "action": ROLL, "request_key": 5}

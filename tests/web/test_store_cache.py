@@ -122,6 +122,29 @@ def test_after_another_worker_appends_a_load_applies_only_the_new_events(
     assert snapshot(view) == replayed(table.id)
 
 
+def test_a_view_catching_up_on_appends_knows_its_undo_and_redo_and_reads_only_new_events(
+    table: Table, statements: Statements
+) -> None:
+    play_yardkle(table, 6, seed=3)
+    undone = store.undo(table.id, 6)
+    play_yardkle(table, 2, seed=8)  # the append ends the redo trail
+    store.load(table.id)
+    with pytest.MonkeyPatch.context() as other_worker:
+        other_worker.setattr(store, "_views", Recent(256))
+        play_yardkle(table, 3, seed=5)
+    statements.sql.clear()
+    view = store.load(table.id)
+    assert view.version == undone.version + 5
+    # Given by the catch-up, without a scan of the log: the new events are live appends.
+    assert {"can_undo": True, "can_redo": False}.items() <= vars(view).items()
+    assert (view.can_undo, view.can_redo) == (True, False)
+    # The version, the row, the three new events, the version again: never the whole log.
+    reads = [sql for sql in statements.sql if sql.startswith("SELECT")]
+    assert len(reads) == 4
+    assert sum('"seq" >' in sql for sql in reads) == 1
+    assert snapshot(view) == replayed(table.id)
+
+
 def test_after_another_worker_undoes_a_load_replays_the_whole_log(
     table: Table, applied: list[Any]
 ) -> None:
