@@ -98,17 +98,19 @@ def session_fields(view: store.SessionView) -> dict[str, Any]:
 
 # A session's links, by the address the app is reached at and the session: every write's
 # answer carries them, and building them was a tenth of an append's time.
-_LINKS: Recent[tuple[str, str], dict[str, str]] = Recent(256)
+_LINKS: Recent[str, dict[str, str]] = Recent(256)
 
 
 def session_links(session_id: str) -> dict[str, str]:
-    kept = _LINKS.get((request.url_root, session_id))
+    # What an external URL is built of (request.url_root would cost as much as url_for).
+    address = f"{request.scheme}://{request.host}{request.script_root}/{session_id}"
+    kept = _LINKS.get(address)
     if kept is None:
         kept = {
             "view": url_for("sessions.session_page", session_id=session_id, _external=True),
             "export": url_for("api.export_session", session_id=session_id, _external=True),
         }
-        _LINKS.put((request.url_root, session_id), kept)
+        _LINKS.put(address, kept)
     return dict(kept)
 
 

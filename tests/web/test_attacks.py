@@ -324,6 +324,26 @@ def test_a_seat_name_that_is_not_plain_text_is_refused_naming_the_seat(
     assert count(app, GameSession) == before
 
 
+@pytest.mark.parametrize("name", ["Ann\x85", "Bo\x9f", "Cy\x7f"])
+def test_a_control_character_json_leaves_unescaped_is_refused_naming_the_seat(
+    client: FlaskClient, app: Flask, name: str
+) -> None:
+    # C1 controls and DEL need no escape in JSON: the body holds no backslash at all.
+    body = json.dumps({"game": "yardkle", "seats": ["Åsa", name]}, ensure_ascii=False).encode()
+    assert b"\\" not in body
+    before = count(app, GameSession)
+    response = client.post(f"{API}/sessions", data=body, content_type="application/json")
+    assert "control character" in assert_error(response, 422, "seats.1")
+    assert count(app, GameSession) == before
+
+
+def test_plain_unicode_json_without_escapes_is_accepted(client: FlaskClient) -> None:
+    body = json.dumps({"game": "yardkle", "seats": ["Åsa", "Zoë 🎲"]}, ensure_ascii=False)
+    response = client.post(f"{API}/sessions", data=body.encode(), content_type="application/json")
+    assert response.status_code == 201
+    assert response.get_json()["seats"] == ["Åsa", "Zoë 🎲"]
+
+
 def test_text_with_nul_is_refused_in_every_form_and_key(client: FlaskClient, app: Flask) -> None:
     before = count(app, GameSession)
     page = client.post("/new/yardkle", data={"seats-0": "A\x00B", "form_key": "k1"})
