@@ -71,7 +71,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
-    from scorekeeper import db, logs, migrations
+    from scorekeeper import announced, db, logs, migrations
     from scorekeeper.web import addresses, https, register
 
     logs.init_app(app)
@@ -79,6 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     https.init_app(app)
     db.init_app(app)
     migrations.init_app(app)
+    announced.init_app(app, db.database_url(app))
     register(app)
     Compress(app)
     return app

@@ -308,6 +308,27 @@ def record_when_sessions_end() -> None:
     )
 
 
+# --- Migration 12: PostgreSQL announces every session's new version -----------------
+
+
+def announce_session_versions() -> None:
+    """On PostgreSQL, every change of a session's version is announced on a channel
+    (``scorekeeper.announced``); SQLite has no such thing and needs none: its readers are
+    in the same process or read the same file."""
+    if is_sqlite():
+        return
+    database.execute_sql(
+        "CREATE OR REPLACE FUNCTION announce_session_version() RETURNS trigger AS $$ "
+        "BEGIN PERFORM pg_notify('session_version', NEW.id || ' ' || NEW.version); "
+        "RETURN NULL; END $$ LANGUAGE plpgsql"
+    )
+    database.execute_sql(
+        "CREATE TRIGGER game_session_announce_version "
+        "AFTER INSERT OR UPDATE OF version ON game_session "
+        "FOR EACH ROW EXECUTE FUNCTION announce_session_version()"
+    )
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
@@ -320,6 +341,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     mark_imported_sessions,
     add_groups_and_players,
     record_when_sessions_end,
+    announce_session_versions,
 )
 
 # Any constant works: it only has to be the same for every app process.

@@ -229,7 +229,8 @@
             window.location.href = waitingLink;
             return;
           }
-          if (!answer || String(answer.version) === seen || sending) { return; }
+          // Versions only rise: an older one is a worker that has not heard the news yet.
+          if (!answer || answer.version <= Number(seen) || sending) { return; }
           if (entered) {
             changedElsewhere(String(answer.version));
           } else {

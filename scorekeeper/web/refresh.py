@@ -2,11 +2,13 @@
 
 Every open page asks for its session's version every 1.5 s, so this answer is the
 app's most frequent by far. An unchanged session costs one read of the version
-column by the primary key and a 304 with no body. A plain GET of a session that
-exists is answered here, without the request context, the cookie or the hooks
-of a page: none of them has anything to do for it. Anything else (another
-method, a query string, an id of the wrong shape, no such session) goes on to
-the Flask view, which answers it the same way, or with its JSON error.
+column by the primary key and a 304 with no body; on PostgreSQL not even that once
+the worker has heard the session's version announced (``scorekeeper.announced``).
+A plain GET of a session that exists is answered here, without the request
+context, the cookie or the hooks of a page: none of them has anything to do for it.
+Anything else (another method, a query string, an id of the wrong shape, no such
+session) goes on to the Flask view, which answers it the same way, or with its JSON
+error.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from werkzeug.http import HTTP_STATUS_CODES, parse_etags
 
-from scorekeeper import keys, store
+from scorekeeper import announced, keys, store
 from scorekeeper.db import database
 
 if TYPE_CHECKING:
@@ -39,6 +41,17 @@ def version_answer(version: int, if_none_match: str | None) -> tuple[int, dict[s
 class RefreshCheck:
     """WSGI middleware answering a plain GET of an existing session's version."""
 
+    @staticmethod
+    def stored_version(session_id: str) -> int | None:
+        """The version read from the database, kept when PostgreSQL announces the next."""
+        watch = announced.current
+        generation = watch.generation() if watch else None
+        with database.connection_context():  # a pooled connection, given back at once
+            version = store.stored_version(session_id)
+        if watch and version is not None:
+            watch.learn(session_id, version, generation)
+        return version
+
     def __init__(self, wsgi_app: WSGIApplication) -> None:
         self.wsgi_app = wsgi_app
 
@@ -51,8 +64,9 @@ class RefreshCheck:
             or not keys.is_id(match[1])
         ):
             return self.wsgi_app(environ, start_response)
-        with database.connection_context():  # a pooled connection, given back at once
-            version = store.stored_version(match[1])
+        version = announced.current.version(match[1]) if announced.current else None
+        if version is None:
+            version = self.stored_version(match[1])
         if version is None:
             return self.wsgi_app(environ, start_response)
         status, headers, body = version_answer(version, environ.get("HTTP_IF_NONE_MATCH"))

@@ -1,0 +1,146 @@
+"""PostgreSQL only: each session's version as its writes announce it, held in the worker.
+
+A trigger (migration 12) sends ``NOTIFY session_version, '<id> <version>'`` with every
+change of a session's version; PostgreSQL delivers it, once the write commits, to every
+connection listening on the channel. One thread per worker process listens, so the
+refresh check, asked every 1.5 s by every open page, answers an unchanged session from
+memory instead of a round trip to the database. A version a request read from the
+database is kept too, so a session is known from its first check on.
+
+Nothing is known until the listener is connected and listening, and all is forgotten
+when its connection is lost: a write announced meanwhile would be missed. Pages and the
+API read the database as before, so a phone always sees its own write at once; only the
+check may learn a write some milliseconds after it committed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import select
+import threading
+from collections import OrderedDict
+
+import psycopg2
+import psycopg2.extensions
+from flask import Flask
+
+# The channel migration 12's trigger announces on.
+CHANNEL = "session_version"
+# How long the listener waits for news before making sure its connection still answers.
+QUIET_SECONDS = 30.0
+# How often a stopped watch's thread notices, and how long a lost connection waits to retry.
+STOP_CHECK_SECONDS = 0.5
+RETRY_SECONDS = 1.0
+
+log = logging.getLogger(__name__)
+
+# The app's watch on PostgreSQL; None on SQLite.
+current: AnnouncedVersions | None = None
+
+
+def init_app(app: Flask, url: str) -> None:
+    """Watch the announcements of the app's PostgreSQL database (one app per process)."""
+    global current
+    if current is not None:
+        current.stop()
+    current = AnnouncedVersions(url) if url.startswith(("postgres:", "postgresql:")) else None
+
+
+class AnnouncedVersions:
+    """The versions the sessions' writes announced, as far as this process heard them."""
+
+    def __init__(self, url: str, size: int = 65_536) -> None:
+        self.url = url
+        self.size = size
+        self._known: OrderedDict[str, int] = OrderedDict()
+        self._lock = threading.Lock()
+        # Which connection of the listener a version read from the database belongs to:
+        # a read begun before the listener (re)connected may miss a write announced to
+        # no one, and is not kept.
+        self._generation = 0
+        self._listening = False
+        self._stopped = threading.Event()
+        self._process: int | None = None  # the process whose thread listens
+
+    def version(self, session_id: str) -> int | None:
+        """The session's version as announced, or None: then read the database."""
+        self._start_in_this_process()
+        with self._lock:
+            return self._known.get(session_id) if self._listening else None
+
+    def generation(self) -> int | None:
+        """Taken before reading a version from the database, to give ``learn``."""
+        with self._lock:
+            return self._generation if self._listening else None
+
+    def learn(self, session_id: str, version: int, generation: int | None) -> None:
+        """Keep a version read from the database, if the listener heard every write since."""
+        with self._lock:
+            if generation is not None and generation == self._generation and self._listening:
+                self._keep(session_id, version)
+
+    def stop(self) -> None:
+        """End the listener (an app replaced by another in the same process: a test's)."""
+        self._stopped.set()
+        with self._lock:
+            self._listening = False
+            self._known.clear()
+
+    def _keep(self, session_id: str, version: int) -> None:
+        # Versions only rise: an announcement and a read may arrive in either order.
+        if self._known.get(session_id, -1) < version:
+            self._known[session_id] = version
+        self._known.move_to_end(session_id)
+        if len(self._known) > self.size:
+            self._known.popitem(last=False)
+
+    def _start_in_this_process(self) -> None:
+        # A forked worker has no thread of its parent's: each process starts its own.
+        if self._process == os.getpid() or self._stopped.is_set():
+            return
+        with self._lock:
+            if self._process == os.getpid():
+                return
+            self._process = os.getpid()
+            self._listening = False
+            self._known.clear()
+        threading.Thread(target=self._listen, name="announced-versions", daemon=True).start()
+
+    def _listen(self) -> None:
+        while not self._stopped.is_set():
+            connection = None
+            try:
+                connection = psycopg2.connect(self.url)
+                connection.autocommit = True
+                connection.cursor().execute(f"LISTEN {CHANNEL}")
+                with self._lock:
+                    self._known.clear()
+                    self._generation += 1
+                    self._listening = True
+                self._hear(connection)
+            except (psycopg2.Error, OSError) as lost:
+                log.warning("Not hearing session versions (%s); reading them instead.", lost)
+            finally:
+                with self._lock:
+                    self._listening = False
+                    self._known.clear()
+                if connection is not None:
+                    connection.close()
+            self._stopped.wait(RETRY_SECONDS)
+
+    def _hear(self, connection: psycopg2.extensions.connection) -> None:
+        quiet = 0.0
+        while not self._stopped.is_set():
+            readable, _, _ = select.select([connection], [], [], STOP_CHECK_SECONDS)
+            quiet = 0.0 if readable else quiet + STOP_CHECK_SECONDS
+            if quiet >= QUIET_SECONDS:
+                # A connection cut without a word would leave the versions known stale.
+                connection.cursor().execute("SELECT 1")
+                quiet = 0.0
+            connection.poll()
+            with self._lock:
+                for notice in connection.notifies:
+                    session_id, _, version = notice.payload.partition(" ")
+                    self._keep(session_id, int(version))
+            connection.notifies.clear()
