@@ -8,9 +8,12 @@ memory instead of a round trip to the database. A version a request read from th
 database is kept too, so a session is known from its first check on.
 
 Nothing is known until the listener is connected and listening, and all is forgotten
-when its connection is lost: a write announced meanwhile would be missed. Pages and the
-API read the database as before, so a phone always sees its own write at once; only the
-check may learn a write some milliseconds after it committed.
+when its connection is lost: a write announced meanwhile would be missed. A worker
+knows its own writes once they commit, and takes in what has reached its listener's
+socket before each answer, whatever its thread is doing; what is left is the time
+PostgreSQL takes to pass an announcement on, a fraction of a millisecond, during which
+another worker's check may still answer the version before. Pages and the API read
+the database as before.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ class AnnouncedVersions:
         # no one, and is not kept.
         self._generation = 0
         self._listening = False
+        self._connection: psycopg2.extensions.connection | None = None
         self._stopped = threading.Event()
         self._process: int | None = None  # the process whose thread listens
 
@@ -67,7 +71,21 @@ class AnnouncedVersions:
         """The session's version as announced, or None: then read the database."""
         self._start_in_this_process()
         with self._lock:
-            return self._known.get(session_id) if self._listening else None
+            if not self._listening:
+                return None
+            # What has reached the socket counts at once: the listener's thread may be
+            # waiting for the interpreter while this request runs.
+            try:
+                self._take_in()
+            except psycopg2.Error:
+                # Lost: known no more until the listener, whose connection this closes,
+                # listens again.
+                self._listening = False
+                self._known.clear()
+                assert self._connection is not None
+                self._connection.close()
+                return None
+            return self._known.get(session_id)
 
     def generation(self) -> int | None:
         """Taken before reading a version from the database, to give ``learn``."""
@@ -78,6 +96,13 @@ class AnnouncedVersions:
         """Keep a version read from the database, if the listener heard every write since."""
         with self._lock:
             if generation is not None and generation == self._generation and self._listening:
+                self._keep(session_id, version)
+
+    def committed(self, session_id: str, version: int) -> None:
+        """A write of this process committed: its version is known without waiting for the
+        announcement (which says the same)."""
+        with self._lock:
+            if self._listening:
                 self._keep(session_id, version)
 
     def stop(self) -> None:
@@ -117,13 +142,15 @@ class AnnouncedVersions:
                 with self._lock:
                     self._known.clear()
                     self._generation += 1
+                    self._connection = connection
                     self._listening = True
                 self._hear(connection)
-            except (psycopg2.Error, OSError) as lost:
+            except (psycopg2.Error, OSError, ValueError) as lost:
                 log.warning("Not hearing session versions (%s); reading them instead.", lost)
             finally:
                 with self._lock:
                     self._listening = False
+                    self._connection = None
                     self._known.clear()
                 if connection is not None:
                     connection.close()
@@ -134,13 +161,18 @@ class AnnouncedVersions:
         while not self._stopped.is_set():
             readable, _, _ = select.select([connection], [], [], STOP_CHECK_SECONDS)
             quiet = 0.0 if readable else quiet + STOP_CHECK_SECONDS
-            if quiet >= QUIET_SECONDS:
-                # A connection cut without a word would leave the versions known stale.
-                connection.cursor().execute("SELECT 1")
-                quiet = 0.0
-            connection.poll()
             with self._lock:
-                for notice in connection.notifies:
-                    session_id, _, version = notice.payload.partition(" ")
-                    self._keep(session_id, int(version))
-            connection.notifies.clear()
+                if quiet >= QUIET_SECONDS:
+                    # A connection cut without a word would leave the versions known stale.
+                    connection.cursor().execute("SELECT 1")
+                    quiet = 0.0
+                self._take_in()
+
+    def _take_in(self) -> None:
+        """Keep every announcement that has reached the connection (holding the lock)."""
+        assert self._connection is not None
+        self._connection.poll()
+        for notice in self._connection.notifies:
+            session_id, _, version = notice.payload.partition(" ")
+            self._keep(session_id, int(version))
+        self._connection.notifies.clear()

@@ -9,15 +9,15 @@ then writes: an illegal action leaves nothing behind.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from peewee import IntegrityError, Query
+from peewee import JOIN, Field, IntegrityError, Query
 
-from scorekeeper import decks, groups, keys
-from scorekeeper.db import Statement, in_model_order, is_sqlite, write_transaction
+from scorekeeper import announced, decks, groups, keys
+from scorekeeper.db import Statement, database, in_model_order, is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import (
     Expected,
@@ -282,30 +282,35 @@ def _brought_up_to_date(session: GameSession, kept: SessionView | None) -> Sessi
     if kept is not None and session.rewritten_at <= kept.version < session.version:
         # Only appends since: the events logged then are unchanged, the new ones follow.
         newest = kept.events[-1].seq if kept.events else 0
-        state, events = kept.state, list(kept.events)
-        for seq, action, undone, redoable in _EVENTS_AFTER.execute(session.id, newest):
-            state, event = _replay_one(
-                kept.game,
-                state,
-                seq,
-                Event.action.python_value(action),
-                Event.undone.python_value(undone),
-                Event.redoable.python_value(redoable),
-            )
-            events.append(event)
-        caught_up = replace(
-            kept,
-            version=session.version,
-            state=state,
-            events=tuple(events),
-            finished_at=session.finished_at,
-        )
-        if len(events) == len(kept.events):
-            return caught_up
-        # Appended events are live and an append ends the redo trail (an undo or a redo
-        # rewrites history): known without a look at the whole log.
-        return _known(caught_up, can_undo=True, can_redo=False)
+        rows = _EVENTS_AFTER.execute(session.id, newest)
+        return _caught_up(kept, session.version, session.finished_at, rows)
     return _replayed(session, _seats(session), _log(session))
+
+
+def _caught_up(
+    kept: SessionView, version: int, finished_at: datetime | None, rows: Iterable[Sequence[Any]]
+) -> SessionView:
+    """The kept view with the events appended since applied to it: ``rows`` of seq,
+    action, undone and redoable as the database gives them."""
+    state, events = kept.state, list(kept.events)
+    for seq, action, undone, redoable in rows:
+        state, event = _replay_one(
+            kept.game,
+            state,
+            seq,
+            Event.action.python_value(action),
+            Event.undone.python_value(undone),
+            Event.redoable.python_value(redoable),
+        )
+        events.append(event)
+    caught_up = replace(
+        kept, version=version, state=state, events=tuple(events), finished_at=finished_at
+    )
+    if len(events) == len(kept.events):
+        return caught_up
+    # Appended events are live and an append ends the redo trail (an undo or a redo
+    # rewrites history): known without a look at the whole log.
+    return _known(caught_up, can_undo=True, can_redo=False)
 
 
 # A view catching up reads the events logged after its newest one (another worker's writes).
@@ -683,8 +688,17 @@ def _change(
     except IntegrityError:
         raise _repeated(once, session_id) from None
     # Kept only once committed: a write refused or rolled back leaves the kept view as it was.
-    _views.put(session_id, written)
+    _committed(written)
     return view
+
+
+def _committed(view: SessionView) -> None:
+    """A write's view once committed: kept for the next request, and its version known to
+    the refresh check of this process at once (PostgreSQL announces it to the others)."""
+    _views.put(view.id, view)
+    # A write inside another one is not committed yet: its version may never be.
+    if announced.current is not None and not database.in_transaction():
+        announced.current.committed(view.id, view.version)
 
 
 def _current(session: GameSession) -> SessionView:
@@ -707,9 +721,12 @@ def _rewrites_history(session: GameSession) -> None:
     session.rewritten_at = session.version + 1
 
 
+Sent = Mapping[str, object] | Callable[[SessionView], Mapping[str, object]]
+
+
 def append(
     session_id: str,
-    data: Mapping[str, object] | Callable[[SessionView], Mapping[str, object]],
+    data: Sent,
     version: int,
     form_key: str | OneTimeKey | None = None,
 ) -> SessionView:
@@ -718,17 +735,13 @@ def append(
     ``data`` may be a function of the current state, read once the page is known
     to be fresh and not a double tap (a form whose reading depends on the game).
     """
+    at_once = _appended_at_once(session_id, data, version, one_time_key(form_key))
+    if at_once is not None:
+        return at_once
 
     def write(session: GameSession) -> SessionView:
         view = _current(session)
-        game = view.game
-        sent = data(view) if callable(data) else data
-        if view.deck is not None:
-            sent = decks.with_known_size(view.deck, view.deck.sized_cards.known(view.state), sent)
-        action = game.parse_action(sent)
-        state = game.apply(view.state, action)
-        recorded = game.action_to_json(action)
-        _check_expected(view, recorded)
+        state, recorded, action = _checked_action(view, data)
         events = view.events
         if view.can_redo:
             # A new action ends the redo trail: what was undone stays undone.
@@ -737,17 +750,153 @@ def append(
             ).execute()
             _rewrites_history(session)
             events = tuple(replace(event, redoable=False) for event in events)
-        seq = (events[-1].seq if events else 0) + 1
-        _add_event(session, seq, recorded)
+        appended = _with_event(view, events, state, recorded, action)
+        _add_event(session, appended.events[-1].seq, recorded)
         _learn_size(view, recorded)
-        ruled = game.ruling(state)
-        added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
-        appended = replace(view, state=state, events=(*events, added), deck=None)
-        # Known without a look at the log (which the next append would make, at 5,000
-        # events a third of its time): the new event can be undone; no trail is left.
-        return _known(appended, can_undo=True, can_redo=False)
+        return appended
 
     return _change(session_id, version, form_key, write)
+
+
+def _checked_action(view: SessionView, data: Sent) -> tuple[Any, Mapping[str, Any], Any]:
+    """The state after the action, the action as recorded, and the engine's action: what
+    the rules make of ``data`` at ``view`` (IllegalAction if they refuse it)."""
+    game = view.game
+    sent = data(view) if callable(data) else data
+    if view.deck is not None:
+        sent = decks.with_known_size(view.deck, view.deck.sized_cards.known(view.state), sent)
+    action = game.parse_action(sent)
+    state = game.apply(view.state, action)
+    recorded = game.action_to_json(action)
+    _check_expected(view, recorded)
+    return state, recorded, action
+
+
+def _with_event(
+    view: SessionView,
+    events: tuple[LoggedEvent, ...],
+    state: Any,
+    recorded: Mapping[str, Any],
+    action: Any,
+) -> SessionView:
+    """The view after logging ``recorded`` next after ``events`` (its version and its end
+    time are the write's to set)."""
+    game = view.game
+    seq = (events[-1].seq if events else 0) + 1
+    ruled = game.ruling(state)
+    added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
+    appended = replace(view, state=state, events=(*events, added), deck=None)
+    # Known without a look at the log (which the next append would make, at 5,000
+    # events a third of its time): the new event can be undone; no trail is left.
+    return _known(appended, can_undo=True, can_redo=False)
+
+
+def _appended_at_once(
+    session_id: str, data: Sent, version: int, once: OneTimeKey | None
+) -> SessionView | None:
+    """PostgreSQL: the append as one statement, checked against the view this worker keeps
+    at the version the client saw; None when the locked write must do it.
+
+    The statement writes only if the session is still at that version, so it needs no
+    lock, and costs one round trip to the server instead of five (begin, lock, insert,
+    update, commit). Anything out of the plain case (a request key to claim, a redo
+    trail to end, a deck profile to teach, a refusal, another write first) is left to
+    the locked write, which answers it as always.
+    """
+    if is_sqlite() or once is not None:
+        return None
+    kept = _kept_at(session_id, version)
+    if kept is None or kept.game.sized_cards is not None or kept.can_redo:
+        return None
+    try:
+        state, recorded, action = _checked_action(kept, data)
+    except IllegalAction:
+        return None  # refused by a view another write may have made old: asked again
+    appended = _with_event(kept, kept.events, state, recorded, action)
+    now = utc_now()
+    ends = appended.finished and not kept.finished
+    changed: dict[Field, object] = {
+        GameSession.version: version + 1,
+        GameSession.updated_at: now,
+        GameSession.finished: appended.finished,
+    }
+    if ends:
+        changed[GameSession.finished_at] = now
+    event = [
+        Event.seq.db_value(appended.events[-1].seq),
+        Event.action.db_value(recorded),
+        Event.created_at.db_value(now),
+    ]
+    written = database.execute_sql(
+        _APPENDED_ENDING if ends else _APPENDED,
+        (*in_model_order(changed), session_id, version, *event),
+    )
+    if written.rowcount != 1:
+        return None  # another write came first, or no such session
+    view = _same_log(appended, version=version + 1, finished_at=now if ends else kept.finished_at)
+    _committed(view)
+    return view
+
+
+def _kept_at(session_id: str, version: int) -> SessionView | None:
+    """The view this worker keeps, brought up to ``version`` if the session is there and
+    only appends came since (by one query); None if it cannot be."""
+    kept = _views.get(session_id)
+    if kept is None or kept.version > version:
+        return None
+    if kept.version == version:
+        return kept
+    newest = kept.events[-1].seq if kept.events else 0
+    rows = _CAUGHT_UP.execute(newest, session_id).fetchall()
+    if not rows:
+        return None  # no such session
+    stored, rewritten_at, finished_at = rows[0][:3]
+    if stored != version or rewritten_at > kept.version:
+        return None
+    appended = [row[3:] for row in rows if row[3] is not None]
+    view = _caught_up(kept, version, GameSession.finished_at.python_value(finished_at), appended)
+    _views.put(session_id, view)
+    return view
+
+
+# The session's version, when its history was last rewritten and when it ended, with the
+# events logged after a seq: one statement, so one snapshot of both tables.
+_CAUGHT_UP = Statement(
+    lambda: (
+        GameSession.select(
+            GameSession.version,
+            GameSession.rewritten_at,
+            GameSession.finished_at,
+            Event.seq,
+            Event.action,
+            Event.undone,
+            Event.redoable,
+        )
+        .join(Event, JOIN.LEFT_OUTER, on=(Event.session == GameSession.id) & (Event.seq > 0))
+        .where(GameSession.id == "")
+        .order_by(Event.seq)
+    )
+)
+
+
+def _appended_at_once_sql(*columns: Field) -> str:
+    """PostgreSQL's statement for ``_appended_at_once``: the session's new ``columns``, if it
+    is still at the version given, and its new event (a data-modifying WITH: one statement,
+    so all or nothing)."""
+    ordered = sorted(columns, key=lambda column: column._sort_key)  # as in_model_order
+    changes = ", ".join(f'"{column.column_name}" = %s' for column in ordered)
+    return (
+        f'WITH written AS (UPDATE "game_session" SET {changes} '
+        'WHERE "id" = %s AND "version" = %s RETURNING "id") '
+        'INSERT INTO "event" ("session_id", "seq", "action", "undone", "redoable", '
+        '"created_at") SELECT "id", %s, %s, false, false, %s FROM written'
+    )
+
+
+_APPENDED = _appended_at_once_sql(GameSession.version, GameSession.updated_at, GameSession.finished)
+_APPENDED_ENDING = _appended_at_once_sql(
+    GameSession.version, GameSession.updated_at, GameSession.finished, GameSession.finished_at
+)
 
 
 def _update_event(session: GameSession, seq: int, **changes: Any) -> None:

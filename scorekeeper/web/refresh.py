@@ -42,6 +42,22 @@ class RefreshCheck:
     """WSGI middleware answering a plain GET of an existing session's version."""
 
     @staticmethod
+    def announced_version(session_id: str, if_none_match: str | None) -> int | None:
+        """The version PostgreSQL announced to this worker, unless the client knows a newer
+        one (it wrote through another worker a moment ago): None, then read the database."""
+        watch = announced.current
+        version = watch.version(session_id) if watch else None
+        if version is not None and if_none_match:
+            tags = parse_etags(if_none_match).as_set()
+            # A version's ETag is its digits; any other tag (or a huge number) is none of ours.
+            if any(
+                len(tag) < 19 and tag.isascii() and tag.isdigit() and int(tag) > version
+                for tag in tags
+            ):
+                return None
+        return version
+
+    @staticmethod
     def stored_version(session_id: str) -> int | None:
         """The version read from the database, kept when PostgreSQL announces the next."""
         watch = announced.current
@@ -64,7 +80,7 @@ class RefreshCheck:
             or not keys.is_id(match[1])
         ):
             return self.wsgi_app(environ, start_response)
-        version = announced.current.version(match[1]) if announced.current else None
+        version = self.announced_version(match[1], environ.get("HTTP_IF_NONE_MATCH"))
         if version is None:
             version = self.stored_version(match[1])
         if version is None:

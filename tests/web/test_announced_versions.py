@@ -174,3 +174,62 @@ def test_a_stopped_watch_knows_nothing_and_closes_its_connection(
 
     assert watch.version(session.id) is None
     eventually(lambda: terminate_listener() == 0)
+
+
+def test_a_worker_knows_its_own_write_at_once(
+    postgres_app: Flask, watch: AnnouncedVersions, queries: Queries
+) -> None:
+    client = postgres_app.test_client()
+    session = api_session(client)
+    check = f"{session.url}/version"
+    listening(client, watch, check)
+    for version in range(1, 6):
+        session.ok(
+            {"type": "total", "points": 0} if version > 1 else {"type": "total", "points": 500}
+        )
+        queries.sql.clear()
+        # No wait for the announcement: the write itself told this worker.
+        assert client.get(check).get_json() == {"version": version}
+        assert queries.sql == []
+
+
+def test_a_client_that_knows_a_newer_version_than_announced_gets_it_from_the_database(
+    postgres_app: Flask, watch: AnnouncedVersions
+) -> None:
+    client = postgres_app.test_client()
+    session = api_session(client)
+    check = f"{session.url}/version"
+    listening(client, watch, check)
+    session.ok({"type": "total", "points": 500})
+    assert watch.version(session.id) == 1
+    # Another worker's write whose announcement is still on its way: none is sent here.
+    assert POSTGRES_URL
+    with psycopg2.connect(POSTGRES_URL) as other, other.cursor() as cursor:
+        cursor.execute("ALTER TABLE game_session DISABLE TRIGGER game_session_announce_version")
+        cursor.execute("UPDATE game_session SET version = 2 WHERE id = %s", (session.id,))
+        cursor.execute("ALTER TABLE game_session ENABLE TRIGGER game_session_announce_version")
+    assert watch.version(session.id) == 1
+
+    # The phone that wrote it holds its ETag: the database answers it.
+    answer = client.get(check, headers={"If-None-Match": '"2"'})
+
+    assert answer.status_code == 304
+    assert answer.headers["ETag"] == '"2"'
+
+
+@pytest.mark.parametrize("etag", ['"9' + "9" * 5000 + '"', '"²"', "*", 'W/"x"', '"1", "x"'])
+def test_an_odd_etag_never_breaks_the_check(
+    postgres_app: Flask, watch: AnnouncedVersions, etag: str
+) -> None:
+    client = postgres_app.test_client()
+    session = api_session(client)
+    session.ok({"type": "total", "points": 500})
+    check = f"{session.url}/version"
+    listening(client, watch, check)
+    client.get(check)  # read once listening, then kept
+    assert watch.version(session.id) == 1
+
+    answer = client.get(check, headers={"If-None-Match": etag})
+
+    assert answer.status_code in (200, 304)
+    assert answer.headers["ETag"] == '"1"'

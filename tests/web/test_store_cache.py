@@ -15,8 +15,10 @@ from flask.testing import FlaskClient
 from test_cryptruck_game import play_round
 
 from scorekeeper import store
+from scorekeeper.db import database, is_sqlite
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.yardkle import rules as yardkle
+from scorekeeper.models import GameSession
 from scorekeeper.recent import Recent
 
 
@@ -265,7 +267,15 @@ def statements() -> Iterator[Statements]:
 
 
 def writes(sql: list[str]) -> list[str]:
-    return [s.split(" WHERE ")[0] for s in sql if s.startswith(("INSERT", "UPDATE", "DELETE"))]
+    """Each statement that writes, up to its WHERE; a data-modifying WITH as its parts."""
+    parts = []
+    for statement in sql:
+        if statement.startswith("WITH "):
+            update, _, insert = statement.removeprefix("WITH written AS (").partition(") ")
+            parts += [update, insert]
+        else:
+            parts.append(statement)
+    return [s.split(" WHERE ")[0] for s in parts if s.startswith(("INSERT", "UPDATE", "DELETE"))]
 
 
 def test_an_append_writes_its_event_row_and_no_other(table: Table, statements: Statements) -> None:
@@ -338,12 +348,89 @@ def test_a_write_updates_only_the_session_columns_it_changes(
     store.append(table.id, action, 3)
     [update] = [s for s in writes(statements.sql) if s.startswith('UPDATE "game_session"')]
     columns = update.removeprefix('UPDATE "game_session" SET ').split(", ")
+    # PostgreSQL's append at once sets only what an append changes; the locked write sets
+    # when history was last rewritten too (unchanged by an append, changed by an undo).
     assert sorted(column.split(" = ")[0] for column in columns) == [
         '"finished"',
-        '"rewritten_at"',
+        *(['"rewritten_at"'] if is_sqlite() else []),
         '"updated_at"',
         '"version"',
     ]
+
+
+def test_on_postgresql_an_append_to_the_kept_version_is_one_statement(
+    table: Table, statements: Statements
+) -> None:
+    play_yardkle(table, 6, seed=2)
+    view = store.load(table.id)
+    action = yardkle_action(view.state, random.Random(2))
+    statements.sql.clear()
+    written = store.append(table.id, action, view.version)
+    if is_sqlite():
+        # SQLite writes in the worker's own process: the locked write has no round trips.
+        assert statements.sql[0].startswith('SELECT "t1"."id"')
+        return
+    [statement] = statements.sql
+    assert statement.startswith('WITH written AS (UPDATE "game_session"')
+    assert written.version == view.version + 1
+    assert snapshot(store.load(table.id)) == snapshot(written) == replayed(table.id)
+
+
+def test_on_postgresql_an_append_after_another_workers_appends_catches_up_in_one_query(
+    table: Table, statements: Statements
+) -> None:
+    play_yardkle(table, 6, seed=2)
+    store.load(table.id)
+    with pytest.MonkeyPatch.context() as other_worker:
+        other_worker.setattr(store, "_views", Recent(256))
+        play_yardkle(table, 2, seed=9)
+    # The phone saw the other worker's answer: it sends the version that one gave.
+    seen = replayed(table.id)
+    action = yardkle_action(seen[1], random.Random(2))
+    statements.sql.clear()
+    written = store.append(table.id, action, seen[0])
+    if not is_sqlite():
+        caught_up, appended = statements.sql
+        assert caught_up.startswith('SELECT "t1"."version", "t1"."rewritten_at"')
+        assert '"t2"."seq" >' in caught_up
+        assert appended.startswith("WITH written AS (UPDATE")
+    assert written.version == seen[0] + 1
+    assert (written.can_undo, written.can_redo) == (True, False)
+    assert snapshot(written) == snapshot(store.load(table.id)) == replayed(table.id)
+
+
+def test_an_append_to_a_version_another_worker_moved_on_is_stale_and_writes_nothing(
+    table: Table,
+) -> None:
+    play_yardkle(table, 6, seed=2)
+    seen = store.load(table.id)
+    with pytest.MonkeyPatch.context() as other_worker:
+        other_worker.setattr(store, "_views", Recent(256))
+        play_yardkle(table, 1, seed=9)
+    # This worker's view is still the one the phone saw: its rules accept the action.
+    action = yardkle_action(seen.state, random.Random(2))
+    with pytest.raises(store.StaleVersion) as stale:
+        store.append(table.id, action, seen.version)
+    assert stale.value.current == seen.version + 1
+    assert store.current_version(table.id) == seen.version + 1
+    assert snapshot(store.load(table.id)) == replayed(table.id)
+
+
+def test_an_append_that_ends_the_game_records_when_it_ended(client: FlaskClient) -> None:
+    table = start_session(client, ["Ann", "Bo"], winning_score="1000")
+    rng = random.Random(6)
+    while not (view := store.load(table.id)).finished:
+        written = store.append(table.id, yardkle_action(view.state, rng), view.version)
+    assert written.finished_at is not None
+    with database.connection_context():
+        row = GameSession.get_by_id(table.id)
+    assert (row.finished, row.finished_at, row.updated_at) == (
+        True,
+        written.finished_at,
+        written.finished_at,
+    )
+    assert snapshot(written) == replayed(table.id)
+    assert store.load(table.id).finished_at == written.finished_at
 
 
 def test_an_append_knows_its_undo_and_redo_without_reading_the_log(table: Table) -> None:
