@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, request, url_for
 from flask_wtf.csrf import CSRFProtect
 
 from scorekeeper.games import GAMES
+from scorekeeper.games.base import Game
 from scorekeeper.web.refresh import RefreshCheck
 
 if TYPE_CHECKING:
@@ -50,17 +51,35 @@ class SecurityHeaders:
         return self.wsgi_app(environ, start)
 
 
-def page_url(endpoint: str, filename: str | None = None) -> str:
-    """The address of a link every page carries (a stylesheet, the menu), built once.
+def page_url(endpoint: str, **values: str) -> str:
+    """``url_for(endpoint, **values)``, built once for the root the app is served under.
 
-    The same on every page of an app served under one root; building the ten of them
-    took a fifth of a session page's time."""
-    return _page_urls(request.script_root, endpoint, filename)
+    For the links pages carry again and again: those of every page (a stylesheet, the
+    menu: building the ten of them took a fifth of a session page's time) and those of
+    a session's own page (seven more)."""
+    return _page_urls(request.script_root, endpoint, **values)
 
 
-@functools.lru_cache(maxsize=64)
-def _page_urls(_script_root: str, endpoint: str, filename: str | None) -> str:
-    return url_for(endpoint, filename=filename) if filename else url_for(endpoint)
+@functools.lru_cache(maxsize=1024)
+def _page_urls(_script_root: str, endpoint: str, **values: str) -> str:
+    return url_for(endpoint, **values)
+
+
+NO_TEMPLATE = "_nothing.html"
+
+
+def game_templates(app: Flask) -> Callable[[Game, str, str], str]:
+    """``game_template(game, part, instead)``: the name of the game's own part of a page
+    (``games/<slug>/<part>.html``) if it has one, else ``instead`` (an empty template
+    unless given). Jinja keeps the templates it found, not those it did not: an include
+    of a missing one searched every template folder on every page."""
+    existing = frozenset(app.jinja_env.list_templates())
+
+    def game_template(game: Game, part: str, instead: str = NO_TEMPLATE) -> str:
+        name = f"games/{game.slug}/{part}.html"
+        return name if name in existing else instead
+
+    return game_template
 
 
 def register(app: Flask) -> None:
@@ -86,5 +105,6 @@ def register(app: Flask) -> None:
         app.register_blueprint(blueprint)
     app.jinja_env.globals["GAMES"] = GAMES
     app.jinja_env.globals["page_url"] = page_url
+    app.jinja_env.globals["game_template"] = game_templates(app)
 
     app.wsgi_app = SecurityHeaders(RefreshCheck(app.wsgi_app))  # type: ignore[method-assign]

@@ -994,7 +994,11 @@ def _paths() -> Schema:
                     "The session's version alone, without computing its state: the cheap "
                     "check a page polls to learn that another phone recorded something. The "
                     "answer carries an `ETag`; sent back as `If-None-Match`, an unchanged "
-                    "session answers 304 with no body."
+                    "session answers 304 with no body. On PostgreSQL a server of several "
+                    "workers may answer the version before a write for the fraction of a "
+                    "millisecond the news of it takes to reach them; a write's own answer "
+                    "carries its version, and an `If-None-Match` naming a newer version "
+                    "than one heard of is checked against the database."
                 ),
                 "parameters": [
                     *session_param,

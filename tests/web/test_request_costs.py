@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import api_session, start
+from conftest import api_session, start, start_session
 from flask import Flask
 from flask.testing import FlaskClient
+from page_player import WALKS
 from test_decks import sizes_form
 
 from scorekeeper import db
@@ -127,6 +128,41 @@ def test_the_links_every_page_carries_follow_the_root_the_app_is_served_under(
     plain_page = client.get("/").get_data(as_text=True)
     assert 'href="/static/app.css"' in plain_page
     assert 'href="/new"' in plain_page
+
+
+def test_a_sessions_own_links_follow_the_root_the_app_is_served_under(
+    client: FlaskClient,
+) -> None:
+    table = start_session(client, ["Ann", "Bo"])
+    under_root = client.get(table.url, environ_overrides={"SCRIPT_NAME": "/score"})
+    page = under_root.get_data(as_text=True)
+    assert f'action="/score/s/{table.id}/undo"' in page
+    assert f'data-version-url="/score/api/v1/sessions/{table.id}/version"' in page
+    plain_page = client.get(table.url).get_data(as_text=True)
+    assert f'action="/s/{table.id}/undo"' in plain_page
+    assert f'data-version-url="/api/v1/sessions/{table.id}/version"' in plain_page
+
+
+@pytest.mark.parametrize("game", list(WALKS))
+def test_a_session_page_seen_before_looks_for_no_template(
+    app: Flask, client: FlaskClient, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each game lacks some of the parts a page may have (head, below, finished, winner).
+    slug, seats, fields = WALKS[game]
+    table = start(client, slug, seats, **fields)
+    assert client.get(table.url).status_code == 200
+    searched: list[str] = []
+    loader = app.jinja_env.loader
+    assert loader is not None
+    real = loader.get_source
+
+    def counted(environment: Any, name: str) -> Any:
+        searched.append(name)
+        return real(environment, name)
+
+    monkeypatch.setattr(loader, "get_source", counted)
+    assert client.get(table.url).status_code == 200
+    assert searched == []
 
 
 def the_writers_lock_file(app: Flask) -> Path:
