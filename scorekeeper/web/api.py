@@ -101,9 +101,14 @@ def session_fields(view: store.SessionView) -> dict[str, Any]:
 _LINKS: Recent[str, dict[str, str]] = Recent(256)
 
 
+def external_root() -> str:
+    """What the answer's external links are built on: scheme, host and the root the app is
+    served under (``request.url_root`` says the same, at the cost of a url_for)."""
+    return f"{request.scheme}://{request.host}{request.script_root}/"
+
+
 def session_links(session_id: str) -> dict[str, str]:
-    # What an external URL is built of (request.url_root would cost as much as url_for).
-    address = f"{request.scheme}://{request.host}{request.script_root}/{session_id}"
+    address = external_root() + session_id
     kept = _LINKS.get(address)
     if kept is None:
         kept = {
@@ -166,12 +171,12 @@ def session_answer(view: store.SessionView) -> Response:
     kept = _ANSWERS.get(view.id)
     # The store hands out one state object a version: the same object, the same version.
     if kept is None or not (
-        kept[0] is view.state and kept[1] == view.deck and kept[2] == request.host_url
+        kept[0] is view.state and kept[1] == view.deck and kept[2] == external_root()
     ):
         fields = json.dumps(session_fields(view), **state_json.COMPACT)
         # The state's text joins its records' texts, each made once (state_json).
         text = f'{fields[:-1]},"state":{state_json.text(view.state)}}}\n'
-        kept = (view.state, view.deck, request.host_url, text)
+        kept = (view.state, view.deck, external_root(), text)
         _ANSWERS.put(view.id, kept)
     return current_app.response_class(kept[3], mimetype="application/json")
 

@@ -64,8 +64,19 @@ def test_the_kept_answer_follows_the_address_its_links_name(
     table = api_session(client, ["Ann", "Bo"])
     here = client.get(table.url).get_json()
     there = client.get(table.url, base_url="http://table.example:5000").get_json()
+    rooted = client.get(table.url, environ_overrides={"SCRIPT_NAME": "/score"}).get_json()
+    secure = client.get(table.url, base_url="https://localhost").get_json()
     assert here["links"]["view"] == f"http://localhost/s/{table.id}"
     assert there["links"]["view"] == f"http://table.example:5000/s/{table.id}"
+    assert rooted["links"]["view"] == f"http://localhost/score/s/{table.id}"
+    assert secure["links"]["export"] == f"https://localhost/api/v1/sessions/{table.id}/export"
+    # A write's lean answer names the same.
+    lean = table.post(
+        "/events",
+        {"version": 0, "action": {"type": "total", "points": 500}},
+        headers={"Prefer": "return=minimal"},
+    )
+    assert lean.get_json()["links"]["view"] == f"http://localhost/s/{table.id}"
 
 
 def test_a_size_learned_in_the_deck_profile_shows_in_the_next_read(client: FlaskClient) -> None:
