@@ -3,6 +3,7 @@ TEST_DATABASE_URL names one (CI sets it), and a scorer's client."""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import secrets
@@ -397,3 +398,29 @@ def finished_result(
         scores=tuple(seats.values()),
         winners=frozenset(keys.index(key) for key in winners),
     )
+
+
+# --- The SQL a test's requests send -----------------------------------------------
+
+
+class Statements(logging.Handler):
+    """The SQL statements peewee sends."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.sql: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sql = record.msg[0] if isinstance(record.msg, tuple) else str(record.msg)
+        self.sql.append(sql)
+
+
+@pytest.fixture
+def statements() -> Iterator[Statements]:
+    handler, logger = Statements(), logging.getLogger("peewee")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    yield handler
+    logger.removeHandler(handler)
+    logger.setLevel(level)

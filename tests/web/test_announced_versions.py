@@ -4,14 +4,13 @@ listener forgets everything and the check reads the database again."""
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import psycopg2
 import pytest
-from conftest import POSTGRES_URL, api_session, empty_postgres, make_app
-from flask import Flask
+from conftest import POSTGRES_URL, ApiSession, Statements, api_session, empty_postgres, make_app
 from flask.testing import FlaskClient
 
 from scorekeeper import announced
@@ -28,49 +27,43 @@ def eventually(condition: Callable[[], object], seconds: float = 2.0) -> None:
         time.sleep(0.01)
 
 
+@dataclass
+class Table:
+    """A session on PostgreSQL, its refresh check, and the worker's watch, listening."""
+
+    client: FlaskClient
+    session: ApiSession
+    watch: AnnouncedVersions
+
+    @property
+    def check(self) -> str:
+        return f"{self.session.url}/version"
+
+    def checked(self, etag: str | None = None) -> tuple[int, str, object]:
+        """Status, ETag and body of the refresh check."""
+        answer = self.client.get(self.check, headers={"If-None-Match": etag} if etag else {})
+        return answer.status_code, answer.headers["ETag"], answer.get_json(silent=True)
+
+    def write(self, points: int = 0) -> None:
+        self.session.ok({"type": "total", "points": points})
+
+
 @pytest.fixture
-def postgres_app() -> Iterator[Flask]:
+def table() -> Iterator[Table]:
     assert POSTGRES_URL
     empty_postgres(POSTGRES_URL)
-    app = make_app(POSTGRES_URL)
-    yield app
-    assert announced.current is not None
-    announced.current.stop()
-
-
-@pytest.fixture
-def watch(postgres_app: Flask) -> AnnouncedVersions:
-    assert announced.current is not None
-    return announced.current
-
-
-class Queries(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.sql: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.sql.append(str(record.msg))
-
-
-@pytest.fixture
-def queries() -> Iterator[Queries]:
-    handler, logger = Queries(), logging.getLogger("peewee")
-    level = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    yield handler
-    logger.removeHandler(handler)
-    logger.setLevel(level)
-
-
-def listening(client: FlaskClient, watch: AnnouncedVersions, path: str) -> None:
-    """The first check starts this process's listener; wait until it listens."""
-    client.get(path)
+    client = make_app(POSTGRES_URL).test_client()
+    watch = announced.current
+    assert watch is not None
+    session = api_session(client)
+    # The first check starts this process's listener.
+    client.get(f"{session.url}/version")
     eventually(lambda: watch.generation() is not None, seconds=5)
+    yield Table(client, session, watch)
+    watch.stop()
 
 
-def terminate_listener() -> int:
+def cut_off_the_listener() -> int:
     """Cut the listener's connection from the server's side, as a restart would."""
     assert POSTGRES_URL
     with psycopg2.connect(POSTGRES_URL) as admin, admin.cursor() as cursor:
@@ -82,154 +75,113 @@ def terminate_listener() -> int:
         return cursor.rowcount
 
 
+def another_workers_write(session_id: str, version: int, announced: bool = True) -> None:
+    """The session's version moved on by another server; ``announced=False``: its
+    announcement has not arrived yet (none is sent)."""
+    assert POSTGRES_URL
+    with psycopg2.connect(POSTGRES_URL) as other, other.cursor() as cursor:
+        if not announced:
+            cursor.execute("ALTER TABLE game_session DISABLE TRIGGER game_session_announce_version")
+        cursor.execute("UPDATE game_session SET version = %s WHERE id = %s", (version, session_id))
+        cursor.execute("ALTER TABLE game_session ENABLE TRIGGER game_session_announce_version")
+
+
 def test_a_write_is_heard_within_two_seconds_and_checked_without_a_query(
-    postgres_app: Flask, watch: AnnouncedVersions, queries: Queries
+    table: Table, statements: Statements
 ) -> None:
-    client = postgres_app.test_client()
-    session = api_session(client)
-    check = f"{session.url}/version"
-    listening(client, watch, check)
+    # Another worker's write, announced: this worker hears it.
+    with pytest.MonkeyPatch.context() as other_worker:
+        other_worker.setattr(announced, "current", None)
+        table.write(500)
+    eventually(lambda: table.watch.version(table.session.id) == 1)
+    statements.sql.clear()
 
-    session.ok({"type": "total", "points": 500})
-    eventually(lambda: watch.version(session.id) == 1)
-    queries.sql.clear()
-    unchanged = client.get(check, headers={"If-None-Match": '"1"'})
-    plain = client.get(check)
+    assert table.checked('"1"')[:2] == (304, '"1"')
+    assert table.checked() == (200, '"1"', {"version": 1})
+    assert statements.sql == []
 
-    assert unchanged.status_code == 304
-    assert plain.get_json() == {"version": 1}
-    assert plain.headers["ETag"] == '"1"'
-    assert queries.sql == []
+
+def test_a_worker_knows_its_own_write_at_once(table: Table, statements: Statements) -> None:
+    table.write(500)
+    for version in range(2, 6):
+        table.write()
+        statements.sql.clear()
+        # No wait for the announcement: the write itself told this worker.
+        assert table.checked() == (200, f'"{version}"', {"version": version})
+        assert statements.sql == []
 
 
 def test_a_version_read_once_is_kept_and_the_next_write_is_heard(
-    postgres_app: Flask, watch: AnnouncedVersions
+    table: Table, statements: Statements
 ) -> None:
-    client = postgres_app.test_client()
-    session = api_session(client)
-    session.ok({"type": "total", "points": 500})
-    check = f"{session.url}/version"
-    listening(client, watch, check)
+    another_workers_write(table.session.id, 7, announced=False)
 
-    assert client.get(check).get_json() == {"version": 1}  # read, then kept
-    assert watch.version(session.id) == 1
-    session.ok({"type": "total", "points": 0})
-    eventually(lambda: client.get(check).get_json() == {"version": 2})
+    assert table.checked()[2] == {"version": 7}  # read from the database, then kept
+    statements.sql.clear()
+    assert table.checked()[2] == {"version": 7}
+    assert statements.sql == []
+    another_workers_write(table.session.id, 8)
+    eventually(lambda: table.checked()[2] == {"version": 8})
 
 
-def test_an_unknown_session_is_still_a_404(postgres_app: Flask, watch: AnnouncedVersions) -> None:
-    client = postgres_app.test_client()
-    listening(client, watch, "/api/v1/sessions/AAAAAAAAAAAAAAAAAAAAAA/version")
-    response = client.get("/api/v1/sessions/AAAAAAAAAAAAAAAAAAAAAA/version")
+def test_a_client_that_knows_a_newer_version_than_announced_gets_it_from_the_database(
+    table: Table,
+) -> None:
+    table.write(500)
+    another_workers_write(table.session.id, 2, announced=False)
+    assert table.watch.version(table.session.id) == 1
+
+    # The phone that wrote it holds its ETag: the database answers it.
+    assert table.checked('"2"')[:2] == (304, '"2"')
+
+
+@pytest.mark.parametrize("etag", ['"9' + "9" * 5000 + '"', '"²"', "*", 'W/"x"', '"1", "x"'])
+def test_an_odd_etag_never_breaks_the_check(table: Table, etag: str) -> None:
+    table.write(500)
+
+    status, tag, _ = table.checked(etag)
+
+    assert status in (200, 304)
+    assert tag == '"1"'
+
+
+def test_an_unknown_session_is_still_a_404(table: Table) -> None:
+    response = table.client.get("/api/v1/sessions/AAAAAAAAAAAAAAAAAAAAAA/version")
     assert response.status_code == 404
     assert response.get_json()["field"] is None
 
 
 def test_a_lost_listener_forgets_what_it_heard_and_the_check_reads_the_database(
-    postgres_app: Flask, watch: AnnouncedVersions
+    table: Table,
 ) -> None:
-    client = postgres_app.test_client()
-    session = api_session(client)
-    check = f"{session.url}/version"
-    listening(client, watch, check)
-    session.ok({"type": "total", "points": 500})
-    eventually(lambda: watch.version(session.id) == 1)
-    before = watch.generation()
+    table.write(500)
+    assert table.watch.version(table.session.id) == 1
+    before = table.watch.generation()
 
-    assert terminate_listener() == 1
+    assert cut_off_the_listener() == 1
+    eventually(lambda: table.watch.generation() != before)
     # While it is cut off, a write is announced to no one.
-    eventually(lambda: watch.generation() != before)
-    session.ok({"type": "total", "points": 0})
+    another_workers_write(table.session.id, 2, announced=False)
 
-    assert client.get(check).get_json() == {"version": 2}
-    eventually(lambda: watch.generation() not in (None, before), seconds=5)
-    assert client.get(check).get_json() == {"version": 2}
-    session.ok({"type": "total", "points": 0})
-    eventually(lambda: client.get(check).get_json() == {"version": 3})
+    assert table.checked()[2] == {"version": 2}
+    eventually(lambda: table.watch.generation() not in (None, before), seconds=5)
+    assert table.checked()[2] == {"version": 2}
 
 
-def test_a_read_older_than_the_listeners_connection_is_not_kept(
-    postgres_app: Flask, watch: AnnouncedVersions
-) -> None:
-    client = postgres_app.test_client()
-    session = api_session(client)
-    listening(client, watch, f"{session.url}/version")
-    generation = watch.generation()
-    assert terminate_listener() == 1
-    eventually(lambda: watch.generation() not in (None, generation), seconds=5)
+def test_a_read_older_than_the_listeners_connection_is_not_kept(table: Table) -> None:
+    generation = table.watch.generation()
+    assert cut_off_the_listener() == 1
+    eventually(lambda: table.watch.generation() not in (None, generation), seconds=5)
 
-    watch.learn(session.id, 0, generation)
+    table.watch.learn(table.session.id, 0, generation)
 
-    assert watch.version(session.id) is None
+    assert table.watch.version(table.session.id) is None
 
 
-def test_a_stopped_watch_knows_nothing_and_closes_its_connection(
-    postgres_app: Flask, watch: AnnouncedVersions
-) -> None:
-    client = postgres_app.test_client()
-    session = api_session(client)
-    listening(client, watch, f"{session.url}/version")
+def test_a_stopped_watch_knows_nothing_and_closes_its_connection(table: Table) -> None:
+    table.write(500)
 
-    watch.stop()
+    table.watch.stop()
 
-    assert watch.version(session.id) is None
-    eventually(lambda: terminate_listener() == 0)
-
-
-def test_a_worker_knows_its_own_write_at_once(
-    postgres_app: Flask, watch: AnnouncedVersions, queries: Queries
-) -> None:
-    client = postgres_app.test_client()
-    session = api_session(client)
-    check = f"{session.url}/version"
-    listening(client, watch, check)
-    for version in range(1, 6):
-        session.ok(
-            {"type": "total", "points": 0} if version > 1 else {"type": "total", "points": 500}
-        )
-        queries.sql.clear()
-        # No wait for the announcement: the write itself told this worker.
-        assert client.get(check).get_json() == {"version": version}
-        assert queries.sql == []
-
-
-def test_a_client_that_knows_a_newer_version_than_announced_gets_it_from_the_database(
-    postgres_app: Flask, watch: AnnouncedVersions
-) -> None:
-    client = postgres_app.test_client()
-    session = api_session(client)
-    check = f"{session.url}/version"
-    listening(client, watch, check)
-    session.ok({"type": "total", "points": 500})
-    assert watch.version(session.id) == 1
-    # Another worker's write whose announcement is still on its way: none is sent here.
-    assert POSTGRES_URL
-    with psycopg2.connect(POSTGRES_URL) as other, other.cursor() as cursor:
-        cursor.execute("ALTER TABLE game_session DISABLE TRIGGER game_session_announce_version")
-        cursor.execute("UPDATE game_session SET version = 2 WHERE id = %s", (session.id,))
-        cursor.execute("ALTER TABLE game_session ENABLE TRIGGER game_session_announce_version")
-    assert watch.version(session.id) == 1
-
-    # The phone that wrote it holds its ETag: the database answers it.
-    answer = client.get(check, headers={"If-None-Match": '"2"'})
-
-    assert answer.status_code == 304
-    assert answer.headers["ETag"] == '"2"'
-
-
-@pytest.mark.parametrize("etag", ['"9' + "9" * 5000 + '"', '"²"', "*", 'W/"x"', '"1", "x"'])
-def test_an_odd_etag_never_breaks_the_check(
-    postgres_app: Flask, watch: AnnouncedVersions, etag: str
-) -> None:
-    client = postgres_app.test_client()
-    session = api_session(client)
-    session.ok({"type": "total", "points": 500})
-    check = f"{session.url}/version"
-    listening(client, watch, check)
-    client.get(check)  # read once listening, then kept
-    assert watch.version(session.id) == 1
-
-    answer = client.get(check, headers={"If-None-Match": etag})
-
-    assert answer.status_code in (200, 304)
-    assert answer.headers["ETag"] == '"1"'
+    assert table.watch.version(table.session.id) is None
+    eventually(lambda: cut_off_the_listener() == 0)

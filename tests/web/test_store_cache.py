@@ -4,13 +4,12 @@ write leaves exactly the view a full replay of the log gives."""
 
 from __future__ import annotations
 
-import logging
 import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import Table, start, start_session
+from conftest import Statements, Table, start, start_session
 from flask.testing import FlaskClient
 from test_cryptruck_game import play_round
 
@@ -241,29 +240,6 @@ def test_undo_redo_correct_and_import_in_cryptruck_give_the_replayed_views(
         return rng.choice([event.action for event in view.events if not event.undone])
 
     check_every_write_is_exact(client, table.id, seed, redo_or(a_live_action))
-
-
-class Statements(logging.Handler):
-    """The SQL statements peewee sends."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.sql: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        sql = record.msg[0] if isinstance(record.msg, tuple) else str(record.msg)
-        self.sql.append(sql)
-
-
-@pytest.fixture
-def statements() -> Iterator[Statements]:
-    handler, logger = Statements(), logging.getLogger("peewee")
-    level = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    yield handler
-    logger.removeHandler(handler)
-    logger.setLevel(level)
 
 
 def writes(sql: list[str]) -> list[str]:
