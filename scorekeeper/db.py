@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -19,6 +20,7 @@ from urllib.parse import urlparse
 from flask import Flask
 from peewee import Database, DatabaseProxy, Field, Query, SqliteDatabase
 from playhouse.pool import PooledDatabase, PooledPostgresqlDatabase, PooledSqliteDatabase
+from psycopg2.extensions import TRANSACTION_STATUS_IDLE
 
 try:
     import fcntl
@@ -38,16 +40,19 @@ SQLITE_PRAGMAS = {
 # A request finding them all taken waits this many seconds for one to come back.
 POOL_MAX_CONNECTIONS = 16
 POOL_WAIT_SECONDS = 10
-# A PostgreSQL connection idle this long is closed and replaced on its next use,
+# A PostgreSQL connection open this long is closed and replaced on its next use,
 # so a server restart or a proxy's idle cut-off costs one reconnect, not an error.
 POOL_STALE_SECONDS = 300
+# A PostgreSQL connection given back longer ago than this is asked whether it still
+# answers before it is used again (HikariCP's default bypass window).
+POOL_CHECK_AFTER_SECONDS = 0.5
 
 
 def open_database(url: str, max_connections: int = POOL_MAX_CONNECTIONS) -> Database:
     """A pooled peewee database for a ``sqlite:///path`` or ``postgresql://`` URL."""
     parsed = urlparse(url)
     if parsed.scheme in ("postgres", "postgresql"):
-        return PooledPostgresqlDatabase(
+        return CheckedWhenIdlePostgresqlDatabase(
             parsed.path.lstrip("/"),
             user=parsed.username,
             password=parsed.password,
@@ -69,6 +74,34 @@ def open_database(url: str, max_connections: int = POOL_MAX_CONNECTIONS) -> Data
             timeout=POOL_WAIT_SECONDS,
         )
     raise ValueError(f"DATABASE_URL must start with sqlite:/// or postgresql://, not {url!r}")
+
+
+class CheckedWhenIdlePostgresqlDatabase(PooledPostgresqlDatabase):
+    """peewee's PostgreSQL pool, asking a connection whether it still answers only if it
+    has been idle for a while.
+
+    peewee's pool sends ``SELECT 1`` each time it hands a connection out: a round trip
+    to the server on every request, as long as the request's own read. A connection
+    given back a moment ago has just answered; one idle for longer may have been cut
+    (a server restart, a proxy's idle timeout) and is checked, and replaced if dead.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._given_back: dict[int, float] = {}
+
+    def _is_closed(self, conn: Any) -> bool:
+        given_back = self._given_back.pop(self.conn_key(conn), None)
+        if conn.closed or conn.get_transaction_status() != TRANSACTION_STATUS_IDLE:
+            return bool(super()._is_closed(conn))  # closed, or left in a transaction
+        if given_back is None or time.monotonic() - given_back > POOL_CHECK_AFTER_SECONDS:
+            return bool(super()._is_closed(conn))  # asks the server
+        return False
+
+    def _close(self, conn: Any, close_conn: bool = False) -> None:
+        if not close_conn:
+            self._given_back[self.conn_key(conn)] = time.monotonic()
+        super()._close(conn, close_conn)
 
 
 class WriterQueue:

@@ -174,14 +174,27 @@ def _same_log(view: SessionView, **changes: Any) -> SessionView:
 
 
 def edit_key_matches(session_id: str, key: object) -> bool:
-    stored = _stored_column(session_id, "edit_key") if keys.is_id(session_id) else None
-    return stored is not None and keys.same_key(str(stored), key)
+    if not keys.is_id(session_id):
+        return False
+    try:
+        return keys.same_key(edit_key(session_id), key)
+    except SessionNotFound:
+        return False
+
+
+# The edit key of each session this worker was lately asked about: a session's key is made
+# with it and never changes, so one read serves every write the worker checks after it.
+_edit_keys: Recent[str, str] = Recent(1024)
 
 
 def edit_key(session_id: str) -> str:
+    kept = _edit_keys.get(session_id)
+    if kept is not None:
+        return kept
     stored = _stored_column(session_id, "edit_key")
     if stored is None:
         raise SessionNotFound(session_id)
+    _edit_keys.put(session_id, str(stored))
     return str(stored)
 
 
@@ -254,8 +267,9 @@ _views: Recent[str, SessionView] = Recent(256)
 
 
 def forget_views() -> None:
-    """Drop every kept view: the next read of each session replays its log once."""
+    """Drop every kept view and key: the next read of each session replays its log once."""
     _views.clear()
+    _edit_keys.clear()
 
 
 def load(session_id: str) -> SessionView:

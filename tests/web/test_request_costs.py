@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import api_session, start, start_session
+from conftest import Statements, api_session, start, start_session
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS
 from test_decks import sizes_form
 
-from scorekeeper import db
+from scorekeeper import db, store
 from scorekeeper.db import database, is_sqlite, write_transaction
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import resolve_options
@@ -77,6 +77,22 @@ def test_the_kept_answer_follows_the_address_its_links_name(
         headers={"Prefer": "return=minimal"},
     )
     assert lean.get_json()["links"]["view"] == f"http://localhost/s/{table.id}"
+
+
+def test_a_sessions_edit_key_is_read_once_for_every_write_after(
+    client: FlaskClient, statements: Statements
+) -> None:
+    table = api_session(client, ["Ann", "Bo"])
+    store.forget_views()
+    statements.sql.clear()
+    for version in range(4):
+        table.ok({"type": "total", "points": 500 if version == 0 else 0})
+    roll = {"type": "roll", "dice": [1, 1, 1, 5, 2, 3]}
+    wrong = table.post("/events", {"version": 4, "action": roll}, key="Bearer " + "x" * 32)
+    assert wrong.status_code == 403
+    key_reads = [sql for sql in statements.sql if sql.startswith('SELECT "t1"."edit_key"')]
+    assert len(key_reads) == 1
+    assert table.version == 4
 
 
 def test_a_size_learned_in_the_deck_profile_shows_in_the_next_read(client: FlaskClient) -> None:

@@ -7,11 +7,14 @@ import gzip
 import sqlite3
 from typing import Any
 
-from conftest import API, api_session
+import psycopg2
+import pytest
+from conftest import API, POSTGRES_URL, api_session
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.wrappers import Response
 
+from scorekeeper import db
 from scorekeeper.db import database, is_sqlite
 
 
@@ -68,6 +71,52 @@ def test_every_pooled_sqlite_connection_has_the_apps_pragmas(app: Flask) -> None
         "busy_timeout": 5000,
         "synchronous": 1,  # normal
     }
+
+
+@pytest.fixture
+def pings(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The connections PostgreSQL's pool asked whether they still answer (SELECT 1)."""
+    if is_sqlite():
+        pytest.skip("SQLite's connections are files in this process: nothing to ask")
+    asked: list[Any] = []
+    adapter = database.obj._adapter
+    real = adapter.is_connection_closed
+
+    def counted(connection: Any) -> bool:
+        asked.append(connection)
+        return bool(real(connection))
+
+    monkeypatch.setattr(adapter, "is_connection_closed", counted)
+    return asked
+
+
+def test_a_connection_given_back_a_moment_ago_is_used_again_without_a_round_trip(
+    app: Flask, pings: list[Any]
+) -> None:
+    client = app.test_client()
+    session = api_session(client)
+    for _ in range(5):
+        assert client.get(session.url).status_code == 200
+    assert pings == []
+
+
+def test_a_connection_idle_for_a_while_is_asked_first_and_replaced_if_cut(
+    app: Flask, pings: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    used = connections_of_requests(app)
+    client = app.test_client()
+    session = api_session(client)
+    monkeypatch.setattr(db, "POOL_CHECK_AFTER_SECONDS", 0.0)
+    # The server ends it while it idles in the pool (a restart, a proxy's timeout).
+    assert POSTGRES_URL
+    with psycopg2.connect(POSTGRES_URL) as admin, admin.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", (used[0].get_backend_pid(),))
+
+    assert client.get(session.url).status_code == 200
+
+    assert used[0] in pings
+    assert used[-1] is not used[0]
+    assert is_open(used[-1])
 
 
 GZIP = {"Accept-Encoding": "gzip"}
