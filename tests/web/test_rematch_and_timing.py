@@ -13,6 +13,7 @@ import pytest
 from conftest import (
     API,
     ApiSession,
+    Statements,
     Table,
     assert_error,
     ok,
@@ -22,7 +23,7 @@ from conftest import (
 from flask import Flask
 from flask.testing import FlaskClient
 from test_groups import make_group, player_ids, sessions_of, start_group_game
-from test_store_cache import Statements, statements, writes  # noqa: F401 (fixture)
+from test_store_cache import writes
 
 from scorekeeper import store
 from scorekeeper.db import database
@@ -128,7 +129,7 @@ def test_a_correction_that_reopens_the_game_clears_its_end_and_one_that_keeps_it
 
 def test_only_the_write_that_ends_or_reopens_the_game_writes_its_end(
     client: FlaskClient,
-    statements: Statements,  # noqa: F811 (the fixture imported above)
+    statements: Statements,
 ) -> None:
     sheet = score_sheet(client, target=20)
     statements.sql.clear()
