@@ -7,8 +7,10 @@ refresh check, asked every 1.5 s by every open page, answers an unchanged sessio
 memory instead of a round trip to the database. A version a request read from the
 database is kept too, so a session is known from its first check on.
 
-Nothing is known until the listener is connected and listening, and all is forgotten
-when its connection is lost: a write announced meanwhile would be missed. A worker
+Nothing is known until the listener is connected, listening, and has heard its own
+announcement come back (through a pooler in transaction mode it never would: then the
+worker reads every version, and tries again a minute later), and all is forgotten when
+its connection is lost: a write announced meanwhile would be missed. A worker
 knows its own writes once they commit, and takes in what has reached its listener's
 socket before each answer, whatever its thread is doing; what is left is the time
 PostgreSQL takes to pass an announcement on, a fraction of a millisecond, during which
@@ -20,8 +22,10 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import select
 import threading
+import time
 from collections import OrderedDict
 
 import psycopg2
@@ -30,11 +34,17 @@ from flask import Flask
 
 # The channel migration 12's trigger announces on.
 CHANNEL = "session_version"
+# How the listeners' connections show in pg_stat_activity.
+APPLICATION_NAME = "scorekeeper announced versions"
 # How long the listener waits for news before making sure its connection still answers.
 QUIET_SECONDS = 30.0
 # How often a stopped watch's thread notices, and how long a lost connection waits to retry.
 STOP_CHECK_SECONDS = 0.5
 RETRY_SECONDS = 1.0
+# How long a new listener waits to hear its own announcement, and how long one that did
+# not (a pooler that does not pass LISTEN on) waits before it tries again.
+PROBE_SECONDS = 2.0
+UNHEARD_RETRY_SECONDS = 60.0
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +65,7 @@ class AnnouncedVersions:
 
     def __init__(self, url: str, size: int = 65_536) -> None:
         self.url = url
+        self.connect = psycopg2.connect  # how the listener connects (a test's pooler)
         self.size = size
         self._known: OrderedDict[str, int] = OrderedDict()
         self._lock = threading.Lock()
@@ -136,9 +147,17 @@ class AnnouncedVersions:
         while not self._stopped.is_set():
             connection = None
             try:
-                connection = psycopg2.connect(self.url)
+                connection = self.connect(self.url, application_name=APPLICATION_NAME)
                 connection.autocommit = True
                 connection.cursor().execute(f"LISTEN {CHANNEL}")
+                if not self._hears_itself(connection):
+                    log.warning(
+                        "This connection does not hear its own announcement (a pooler in "
+                        "transaction mode?): session versions are read from the database."
+                    )
+                    connection.close()
+                    self._stopped.wait(UNHEARD_RETRY_SECONDS)
+                    continue
                 with self._lock:
                     self._known.clear()
                     self._generation += 1
@@ -155,6 +174,23 @@ class AnnouncedVersions:
                 if connection is not None:
                     connection.close()
             self._stopped.wait(RETRY_SECONDS)
+
+    def _hears_itself(self, connection: psycopg2.extensions.connection) -> bool:
+        """Whether an announcement sent on the connection comes back to it: a pooler in
+        transaction mode runs LISTEN on one server connection and hands the next
+        statement to another, and what is announced then never arrives."""
+        probe = f"probe {secrets.token_hex(8)}"
+        connection.cursor().execute("SELECT pg_notify(%s, %s)", (CHANNEL, probe))
+        deadline = time.monotonic() + PROBE_SECONDS
+        while (left := deadline - time.monotonic()) > 0:
+            connection.poll()
+            # What else arrives meanwhile is let go: nothing is known until it listens.
+            if any(notice.payload == probe for notice in connection.notifies):
+                connection.notifies.clear()
+                return True
+            connection.notifies.clear()
+            select.select([connection], [], [], left)
+        return False
 
     def _hear(self, connection: psycopg2.extensions.connection) -> None:
         quiet = 0.0
@@ -174,5 +210,7 @@ class AnnouncedVersions:
         self._connection.poll()
         for notice in self._connection.notifies:
             session_id, _, version = notice.payload.partition(" ")
-            self._keep(session_id, int(version))
+            # Another listener's probe, or anything that is no version, is none of ours.
+            if version.isascii() and version.isdigit():
+                self._keep(session_id, int(version))
         self._connection.notifies.clear()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import psycopg2
 import pytest
@@ -14,7 +15,7 @@ from conftest import POSTGRES_URL, ApiSession, Statements, api_session, empty_po
 from flask.testing import FlaskClient
 
 from scorekeeper import announced
-from scorekeeper.announced import CHANNEL, AnnouncedVersions
+from scorekeeper.announced import APPLICATION_NAME, CHANNEL, AnnouncedVersions
 
 pytestmark = pytest.mark.skipif(POSTGRES_URL is None, reason="needs TEST_DATABASE_URL")
 
@@ -69,8 +70,8 @@ def cut_off_the_listener() -> int:
     with psycopg2.connect(POSTGRES_URL) as admin, admin.cursor() as cursor:
         cursor.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE pid <> pg_backend_pid() AND query LIKE %s",
-            (f"LISTEN {CHANNEL}%",),
+            "WHERE pid <> pg_backend_pid() AND application_name = %s",
+            (APPLICATION_NAME,),
         )
         return cursor.rowcount
 
@@ -185,3 +186,75 @@ def test_a_stopped_watch_knows_nothing_and_closes_its_connection(table: Table) -
 
     assert table.watch.version(table.session.id) is None
     eventually(lambda: cut_off_the_listener() == 0)
+
+
+class PooledElsewhere:
+    """A connection through a pooler in transaction mode: each statement may run on
+    another server connection, so what LISTEN asked for arrives on one this client
+    never reads. Here every statement runs on one, and arrivals are read from another."""
+
+    def __init__(self, url: str, **parameters: Any) -> None:
+        self.statements = REAL_CONNECT(url, **parameters)
+        self.arrivals = REAL_CONNECT(url, **parameters)
+        self.statements.autocommit = self.arrivals.autocommit = True
+
+    def cursor(self) -> Any:
+        return self.statements.cursor()
+
+    def poll(self) -> Any:
+        return self.arrivals.poll()
+
+    @property
+    def notifies(self) -> list[Any]:
+        return list(self.arrivals.notifies)
+
+    def fileno(self) -> int:
+        return int(self.arrivals.fileno())
+
+    def close(self) -> None:
+        self.statements.close()
+        self.arrivals.close()
+
+
+REAL_CONNECT = psycopg2.connect
+
+
+def test_a_listener_that_does_not_hear_itself_never_answers_from_memory(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    assert POSTGRES_URL
+    empty_postgres(POSTGRES_URL)
+    monkeypatch.setattr(announced, "PROBE_SECONDS", 0.2)
+    monkeypatch.setattr(announced, "UNHEARD_RETRY_SECONDS", 0.2)
+    client = make_app(POSTGRES_URL).test_client()
+    watch = announced.current
+    assert watch is not None
+    watch.connect = PooledElsewhere
+    session = api_session(client)
+    check = f"{session.url}/version"
+    try:
+        client.get(check)  # starts the listener, which probes in vain, again and again
+        eventually(lambda: "does not hear its own announcement" in caplog.text)
+        for points in (500, 0):
+            with pytest.MonkeyPatch.context() as other_worker:
+                other_worker.setattr(announced, "current", None)
+                session.ok({"type": "total", "points": points})
+            # Every answer comes from the database: never the version before.
+            assert client.get(check).get_json() == {"version": session.version}
+            assert watch.generation() is None
+    finally:
+        watch.stop()
+
+
+def test_another_listeners_probe_is_no_version(table: Table) -> None:
+    table.write(500)
+    generation = table.watch.generation()
+    assert POSTGRES_URL
+    with psycopg2.connect(POSTGRES_URL) as other, other.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", (CHANNEL, "probe 5f3a9c"))
+        cursor.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table.session.id} x"))
+    table.write()
+
+    eventually(lambda: table.watch.version(table.session.id) == 2)
+    assert table.watch.generation() == generation  # still the same connection, listening
+    assert table.checked()[2] == {"version": 2}
