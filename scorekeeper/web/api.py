@@ -263,7 +263,7 @@ def session_version(session_id: str) -> Response:
         version = store.current_version(session_id)
     except store.SessionNotFound:
         abort(404, NOT_FOUND)
-    status, headers, body = version_answer(version, request.headers.get("If-None-Match"))
+    status, headers, body = version_answer(version, request.if_none_match)
     return Response(body, status, headers)
 
 

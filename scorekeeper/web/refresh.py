@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from werkzeug.datastructures import ETags
 from werkzeug.http import HTTP_STATUS_CODES, parse_etags
 
 from scorekeeper import announced, keys, store
@@ -28,11 +29,12 @@ if TYPE_CHECKING:
 VERSION_PATH = re.compile(r"/api/v1/sessions/([^/]+)/version")
 
 
-def version_answer(version: int, if_none_match: str | None) -> tuple[int, dict[str, str], bytes]:
-    """Status, headers and body of the check: a 304 to the ETag of this version."""
+def version_answer(version: int, sent: ETags) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers and body of the check: a 304 to the ETag of this version (``sent``:
+    the request's If-None-Match)."""
     # The answer may be kept, but asked again every time: the next poll revalidates.
     headers = {"ETag": f'"{version}"', "Cache-Control": "no-cache"}
-    if parse_etags(if_none_match).contains(str(version)):
+    if sent.contains(str(version)):
         return 304, headers, b""
     body = f'{{"version": {version}}}\n'.encode()
     return 200, headers | {"Content-Type": "application/json"}, body
@@ -42,19 +44,17 @@ class RefreshCheck:
     """WSGI middleware answering a plain GET of an existing session's version."""
 
     @staticmethod
-    def announced_version(session_id: str, if_none_match: str | None) -> int | None:
+    def announced_version(session_id: str, sent: ETags) -> int | None:
         """The version PostgreSQL announced to this worker, unless the client knows a newer
         one (it wrote through another worker a moment ago): None, then read the database."""
         watch = announced.current
         version = watch.version(session_id) if watch else None
-        if version is not None and if_none_match:
-            tags = parse_etags(if_none_match).as_set()
-            # A version's ETag is its digits; any other tag (or a huge number) is none of ours.
-            if any(
-                len(tag) < 19 and tag.isascii() and tag.isdigit() and int(tag) > version
-                for tag in tags
-            ):
-                return None
+        # A version's ETag is its digits; any other tag (or a huge number) is none of ours.
+        if version is not None and any(
+            len(tag) < 19 and tag.isascii() and tag.isdigit() and int(tag) > version
+            for tag in sent.as_set()
+        ):
+            return None
         return version
 
     @staticmethod
@@ -80,12 +80,13 @@ class RefreshCheck:
             or not keys.is_id(match[1])
         ):
             return self.wsgi_app(environ, start_response)
-        version = self.announced_version(match[1], environ.get("HTTP_IF_NONE_MATCH"))
+        sent = parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
+        version = self.announced_version(match[1], sent)
         if version is None:
             version = self.stored_version(match[1])
         if version is None:
             return self.wsgi_app(environ, start_response)
-        status, headers, body = version_answer(version, environ.get("HTTP_IF_NONE_MATCH"))
+        status, headers, body = version_answer(version, sent)
         start_response(
             f"{status} {HTTP_STATUS_CODES[status]}",
             [*headers.items(), ("Content-Length", str(len(body)))],

@@ -136,14 +136,20 @@ def test_a_client_that_knows_a_newer_version_than_announced_gets_it_from_the_dat
     assert table.checked('"2"')[:2] == (304, '"2"')
 
 
-@pytest.mark.parametrize("etag", ['"9' + "9" * 5000 + '"', '"²"', "*", 'W/"x"', '"1", "x"'])
-def test_an_odd_etag_never_breaks_the_check(table: Table, etag: str) -> None:
+@pytest.mark.parametrize(
+    ("etag", "status"),
+    [
+        ('"9' + "9" * 5000 + '"', 200),
+        ('"²"', 200),
+        ("*", 304),  # any version matches
+        ('W/"x"', 200),
+        ('"1", "x"', 304),
+    ],
+)
+def test_an_odd_etag_never_breaks_the_check(table: Table, etag: str, status: int) -> None:
     table.write(500)
 
-    status, tag, _ = table.checked(etag)
-
-    assert status in (200, 304)
-    assert tag == '"1"'
+    assert table.checked(etag)[:2] == (status, '"1"')
 
 
 def test_an_unknown_session_is_still_a_404(table: Table) -> None:
