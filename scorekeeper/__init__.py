@@ -79,7 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     https.init_app(app)
     db.init_app(app)
     migrations.init_app(app)
-    announced.init_app(app, db.database_url(app))
+    announced.init_app(app)
     register(app)
     Compress(app)
     return app

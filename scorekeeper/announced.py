@@ -32,6 +32,8 @@ import psycopg2
 import psycopg2.extensions
 from flask import Flask
 
+from scorekeeper.db import database_url, is_sqlite
+
 # The channel migration 12's trigger announces on.
 CHANNEL = "session_version"
 # How the listeners' connections show in pg_stat_activity.
@@ -52,12 +54,13 @@ log = logging.getLogger(__name__)
 current: AnnouncedVersions | None = None
 
 
-def init_app(app: Flask, url: str) -> None:
-    """Watch the announcements of the app's PostgreSQL database (one app per process)."""
+def init_app(app: Flask) -> None:
+    """Watch the announcements of the app's database, once ``db.init_app`` has opened it,
+    if it is PostgreSQL (one app per process)."""
     global current
     if current is not None:
         current.stop()
-    current = AnnouncedVersions(url) if url.startswith(("postgres:", "postgresql:")) else None
+    current = None if is_sqlite() else AnnouncedVersions(database_url(app))
 
 
 class AnnouncedVersions:
@@ -91,8 +94,7 @@ class AnnouncedVersions:
             except psycopg2.Error:
                 # Lost: known no more until the listener, whose connection this closes,
                 # listens again.
-                self._listening = False
-                self._known.clear()
+                self._deaf()
                 assert self._connection is not None
                 self._connection.close()
                 return None
@@ -120,8 +122,13 @@ class AnnouncedVersions:
         """End the listener (an app replaced by another in the same process: a test's)."""
         self._stopped.set()
         with self._lock:
-            self._listening = False
-            self._known.clear()
+            self._deaf()
+
+    def _deaf(self) -> None:
+        """Listen no more, and forget all that was heard (holding the lock): a write may be
+        announced while no one listens, so nothing heard before can be trusted after."""
+        self._listening = False
+        self._known.clear()
 
     def _keep(self, session_id: str, version: int) -> None:
         # Versions only rise: an announcement and a read may arrive in either order.
@@ -139,8 +146,7 @@ class AnnouncedVersions:
             if self._process == os.getpid():
                 return
             self._process = os.getpid()
-            self._listening = False
-            self._known.clear()
+            self._deaf()
         threading.Thread(target=self._listen, name="announced-versions", daemon=True).start()
 
     def _listen(self) -> None:
@@ -158,8 +164,7 @@ class AnnouncedVersions:
                     connection.close()
                     self._stopped.wait(UNHEARD_RETRY_SECONDS)
                     continue
-                with self._lock:
-                    self._known.clear()
+                with self._lock:  # nothing is known while deaf: it starts afresh
                     self._generation += 1
                     self._connection = connection
                     self._listening = True
@@ -168,9 +173,8 @@ class AnnouncedVersions:
                 log.warning("Not hearing session versions (%s); reading them instead.", lost)
             finally:
                 with self._lock:
-                    self._listening = False
+                    self._deaf()
                     self._connection = None
-                    self._known.clear()
                 if connection is not None:
                     connection.close()
             self._stopped.wait(RETRY_SECONDS)
