@@ -92,11 +92,14 @@ class CheckedWhenIdlePostgresqlDatabase(PooledPostgresqlDatabase):
 
     def _is_closed(self, conn: Any) -> bool:
         given_back = self._given_back.pop(self.conn_key(conn), None)
-        if conn.closed or conn.get_transaction_status() != TRANSACTION_STATUS_IDLE:
-            return bool(super()._is_closed(conn))  # closed, or left in a transaction
-        if given_back is None or time.monotonic() - given_back > POOL_CHECK_AFTER_SECONDS:
-            return bool(super()._is_closed(conn))  # asks the server
-        return False
+        just_used = (
+            given_back is not None
+            and time.monotonic() - given_back <= POOL_CHECK_AFTER_SECONDS
+            and not conn.closed
+            and conn.get_transaction_status() == TRANSACTION_STATUS_IDLE
+        )
+        # peewee's check: closed, left in a transaction (rolled back), or asks the server.
+        return False if just_used else bool(super()._is_closed(conn))
 
     def _close(self, conn: Any, close_conn: bool = False) -> None:
         if not close_conn:

@@ -293,12 +293,20 @@ def _brought_up_to_date(session: GameSession, kept: SessionView | None) -> Sessi
     view with only the events appended since applied to it, or a replay of the whole log."""
     if kept is not None and kept.version == session.version:
         return kept
-    if kept is not None and session.rewritten_at <= kept.version < session.version:
-        # Only appends since: the events logged then are unchanged, the new ones follow.
-        newest = kept.events[-1].seq if kept.events else 0
-        rows = _EVENTS_AFTER.execute(session.id, newest)
+    if kept is not None and _only_appends_since(kept, session.version, session.rewritten_at):
+        rows = _EVENTS_AFTER.execute(session.id, _newest_seq(kept.events))
         return _caught_up(kept, session.version, session.finished_at, rows)
     return _replayed(session, _seats(session), _log(session))
+
+
+def _only_appends_since(kept: SessionView, version: int, rewritten_at: int) -> bool:
+    """Whether the session came to ``version`` from the kept view's by appends alone: the
+    events logged then are unchanged, the new ones follow."""
+    return rewritten_at <= kept.version < version
+
+
+def _newest_seq(events: Sequence[LoggedEvent]) -> int:
+    return events[-1].seq if events else 0
 
 
 def _caught_up(
@@ -796,7 +804,7 @@ def _with_event(
     """The view after logging ``recorded`` next after ``events`` (its version and its end
     time are the write's to set)."""
     game = view.game
-    seq = (events[-1].seq if events else 0) + 1
+    seq = _newest_seq(events) + 1
     ruled = game.ruling(state)
     added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
     appended = replace(view, state=state, events=(*events, added), deck=None)
@@ -860,12 +868,11 @@ def _kept_at(session_id: str, version: int) -> SessionView | None:
         return None
     if kept.version == version:
         return kept
-    newest = kept.events[-1].seq if kept.events else 0
-    rows = _CAUGHT_UP.execute(newest, session_id).fetchall()
+    rows = _CAUGHT_UP.execute(_newest_seq(kept.events), session_id).fetchall()
     if not rows:
         return None  # no such session
     stored, rewritten_at, finished_at = rows[0][:3]
-    if stored != version or rewritten_at > kept.version:
+    if stored != version or not _only_appends_since(kept, version, rewritten_at):
         return None
     appended = [row[3:] for row in rows if row[3] is not None]
     view = _caught_up(kept, version, GameSession.finished_at.python_value(finished_at), appended)
