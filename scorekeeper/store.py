@@ -849,9 +849,8 @@ def _appended_at_once(
         Event.action.db_value(recorded),
         Event.created_at.db_value(now),
     ]
-    written = database.execute_sql(
-        _APPENDED_ENDING if ends else _APPENDED,
-        (*in_model_order(changed), session_id, version, *event),
+    written = (_APPENDED_ENDING if ends else _APPENDED).execute(
+        *in_model_order(changed), session_id, version, *event
     )
     if written.rowcount != 1:
         return None  # another write came first, or no such session
@@ -914,9 +913,13 @@ def _appended_at_once_sql(*columns: Field) -> str:
     )
 
 
-_APPENDED = _appended_at_once_sql(GameSession.version, GameSession.updated_at, GameSession.finished)
-_APPENDED_ENDING = _appended_at_once_sql(
-    GameSession.version, GameSession.updated_at, GameSession.finished, GameSession.finished_at
+_APPENDED = Statement(
+    lambda: _appended_at_once_sql(GameSession.version, GameSession.updated_at, GameSession.finished)
+)
+_APPENDED_ENDING = Statement(
+    lambda: _appended_at_once_sql(
+        GameSession.version, GameSession.updated_at, GameSession.finished, GameSession.finished_at
+    )
 )
 
 

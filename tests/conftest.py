@@ -20,8 +20,8 @@ from flask.testing import FlaskClient
 from hypothesis import settings
 from openapi_check import CheckedClient
 
-from scorekeeper import create_app, stats
-from scorekeeper.db import open_database
+from scorekeeper import create_app, stats, store
+from scorekeeper.db import Statement, open_database
 
 # The property tests prove rules, not speed (bench/ measures that): on a shared, busy
 # machine a slow example is no failure.
@@ -404,15 +404,25 @@ def finished_result(
 
 
 class Statements(logging.Handler):
-    """The SQL statements peewee sends."""
+    """The SQL statements peewee sends, a prepared one's EXECUTE as the SQL it runs."""
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
         self.sql: list[str] = []
+        self.executed: list[str] = []  # the EXECUTEs among them, as sent
 
     def emit(self, record: logging.LogRecord) -> None:
         sql = record.msg[0] if isinstance(record.msg, tuple) else str(record.msg)
+        if sql.startswith("EXECUTE "):
+            self.executed.append(sql)
+            sql = prepared_sql()[sql.removeprefix("EXECUTE ").partition("(")[0]]
         self.sql.append(sql)
+
+
+def prepared_sql() -> dict[str, str]:
+    """The SQL of each of the store's statements by its name as a prepared one."""
+    made = [value for value in vars(store).values() if isinstance(value, Statement)]
+    return {s.prepared_name: s.sql for s in [*made, *store._COLUMN_READS.values()]}
 
 
 @pytest.fixture

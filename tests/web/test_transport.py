@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import gzip
 import sqlite3
+from collections import Counter
 from typing import Any
 
 import psycopg2
 import pytest
-from conftest import API, POSTGRES_URL, api_session
+from conftest import API, POSTGRES_URL, Statements, api_session
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.wrappers import Response
 
-from scorekeeper import db
+from scorekeeper import db, store
 from scorekeeper.db import database, is_sqlite
 
 
@@ -169,3 +170,73 @@ def test_the_api_document_is_compressed_too(client: FlaskClient) -> None:
 
     assert response.headers["Content-Encoding"] == "gzip"
     assert gzip.decompress(response.data).startswith(b"{")
+
+
+def test_on_postgresql_the_stores_frequent_statements_are_prepared_once_per_connection(
+    app: Flask, statements: Statements
+) -> None:
+    if is_sqlite():
+        return
+    used = connections_of_requests(app)
+    client = app.test_client()
+    session = api_session(client)
+    for version in range(4):
+        assert session.act({"type": "total", "points": 0}, version).status_code == 201
+        assert client.get(session.url).status_code == 200
+
+    assert all(connection is used[0] for connection in used)
+    prepares = [sql for sql in statements.sql if sql.startswith("PREPARE ")]
+    assert len(prepares) == len(set(prepares)) == len(used[0].prepared) >= 2
+    # Every append was one EXECUTE of the one-statement append; every read's version too.
+    names = Counter(sql.removeprefix("EXECUTE ").partition("(")[0] for sql in statements.executed)
+    assert names[store._APPENDED.prepared_name] == 4
+    assert names[store._COLUMN_READS["version"].prepared_name] >= 4
+    with used[0].cursor() as cursor:
+        cursor.execute("SELECT name FROM pg_prepared_statements")
+        assert {row[0] for row in cursor} == used[0].prepared
+
+
+def test_on_postgresql_a_statement_prepared_by_another_client_of_the_connection_is_used(
+    app: Flask,
+) -> None:
+    if is_sqlite():
+        return
+    used = connections_of_requests(app)
+    client = app.test_client()
+    session = api_session(client)
+    assert session.act({"type": "total", "points": 0}, 0).status_code == 201
+    # Through a pooler the server connection may hold it already, under the same name.
+    used[0].prepared.clear()
+
+    assert session.act({"type": "total", "points": 0}, 1).status_code == 201
+    assert session.version == 2
+    assert database.obj.prepares
+
+
+def test_on_postgresql_a_prepared_statement_gone_missing_is_sent_whole_from_then_on(
+    app: Flask, statements: Statements, caplog: pytest.LogCaptureFixture
+) -> None:
+    if is_sqlite():
+        return
+    used = connections_of_requests(app)
+    client = app.test_client()
+    session = api_session(client)
+    assert session.act({"type": "total", "points": 0}, 0).status_code == 201
+    # What a pooler in transaction mode does: the next statement reaches a server
+    # connection where nothing was prepared.
+    with used[0].cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    statements.sql.clear()
+    statements.executed.clear()
+
+    assert session.act({"type": "total", "points": 0}, 1).status_code == 201
+    assert session.version == 2
+
+    assert not database.obj.prepares
+    assert "prepared statement went missing" in caplog.text
+    # The append's EXECUTE failed before anything ran; it was sent whole, and so was
+    # every statement after it.
+    [failed] = statements.executed
+    assert statements.sql[0] == statements.sql[1] != failed
+    assert statements.sql[0].startswith("WITH written AS")
+    assert statements.sql.count(statements.sql[0]) == 2
