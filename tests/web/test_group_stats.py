@@ -10,14 +10,13 @@ from html import unescape
 from typing import Any
 
 import pytest
-from conftest import API, Table, act, assert_error, start
+from conftest import API, Statements, Table, act, assert_error, start
 from flask import Flask
 from flask.testing import FlaskClient
 from test_charts_and_stats import rows_of
 from test_groups import make_group, player_ids, start_group_game
 
 from scorekeeper import groups, results
-from scorekeeper.db import database
 from scorekeeper.models import GameSession
 
 TARGET_10 = {"option_target": "10"}
@@ -85,21 +84,15 @@ def played(client: FlaskClient, app: Flask) -> Played:
 
 
 def test_a_groups_results_read_all_seats_at_once_and_replay_no_kept_session(
-    app: Flask, played: Played, monkeypatch: pytest.MonkeyPatch
+    app: Flask, played: Played, statements: Statements
 ) -> None:
     with app.app_context():
         group = groups.load(played.group_id)
         first = results.group_results(group)
         assert len(first) == 4
-        sent: list[str] = []
-        execute_sql = database.obj.execute_sql
-
-        def counted(sql: str, *args: Any, **kwargs: Any) -> Any:
-            sent.append(sql)
-            return execute_sql(sql, *args, **kwargs)
-
-        monkeypatch.setattr(database.obj, "execute_sql", counted)
+        statements.sql.clear()
         again = results.group_results(group)
+    sent = statements.sql
     assert again == first
     # One query for the sessions, one for all their seats, none for their events: each
     # kept view is only checked to be current (its version read).
