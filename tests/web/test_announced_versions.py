@@ -125,6 +125,20 @@ def test_a_version_read_once_is_kept_and_the_next_write_is_heard(
     eventually(lambda: table.checked()[2] == {"version": 8})
 
 
+def test_a_check_takes_in_what_arrived_while_the_listeners_thread_waits_between_batches(
+    table: Table, statements: Statements, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The thread takes in the first announcement, then waits far longer than the test.
+    monkeypatch.setattr(announced, "GATHER_SECONDS", 60.0)
+    another_workers_write(table.session.id, 1)
+    eventually(lambda: table.watch.version(table.session.id) == 1)
+    another_workers_write(table.session.id, 2)
+    statements.sql.clear()
+
+    eventually(lambda: table.checked()[2] == {"version": 2})
+    assert statements.sql == []
+
+
 def test_a_client_that_knows_a_newer_version_than_announced_gets_it_from_the_database(
     table: Table,
 ) -> None:
