@@ -7,6 +7,12 @@ refresh check, asked every 1.5 s by every open page, answers an unchanged sessio
 memory instead of a round trip to the database. A version a request read from the
 database is kept too, so a session is known from its first check on.
 
+A plain API append, one statement (``store._appended_at_once``), also announces the
+event it logged: ``'<id> <version> <seq> <action>'``. A worker whose view of the session
+is a few versions behind, each of them such an append, catches up from what it heard
+instead of reading the new events from the database; any version it did not hear so
+(another kind of write, or an announcement still on its way) makes it read them.
+
 Nothing is known until the listener is connected, listening, and has heard its own
 announcement come back (through a pooler in transaction mode it never would: then the
 worker reads every version, and tries again a minute later), and all is forgotten when
@@ -45,6 +51,8 @@ STOP_CHECK_SECONDS = 0.5
 RETRY_SECONDS = 1.0
 # How long the listener lets announcements gather before it takes them in.
 GATHER_SECONDS = 0.02
+# How many of a session's latest appends, announced with their event, are kept.
+APPENDS_KEPT = 16
 # How long a new listener waits to hear its own announcement, and how long one that did
 # not (a pooler that does not pass LISTEN on) waits before it tries again.
 PROBE_SECONDS = 2.0
@@ -65,6 +73,17 @@ def init_app(app: Flask) -> None:
     current = None if is_sqlite() else AnnouncedVersions(database_url(app))
 
 
+# PostgreSQL's limit on a notification's payload, in bytes (it must be shorter).
+PAYLOAD_LIMIT = 8000
+
+
+def appended_payload(session_id: str, version: int, seq: int, action: str) -> str | None:
+    """What a one-statement append announces with its event (its action as stored), or
+    None if that would not fit in a notification: then it is not announced so."""
+    payload = f"{session_id} {version} {seq} {action}"
+    return payload if len(payload.encode()) < PAYLOAD_LIMIT else None
+
+
 class AnnouncedVersions:
     """The versions the sessions' writes announced, as far as this process heard them."""
 
@@ -73,6 +92,8 @@ class AnnouncedVersions:
         self.connect = psycopg2.connect  # how the listener connects (a test's pooler)
         self.size = size
         self._known: OrderedDict[str, int] = OrderedDict()
+        # The events one-statement appends announced, by session and the version each made.
+        self._appended: OrderedDict[str, dict[int, tuple[int, str]]] = OrderedDict()
         self._lock = threading.Lock()
         # Which connection of the listener a version read from the database belongs to:
         # a read begun before the listener (re)connected may miss a write announced to
@@ -89,18 +110,35 @@ class AnnouncedVersions:
         with self._lock:
             if not self._listening:
                 return None
-            # What has reached the socket counts at once: the listener's thread may be
-            # waiting for the interpreter while this request runs.
-            try:
-                self._take_in()
-            except psycopg2.Error:
-                # Lost: known no more until the listener, whose connection this closes,
-                # listens again.
-                self._deaf()
-                assert self._connection is not None
-                self._connection.close()
+            if not self._taken_in():
                 return None
             return self._known.get(session_id)
+
+    def appended(self, session_id: str, after: int, upto: int) -> list[tuple[int, str]] | None:
+        """The seq and action text of the event each version after ``after`` up to ``upto``
+        appended, as their one-statement appends announced them; None unless every one
+        of those versions was such an append, heard: then read the database."""
+        self._start_in_this_process()
+        with self._lock:
+            if not self._listening or not self._taken_in():
+                return None
+            heard = self._appended.get(session_id, {})
+            if not all(version in heard for version in range(after + 1, upto + 1)):
+                return None
+            return [heard[version] for version in range(after + 1, upto + 1)]
+
+    def _taken_in(self) -> bool:
+        """Take in what has reached the socket (holding the lock): it counts at once, as
+        the listener's thread may be waiting meanwhile. False if the connection is lost."""
+        try:
+            self._take_in()
+        except psycopg2.Error:
+            # Known no more until the listener, whose connection this closes, listens again.
+            self._deaf()
+            assert self._connection is not None
+            self._connection.close()
+            return False
+        return True
 
     def generation(self) -> int | None:
         """Taken before reading a version from the database, to give ``learn``."""
@@ -131,6 +169,7 @@ class AnnouncedVersions:
         announced while no one listens, so nothing heard before can be trusted after."""
         self._listening = False
         self._known.clear()
+        self._appended.clear()
 
     def _keep(self, session_id: str, version: int) -> None:
         # Versions only rise: an announcement and a read may arrive in either order.
@@ -220,8 +259,23 @@ class AnnouncedVersions:
         assert self._connection is not None
         self._connection.poll()
         for notice in self._connection.notifies:
-            session_id, _, version = notice.payload.partition(" ")
+            session_id, _, announced = notice.payload.partition(" ")
+            version, _, event = announced.partition(" ")
+            seq, _, action = event.partition(" ")
             # Another listener's probe, or anything that is no version, is none of ours.
-            if version.isascii() and version.isdigit():
-                self._keep(session_id, int(version))
+            if not (version.isascii() and version.isdigit()):
+                continue
+            self._keep(session_id, int(version))
+            if seq.isascii() and seq.isdigit() and action:
+                self._keep_appended(session_id, int(version), int(seq), action)
         self._connection.notifies.clear()
+
+    def _keep_appended(self, session_id: str, version: int, seq: int, action: str) -> None:
+        heard = self._appended.setdefault(session_id, {})
+        heard[version] = (seq, action)
+        # A view further behind reads the database.
+        for old in [kept for kept in heard if kept <= version - APPENDS_KEPT]:
+            del heard[old]
+        self._appended.move_to_end(session_id)
+        if len(self._appended) > self.size // APPENDS_KEPT:
+            self._appended.popitem(last=False)

@@ -17,6 +17,7 @@ from typing import Any
 from peewee import JOIN, Field, IntegrityError, Query
 
 from scorekeeper import announced, decks, groups, keys
+from scorekeeper.announced import CHANNEL
 from scorekeeper.db import Statement, database, in_model_order, is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import (
@@ -844,14 +845,20 @@ def _appended_at_once(
     }
     if ends:
         changed[GameSession.finished_at] = now
-    event = [
-        Event.seq.db_value(appended.events[-1].seq),
-        Event.action.db_value(recorded),
-        Event.created_at.db_value(now),
-    ]
-    written = (_APPENDED_ENDING if ends else _APPENDED).execute(
-        *in_model_order(changed), session_id, version, *event
+    seq, action_text = appended.events[-1].seq, Event.action.db_value(recorded)
+    values = [*in_model_order(changed), session_id, version, seq, action_text, now]
+    # The end of a game is not announced with its event: a view catching up on it would
+    # need its end time too, and reads it from the database.
+    announcement = (
+        None if ends else announced.appended_payload(session_id, version + 1, seq, action_text)
     )
+    if ends:
+        statement = _APPENDED_ENDING
+    elif announcement is None:
+        statement = _APPENDED
+    else:
+        statement, values = _APPENDED_ANNOUNCED, [*values, announcement]
+    written = statement.execute(*values)
     if written.rowcount != 1:
         return None  # another write came first, or no such session
     view = _same_log(appended, version=version + 1, finished_at=now if ends else kept.finished_at)
@@ -861,12 +868,24 @@ def _appended_at_once(
 
 def _kept_at(session_id: str, version: int) -> SessionView | None:
     """The view this worker keeps, brought up to ``version`` if the session is there and
-    only appends came since (by one query); None if it cannot be."""
+    only appends came since (from their announcements, or by one query); None if it
+    cannot be."""
     kept = _views.get(session_id)
     if kept is None or kept.version > version:
         return None
     if kept.version == version:
         return kept
+    heard = (
+        None
+        if announced.current is None
+        else announced.current.appended(session_id, kept.version, version)
+    )
+    if heard is not None:
+        # Each version since was a one-statement append, heard with its event: the
+        # session's row and log are known without reading them (no rewrite, no end).
+        view = _caught_up(kept, version, kept.finished_at, [(*e, False, False) for e in heard])
+        _views.put(session_id, view)
+        return view
     rows = _CAUGHT_UP.execute(_newest_seq(kept.events), session_id).fetchall()
     if not rows:
         return None  # no such session
@@ -899,22 +918,36 @@ _CAUGHT_UP = Statement(
 )
 
 
-def _appended_at_once_sql(*columns: Field) -> str:
+def _appended_at_once_sql(*columns: Field, announced: bool = False) -> str:
     """PostgreSQL's statement for ``_appended_at_once``: the session's new ``columns``, if it
     is still at the version given, and its new event (a data-modifying WITH: one statement,
-    so all or nothing)."""
+    so all or nothing); ``announced``: and the announcement of that event, sent on commit
+    (``announced.appended_payload``, the last value)."""
     ordered = sorted(columns, key=lambda column: column._sort_key)  # as in_model_order
     changes = ", ".join(f'"{column.column_name}" = %s' for column in ordered)
-    return (
+    written = (
         f'WITH written AS (UPDATE "game_session" SET {changes} '
         'WHERE "id" = %s AND "version" = %s RETURNING "id") '
+    )
+    logged = (
         'INSERT INTO "event" ("session_id", "seq", "action", "undone", "redoable", '
         '"created_at") SELECT "id", %s, %s, false, false, %s FROM written'
+    )
+    if not announced:
+        return written + logged
+    return (
+        f'{written}, logged AS ({logged} RETURNING "session_id") '
+        f"SELECT pg_notify('{CHANNEL}', %s) FROM logged"
     )
 
 
 _APPENDED = Statement(
     lambda: _appended_at_once_sql(GameSession.version, GameSession.updated_at, GameSession.finished)
+)
+_APPENDED_ANNOUNCED = Statement(
+    lambda: _appended_at_once_sql(
+        GameSession.version, GameSession.updated_at, GameSession.finished, announced=True
+    )
 )
 _APPENDED_ENDING = Statement(
     lambda: _appended_at_once_sql(

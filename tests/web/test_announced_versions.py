@@ -13,9 +13,12 @@ import psycopg2
 import pytest
 from conftest import POSTGRES_URL, ApiSession, Statements, api_session, empty_postgres, make_app
 from flask.testing import FlaskClient
+from test_store_cache import replayed, snapshot
 
-from scorekeeper import announced
-from scorekeeper.announced import APPLICATION_NAME, CHANNEL, AnnouncedVersions
+from scorekeeper import announced, store
+from scorekeeper.announced import APPLICATION_NAME, CHANNEL, AnnouncedVersions, appended_payload
+from scorekeeper.db import database
+from scorekeeper.recent import Recent
 
 pytestmark = pytest.mark.skipif(POSTGRES_URL is None, reason="needs TEST_DATABASE_URL")
 
@@ -278,3 +281,88 @@ def test_another_listeners_probe_is_no_version(table: Table) -> None:
     eventually(lambda: table.watch.version(table.session.id) == 2)
     assert table.watch.generation() == generation  # still the same connection, listening
     assert table.checked()[2] == {"version": 2}
+
+
+def test_an_announcement_with_a_malformed_event_still_says_its_version_and_no_event(
+    table: Table,
+) -> None:
+    assert POSTGRES_URL
+    sid = table.session.id
+    with psycopg2.connect(POSTGRES_URL) as other, other.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{sid} 1 x {{}}"))
+        cursor.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{sid} 2 2"))
+
+    eventually(lambda: table.watch.version(sid) == 2)
+    assert table.watch.appended(sid, 0, 1) is None
+    assert table.watch.appended(sid, 1, 2) is None
+
+
+def test_an_event_too_long_to_announce_is_not_announced_with_its_version() -> None:
+    assert appended_payload("abc", 7, 6, '{"type":"total"}') == 'abc 7 6 {"type":"total"}'
+    longest = appended_payload("abc", 7, 6, "e" * 7991)  # 7,999 bytes
+    assert longest is not None
+    # PostgreSQL refuses a payload of 8000 bytes or more: such an append is announced by
+    # its version alone.
+    assert appended_payload("abc", 7, 6, "é" * 3996) is None
+    assert POSTGRES_URL
+    with psycopg2.connect(POSTGRES_URL) as other, other.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", (CHANNEL, longest))
+        with pytest.raises(psycopg2.errors.InvalidParameterValue):
+            cursor.execute("SELECT pg_notify(%s, %s)", (CHANNEL, longest + "e"))
+
+
+TOTAL = {"type": "total", "points": 0}
+
+
+def another_workers_appends(session_id: str, count: int, **write: Any) -> None:
+    """Appends by a worker that keeps its own view (so each is one statement, announced
+    with its event unless ``write`` asks for more, as a request key does)."""
+    with pytest.MonkeyPatch.context() as other_worker:
+        other_worker.setattr(store, "_views", Recent(256))
+        other_worker.setattr(announced, "current", None)
+        for _ in range(count):
+            view = store.load(session_id)
+            store.append(session_id, TOTAL, view.version, **write)
+
+
+def test_an_append_after_another_workers_announced_appends_reads_no_event(
+    table: Table, statements: Statements
+) -> None:
+    sid = table.session.id
+    with table.client.application.app_context(), database.connection_context():
+        seen = store.load(sid)  # this worker keeps the session at version 0
+        another_workers_appends(sid, 3)
+        eventually(lambda: table.watch.appended(sid, 0, 3) is not None)
+        statements.sql.clear()
+
+        written = store.append(sid, TOTAL, 3)
+
+        # Caught up from what it heard: the append is its one statement, nothing read.
+        [statement] = statements.sql
+        assert statement.startswith("WITH written AS (UPDATE")
+        assert [event.seq for event in written.events] == [1, 2, 3, 4]
+        assert (written.version, written.can_undo, written.can_redo) == (4, True, False)
+        assert snapshot(written) == snapshot(store.load(sid)) == replayed(sid)
+        assert seen.version == 0
+
+
+def test_a_version_not_announced_with_its_event_makes_the_worker_read_the_events(
+    table: Table, statements: Statements
+) -> None:
+    sid = table.session.id
+    with table.client.application.app_context(), database.connection_context():
+        store.load(sid)
+        another_workers_appends(sid, 1)
+        # A request key makes an append a locked write, announced by its version alone.
+        another_workers_appends(sid, 1, form_key="retry-safe")
+        eventually(lambda: table.watch.version(sid) == 2)
+        assert table.watch.appended(sid, 0, 2) is None
+        statements.sql.clear()
+
+        written = store.append(sid, TOTAL, 2)
+
+        # The catch-up is prepared first, the first time on this connection.
+        caught_up, appended = [s for s in statements.sql if not s.startswith("PREPARE ")]
+        assert caught_up.startswith('SELECT "t1"."version", "t1"."rewritten_at"')
+        assert appended.startswith("WITH written AS (UPDATE")
+        assert snapshot(written) == snapshot(store.load(sid)) == replayed(sid)

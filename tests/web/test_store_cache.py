@@ -248,7 +248,8 @@ def writes(sql: list[str]) -> list[str]:
     for statement in sql:
         if statement.startswith("WITH "):
             update, _, insert = statement.removeprefix("WITH written AS (").partition(") ")
-            parts += [update, insert]
+            # An announced append logs its event in a second part, then announces it.
+            parts += [update, insert.removeprefix(", logged AS (")]
         else:
             parts.append(statement)
     return [s.split(" WHERE ")[0] for s in parts if s.startswith(("INSERT", "UPDATE", "DELETE"))]

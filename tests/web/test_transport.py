@@ -10,7 +10,7 @@ from typing import Any
 
 import psycopg2
 import pytest
-from conftest import API, POSTGRES_URL, Statements, api_session
+from conftest import API, POSTGRES_URL, ApiSession, Statements, api_session
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.wrappers import Response
@@ -189,11 +189,19 @@ def test_on_postgresql_the_stores_frequent_statements_are_prepared_once_per_conn
     assert len(prepares) == len(set(prepares)) == len(used[0].prepared) >= 2
     # Every append was one EXECUTE of the one-statement append; every read's version too.
     names = Counter(sql.removeprefix("EXECUTE ").partition("(")[0] for sql in statements.executed)
-    assert names[store._APPENDED.prepared_name] == 4
+    assert names[store._APPENDED_ANNOUNCED.prepared_name] == 4
     assert names[store._COLUMN_READS["version"].prepared_name] >= 4
     with used[0].cursor() as cursor:
         cursor.execute("SELECT name FROM pg_prepared_statements")
         assert {row[0] for row in cursor} == used[0].prepared
+
+
+def one_append(app: Flask) -> tuple[list[Any], ApiSession]:
+    """A new session with one append, and the connections its requests ran on."""
+    used = connections_of_requests(app)
+    session = api_session(app.test_client())
+    assert session.act({"type": "total", "points": 0}, 0).status_code == 201
+    return used, session
 
 
 def test_on_postgresql_a_statement_prepared_by_another_client_of_the_connection_is_used(
@@ -201,10 +209,7 @@ def test_on_postgresql_a_statement_prepared_by_another_client_of_the_connection_
 ) -> None:
     if is_sqlite():
         return
-    used = connections_of_requests(app)
-    client = app.test_client()
-    session = api_session(client)
-    assert session.act({"type": "total", "points": 0}, 0).status_code == 201
+    used, session = one_append(app)
     # Through a pooler the server connection may hold it already, under the same name.
     used[0].prepared.clear()
 
@@ -218,10 +223,7 @@ def test_on_postgresql_a_prepared_statement_gone_missing_is_sent_whole_from_then
 ) -> None:
     if is_sqlite():
         return
-    used = connections_of_requests(app)
-    client = app.test_client()
-    session = api_session(client)
-    assert session.act({"type": "total", "points": 0}, 0).status_code == 201
+    used, session = one_append(app)
     # What a pooler in transaction mode does: the next statement reaches a server
     # connection where nothing was prepared.
     with used[0].cursor() as cursor:
