@@ -108,28 +108,26 @@ class AnnouncedVersions:
         """The session's version as announced, or None: then read the database."""
         self._start_in_this_process()
         with self._lock:
-            if not self._listening:
-                return None
-            if not self._taken_in():
-                return None
-            return self._known.get(session_id)
+            return self._known.get(session_id) if self._listening_now() else None
 
     def appended(self, session_id: str, after: int, upto: int) -> list[tuple[int, str]] | None:
         """The seq and action text of the event each version after ``after`` up to ``upto``
         appended, as their one-statement appends announced them; None unless every one
         of those versions was such an append, heard: then read the database."""
         self._start_in_this_process()
+        versions = range(after + 1, upto + 1)
         with self._lock:
-            if not self._listening or not self._taken_in():
+            heard = self._appended.get(session_id, {}) if self._listening_now() else {}
+            if not all(version in heard for version in versions):
                 return None
-            heard = self._appended.get(session_id, {})
-            if not all(version in heard for version in range(after + 1, upto + 1)):
-                return None
-            return [heard[version] for version in range(after + 1, upto + 1)]
+            return [heard[version] for version in versions]
 
-    def _taken_in(self) -> bool:
-        """Take in what has reached the socket (holding the lock): it counts at once, as
-        the listener's thread may be waiting meanwhile. False if the connection is lost."""
+    def _listening_now(self) -> bool:
+        """Whether what was heard holds, once what has reached the socket is taken in
+        (holding the lock): it counts at once, as the listener's thread may be waiting
+        meanwhile. False if not listening, or the connection is found lost."""
+        if not self._listening:
+            return False
         try:
             self._take_in()
         except psycopg2.Error:

@@ -145,7 +145,7 @@ class CheckedWhenIdlePostgresqlDatabase(PooledPostgresqlDatabase):
         name = statement.prepared_name
         try:
             if name not in connection.prepared:
-                self._prepare(name, statement.sql)
+                self._prepare(statement.prepared)
                 connection.prepared.add(name)
             return self.execute_sql(statement.executed, values)
         except OperationalError as failed:
@@ -158,11 +158,9 @@ class CheckedWhenIdlePostgresqlDatabase(PooledPostgresqlDatabase):
         self.prepares = False
         return self.execute_sql(statement.sql, values)
 
-    def _prepare(self, name: str, sql: str) -> None:
-        numbers = itertools.count(1)
-        numbered = PARAMETER.sub(lambda m: "%" if m[0] == "%%" else f"${next(numbers)}", sql)
+    def _prepare(self, prepare: str) -> None:
         try:
-            self.execute_sql(f"PREPARE {name} AS {numbered}")
+            self.execute_sql(prepare)
         except ProgrammingError as failed:
             # Through a pooler, a server connection another client prepared it on: the
             # name is the statement's text's, so it is the same statement.
@@ -239,11 +237,20 @@ class Statement:
             sql = self._sql[backend] = built if isinstance(built, str) else str(built.sql()[0])
         return sql
 
+    # PostgreSQL's forms of it (only PostgreSQL prepares), each worked out once.
+
     @functools.cached_property
     def prepared_name(self) -> str:
         """Its name as a prepared statement: named by its text, so that a name always
         means the same statement, whichever version of the app prepared it."""
         return "scorekeeper_" + hashlib.sha256(self.sql.encode()).hexdigest()[:16]
+
+    @functools.cached_property
+    def prepared(self) -> str:
+        """The SQL that prepares it: peewee's parameters numbered as PostgreSQL's."""
+        numbers = itertools.count(1)
+        numbered = PARAMETER.sub(lambda m: "%" if m[0] == "%%" else f"${next(numbers)}", self.sql)
+        return f"PREPARE {self.prepared_name} AS {numbered}"
 
     @functools.cached_property
     def executed(self) -> str:

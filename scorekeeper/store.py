@@ -17,7 +17,6 @@ from typing import Any
 from peewee import JOIN, Field, IntegrityError, Query
 
 from scorekeeper import announced, decks, groups, keys
-from scorekeeper.announced import CHANNEL
 from scorekeeper.db import Statement, database, in_model_order, is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import (
@@ -849,15 +848,12 @@ def _appended_at_once(
     values = [*in_model_order(changed), session_id, version, seq, action_text, now]
     # The end of a game is not announced with its event: a view catching up on it would
     # need its end time too, and reads it from the database.
-    announcement = (
-        None if ends else announced.appended_payload(session_id, version + 1, seq, action_text)
-    )
     if ends:
         statement = _APPENDED_ENDING
-    elif announcement is None:
-        statement = _APPENDED
+    elif payload := announced.appended_payload(session_id, version + 1, seq, action_text):
+        statement, values = _APPENDED_ANNOUNCED, [*values, payload]
     else:
-        statement, values = _APPENDED_ANNOUNCED, [*values, announcement]
+        statement = _APPENDED  # too long to announce: announced by its version alone
     written = statement.execute(*values)
     if written.rowcount != 1:
         return None  # another write came first, or no such session
@@ -918,10 +914,10 @@ _CAUGHT_UP = Statement(
 )
 
 
-def _appended_at_once_sql(*columns: Field, announced: bool = False) -> str:
+def _appended_at_once_sql(*columns: Field, announcing: bool = False) -> str:
     """PostgreSQL's statement for ``_appended_at_once``: the session's new ``columns``, if it
     is still at the version given, and its new event (a data-modifying WITH: one statement,
-    so all or nothing); ``announced``: and the announcement of that event, sent on commit
+    so all or nothing); ``announcing``: and the announcement of that event, sent on commit
     (``announced.appended_payload``, the last value)."""
     ordered = sorted(columns, key=lambda column: column._sort_key)  # as in_model_order
     changes = ", ".join(f'"{column.column_name}" = %s' for column in ordered)
@@ -933,11 +929,11 @@ def _appended_at_once_sql(*columns: Field, announced: bool = False) -> str:
         'INSERT INTO "event" ("session_id", "seq", "action", "undone", "redoable", '
         '"created_at") SELECT "id", %s, %s, false, false, %s FROM written'
     )
-    if not announced:
+    if not announcing:
         return written + logged
     return (
         f'{written}, logged AS ({logged} RETURNING "session_id") '
-        f"SELECT pg_notify('{CHANNEL}', %s) FROM logged"
+        f"SELECT pg_notify('{announced.CHANNEL}', %s) FROM logged"
     )
 
 
@@ -946,7 +942,7 @@ _APPENDED = Statement(
 )
 _APPENDED_ANNOUNCED = Statement(
     lambda: _appended_at_once_sql(
-        GameSession.version, GameSession.updated_at, GameSession.finished, announced=True
+        GameSession.version, GameSession.updated_at, GameSession.finished, announcing=True
     )
 )
 _APPENDED_ENDING = Statement(
