@@ -172,7 +172,10 @@ def test_a_groups_statistics_page_fits_a_phone_and_passes_axe_in_light_and_dark(
     group_url, ids = played_group(page, server)
     page.goto(group_url)
     assert "3 finished games counted" in page.content()
-    page.get_by_role("link", name="Statistics").click()
+    # The click returns once the new address commits, before the page's tables are
+    # parsed: counting them needs the load itself.
+    with page.expect_navigation():
+        page.get_by_role("link", name="Statistics").click()
     assert page.url == group_url + "/stats"
     assert page.locator("table.stacked").count() == 2
     assert page.locator("svg.chart-svg[role=img]").count() == 1
