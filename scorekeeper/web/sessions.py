@@ -15,6 +15,7 @@ from scorekeeper import charts, decks, groups, stats, store
 from scorekeeper.games import GAMES, cards
 from scorekeeper.games.base import Game, IllegalAction, is_digits, number_range
 from scorekeeper.models import utc_now
+from scorekeeper.recent import Recent
 from scorekeeper.results import score_chart
 from scorekeeper.web import access, addresses
 from scorekeeper.web.adapters import adapter
@@ -228,11 +229,42 @@ def render_session(
     return page, status
 
 
+# The page of a session in play as watching phones see it, by session: (its version, the
+# root its links are under, the page). The same for every watcher until the next write,
+# which moves the version on; and each watcher loads it again after every change.
+_watched_pages: Recent[str, tuple[int, str, str]] = Recent(256)
+
+
 @bp.get("/s/<session_id>")
 def session_page(session_id: str) -> tuple[str, int]:
     view = load_or_404(session_id)
     access.remember(session_id, access.VIEW)
+    if shown_alike_to_every_watcher(view):
+        return watched_page(view), 200
     return render_session(view)
+
+
+def shown_alike_to_every_watcher(view: store.SessionView) -> bool:
+    """Whether this request's page is the one every watcher of the session's version gets:
+    a session in play (a finished one links to its rematch, made later), not on a deck
+    profile's sizes (edited apart), no answer asked first in the address (asked_step),
+    and a phone that may not record (a scorer's page carries keys of its own)."""
+    return (
+        not view.finished
+        and view.game.sized_cards is None
+        and not request.args
+        and not access.device_may_edit(view.id)
+    )
+
+
+def watched_page(view: store.SessionView) -> str:
+    """The page watchers get, rendered once per version (and root)."""
+    kept = _watched_pages.get(view.id)
+    if kept is not None and kept[:2] == (view.version, request.script_root):
+        return kept[2]
+    page, _status = render_session(view)
+    _watched_pages.put(view.id, (view.version, request.script_root, page))
+    return page
 
 
 # Events on one page of a session's history: the page stays small however long the game.

@@ -1,19 +1,21 @@
 """What keeps a request's cost flat however long the session: a read of an unchanged
-session answers the text it made for that version, a write converts only its new
-records, an unchanged cookie is not signed again, the links on every page are built
-once, and SQLite writers from several workers queue at a lock file."""
+session answers the text it made for that version, watching phones share one render of
+each version of its page, a write converts only its new records, an unchanged cookie is
+not signed again, the links on every page are built once, and SQLite writers from
+several workers queue at a lock file."""
 
 from __future__ import annotations
 
 import fcntl
 import json
 import os
+import re
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Statements, api_session, start, start_session
+from conftest import Statements, act, api_session, start, start_session
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS
@@ -24,7 +26,7 @@ from scorekeeper.db import database, is_sqlite, write_transaction
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import resolve_options
 from scorekeeper.models import GameSession
-from scorekeeper.web import api, state_json
+from scorekeeper.web import api, sessions, state_json
 
 
 @pytest.fixture
@@ -190,6 +192,72 @@ def test_a_session_page_seen_before_looks_for_no_template(
     monkeypatch.setattr(loader, "get_source", counted)
     assert client.get(table.url).status_code == 200
     assert searched == []
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The version of each session page rendered."""
+    versions: list[int] = []
+    real = sessions.render_session
+
+    def counted(view: store.SessionView, *args: Any, **kwargs: Any) -> Any:
+        versions.append(view.version)
+        return real(view, *args, **kwargs)
+
+    monkeypatch.setattr(sessions, "render_session", counted)
+    return versions
+
+
+def version_shown(page: str) -> int:
+    match = re.search(r'data-version="(\d+)"', page)
+    assert match, "the page names no version"
+    return int(match.group(1))
+
+
+def test_watching_phones_share_one_render_of_each_version(
+    app: Flask, client: FlaskClient, renders: list[int]
+) -> None:
+    table = start_session(client, ["Ann", "Bo"])
+    first, second = app.test_client(), app.test_client()
+    seen = first.get(table.url).get_data(as_text=True)
+    assert second.get(table.url).get_data(as_text=True) == seen
+    assert "You are watching" in seen and version_shown(seen) == 0
+    assert renders == [0]
+    act(table, type="total", points="600")
+    after = first.get(table.url).get_data(as_text=True)
+    assert version_shown(after) == 1 and "600" in after
+    assert second.get(table.url).get_data(as_text=True) == after
+    assert renders == [0, 1]
+    # Under another root its links differ: a page of its own.
+    rooted = second.get(table.url, environ_overrides={"SCRIPT_NAME": "/score"})
+    assert f'data-version-url="/score/api/v1/sessions/{table.id}/version"' in rooted.get_data(
+        as_text=True
+    )
+    assert renders == [0, 1, 1]
+
+
+def test_the_scorers_page_is_rendered_each_time_with_keys_of_its_own(
+    client: FlaskClient, renders: list[int]
+) -> None:
+    table = start_session(client, ["Ann", "Bo"])
+    form_keys = [re.findall(r'name="form_key" value="([^"]+)"', table.page()) for _ in range(2)]
+    assert renders == [0, 0]
+    assert form_keys[0] and not set(form_keys[0]) & set(form_keys[1])
+
+
+def test_a_watchers_page_of_a_finished_game_links_the_rematch_made_after_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = start(client, "score-sheet", ["Ann", "Bo"], option_target="10")
+    act(table, type="round", **{"points-0": "10", "points-1": "0"})
+    watcher = app.test_client()
+    assert "next game" not in watcher.get(table.url).get_data(as_text=True)
+    # The rematch changes nothing of this session, its version included.
+    response = client.post(f"{table.url}/rematch", data={"form_key": "again"})
+    next_id = response.location.rsplit("/", 1)[1]
+    page = watcher.get(table.url).get_data(as_text=True)
+    assert version_shown(page) == 1
+    assert f'href="/s/{next_id}">next game' in page
 
 
 def the_writers_lock_file(app: Flask) -> Path:
