@@ -64,23 +64,18 @@ def stale(error: store.StaleVersion) -> Response:
 
 def session_fields(view: store.SessionView) -> dict[str, Any]:
     """A session's answer but its state: everything a client reads beside the state."""
-    game = view.game
+    return {**_lasting_fields(view), **_version_fields(view)}
+
+
+def _lasting_fields(view: store.SessionView) -> dict[str, Any]:
+    """The fields no write changes, but the deck profile (which another session may teach)."""
     return {
         "id": view.id,
-        "game": game.slug,
-        "version": view.version,
+        "game": view.game.slug,
         "seats": list(view.seats),
         "options": view.options,
-        "ruling": game.ruling(view.state),
-        "finished": view.finished,
-        "winners": game.winners(view.state) if view.finished else [],
         "started_at": utc_text(view.started_at),
-        "finished_at": None if view.finished_at is None else utc_text(view.finished_at),
         "rematch_of": view.rematch_of,
-        "standings": [state_json.plain(s) for s in game.standings(view.state)],
-        "can_undo": view.can_undo,
-        "can_redo": view.can_redo,
-        "expected": view.expected.to_json(),
         **(
             {
                 "deck_profile": {
@@ -94,6 +89,39 @@ def session_fields(view: store.SessionView) -> dict[str, Any]:
         ),
         "links": session_links(view.id),
     }
+
+
+def _version_fields(view: store.SessionView) -> dict[str, Any]:
+    """The fields each version of the session has its own of."""
+    game = view.game
+    return {
+        "version": view.version,
+        "ruling": game.ruling(view.state),
+        "finished": view.finished,
+        "winners": game.winners(view.state) if view.finished else [],
+        "finished_at": None if view.finished_at is None else utc_text(view.finished_at),
+        "standings": [state_json.plain(s) for s in game.standings(view.state)],
+        "can_undo": view.can_undo,
+        "can_redo": view.can_redo,
+        "expected": view.expected.to_json(),
+    }
+
+
+# The text of each session's lasting fields, by the address its links name and its deck
+# profile: every answer to a write carries them, and making them was a fifth of a minimal
+# answer's time.
+_LASTING: Recent[str, tuple[str, object, str]] = Recent(256)
+
+
+def session_fields_text(view: store.SessionView) -> str:
+    """``session_fields(view)`` as compact JSON text (its lasting fields' text made once)."""
+    root = external_root()
+    kept = _LASTING.get(view.id)
+    if kept is None or not (kept[0] == root and kept[1] == view.deck):
+        kept = (root, view.deck, json.dumps(_lasting_fields(view), **state_json.COMPACT))
+        _LASTING.put(view.id, kept)
+    version = json.dumps(_version_fields(view), **state_json.COMPACT)
+    return f"{kept[2][:-1]},{version[1:]}"
 
 
 # A session's links, by the address the app is reached at and the session: every write's
@@ -142,14 +170,12 @@ def write_answer(view: store.SessionView, minimal: bool) -> dict[str, Any]:
     return session_fields(view) if minimal else session_state(view)
 
 
-def json_answer(body: dict[str, Any], status: int, minimal: bool) -> Response:
-    """A write's answer, saying whether ``Prefer: return=minimal`` was honoured."""
+def json_answer(body: dict[str, Any] | str, status: int, minimal: bool) -> Response:
+    """A write's answer (a dict, or its JSON text), saying whether ``Prefer: return=minimal``
+    was honoured."""
+    text = body if isinstance(body, str) else json.dumps(body, **state_json.COMPACT)
     return minimal_applied(
-        current_app.response_class(
-            json.dumps(body, **state_json.COMPACT) + "\n", mimetype="application/json"
-        ),
-        status,
-        minimal,
+        current_app.response_class(text + "\n", mimetype="application/json"), status, minimal
     )
 
 
@@ -173,7 +199,7 @@ def session_answer(view: store.SessionView) -> Response:
     if kept is None or not (
         kept[0] is view.state and kept[1] == view.deck and kept[2] == external_root()
     ):
-        fields = json.dumps(session_fields(view), **state_json.COMPACT)
+        fields = session_fields_text(view)
         # The state's text joins its records' texts, each made once (state_json).
         text = f'{fields[:-1]},"state":{state_json.text(view.state)}}}\n'
         kept = (view.state, view.deck, external_root(), text)
@@ -293,7 +319,7 @@ def checked_write(session_id: str, status: int, fields: tuple[str, ...], write: 
             first = {name: value for name, value in first.items() if name != "state"}
         return json_answer(first, status, minimal)
     if minimal:
-        return json_answer(session_fields(view), status, minimal)
+        return json_answer(session_fields_text(view), status, minimal)
     return minimal_applied(session_answer(view), status, minimal)
 
 
