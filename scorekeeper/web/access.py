@@ -16,7 +16,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import ParamSpec
 
-from flask import abort, make_response, request, session
+from flask import abort, current_app, make_response, request, session
 from werkzeug.wrappers import Response
 
 from scorekeeper import decks, groups, keys, store
@@ -45,6 +45,10 @@ OLD_DECKS_COOKIE = "decks"
 def upgrade_old_cookie() -> None:
     """Carry an old cookie's sessions over (their order is lost) and keep of its decks
     only those this device scores a session of."""
+    # Without a cookie there is nothing to carry over, and looking into the session would
+    # mark the answer as depending on the cookie (Vary: Cookie): an API client sends none.
+    if current_app.config["SESSION_COOKIE_NAME"] not in request.cookies:
+        return
     if OLD_SESSIONS_COOKIE not in session and OLD_DECKS_COOKIE not in session:
         return
     old_sessions = session.pop(OLD_SESSIONS_COOKIE, {})

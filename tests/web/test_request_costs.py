@@ -33,13 +33,13 @@ from scorekeeper.web import api, sessions, state_json
 def made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The id of each session whose state answer the API builds."""
     ids: list[str] = []
-    real = api.session_fields
+    real = api.session_fields_text
 
     def counted(view: Any) -> Any:
         ids.append(view.id)
         return real(view)
 
-    monkeypatch.setattr(api, "session_fields", counted)
+    monkeypatch.setattr(api, "session_fields_text", counted)
     return ids
 
 
@@ -79,6 +79,50 @@ def test_the_kept_answer_follows_the_address_its_links_name(
         headers={"Prefer": "return=minimal"},
     )
     assert lean.get_json()["links"]["view"] == f"http://localhost/s/{table.id}"
+
+
+def test_a_lean_answers_lasting_fields_are_made_once_and_say_what_the_fields_say(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[str] = []
+    real = api._lasting_fields
+
+    def counted(view: Any) -> Any:
+        made.append(view.id)
+        return real(view)
+
+    monkeypatch.setattr(api, "_lasting_fields", counted)
+    table = api_session(client, ["Ann", "Bo"])
+    made.clear()  # the creation's own answer
+    lean = {"Authorization": f"Bearer {table.key}", "Prefer": "return=minimal"}
+    answers = [
+        client.post(
+            table.url + "/events",
+            json={"version": version, "action": {"type": "total", "points": 500}},
+            headers=lean,
+        )
+        for version in range(3)
+    ]
+    assert [answer.status_code for answer in answers] == [201, 201, 201]
+    assert made == [table.id]
+    last = answers[-1].get_json()
+    assert (last["version"], last["seats"], last["standings"][0]["score"]) == (
+        3,
+        ["Ann", "Bo"],
+        1000,
+    )
+    with app.test_request_context():
+        assert last == json.loads(json.dumps(api.session_fields(store.load(table.id))))
+    # Another address the app is reached at: its links, made once more.
+    made.clear()
+    there = client.post(
+        table.url + "/events",
+        json={"version": 3, "action": {"type": "total", "points": 0}},
+        headers=lean,
+        base_url="http://table.example:5000",
+    ).get_json()
+    assert there["links"]["view"] == f"http://table.example:5000/s/{table.id}"
+    assert (there["version"], made) == (4, [table.id])
 
 
 def test_a_sessions_edit_key_is_read_once_for_every_write_after(
@@ -145,6 +189,24 @@ def test_an_unchanged_cookie_is_not_signed_and_sent_again(client: FlaskClient) -
     # Another session seen is a change: the cookie is sent with it.
     other = api_session(client, ["Cy", "Di"])
     assert "Set-Cookie" in client.get(f"/s/{other.id}").headers
+
+
+def test_an_api_answer_to_a_client_without_a_cookie_does_not_vary_by_cookie(
+    client: FlaskClient,
+) -> None:
+    table = api_session(client, ["Ann", "Bo"])
+    lean = {"Prefer": "return=minimal"}
+    answer = table.post(
+        "/events", {"version": 0, "action": {"type": "total", "points": 0}}, headers=lean
+    )
+    assert answer.status_code == 201
+    assert answer.vary.as_set() == {"prefer", "accept-encoding"}
+    # A page reads the device's cookie (what it may do here): its answer says so.
+    page = client.get(f"/s/{table.id}")
+    assert "cookie" in page.vary.as_set()
+    # Once the phone holds one, each request's cookie is looked into (old entries are
+    # carried over).
+    assert "cookie" in client.get(table.url).vary.as_set()
 
 
 def test_the_links_every_page_carries_follow_the_root_the_app_is_served_under(
