@@ -800,14 +800,15 @@ def _with_event(
     state: Any,
     recorded: Mapping[str, Any],
     action: Any,
+    **changes: Any,
 ) -> SessionView:
-    """The view after logging ``recorded`` next after ``events`` (its version and its end
-    time are the write's to set)."""
+    """The view after logging ``recorded`` next after ``events``, with ``changes`` (its
+    version and its end time, where the write knows them already)."""
     game = view.game
     seq = _newest_seq(events) + 1
     ruled = game.ruling(state)
     added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
-    appended = replace(view, state=state, events=(*events, added), deck=None)
+    appended = replace(view, state=state, events=(*events, added), deck=None, **changes)
     # Known without a look at the log (which the next append would make, at 5,000
     # events a third of its time): the new event can be undone; no trail is left.
     return _known(appended, can_undo=True, can_redo=False)
@@ -834,9 +835,18 @@ def _appended_at_once(
         state, recorded, action = _checked_action(kept, data)
     except IllegalAction:
         return None  # refused by a view another write may have made old: asked again
-    appended = _with_event(kept, kept.events, state, recorded, action)
     now = utc_now()
-    ends = appended.finished and not kept.finished
+    ends = kept.game.is_finished(state) and not kept.finished
+    # The view as the statement makes it, kept only if it writes.
+    appended = _with_event(
+        kept,
+        kept.events,
+        state,
+        recorded,
+        action,
+        version=version + 1,
+        finished_at=now if ends else kept.finished_at,
+    )
     changed: dict[Field, object] = {
         GameSession.version: version + 1,
         GameSession.updated_at: now,
@@ -857,9 +867,8 @@ def _appended_at_once(
     written = statement.execute(*values)
     if written.rowcount != 1:
         return None  # another write came first, or no such session
-    view = _same_log(appended, version=version + 1, finished_at=now if ends else kept.finished_at)
-    _committed(view)
-    return view
+    _committed(appended)
+    return appended
 
 
 def _kept_at(session_id: str, version: int) -> SessionView | None:

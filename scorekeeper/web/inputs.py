@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from flask import Flask, abort, request
+from flask import Flask, Request, abort, request
 
 from scorekeeper import keys
 from scorekeeper.games.base import IllegalAction, text_problem
@@ -57,20 +57,20 @@ def check_text(sent: Iterable[tuple[str, str]]) -> None:
             raise IllegalAction(f"“{shown}” contains {problem}; remove it.", shown)
 
 
-def sent_text() -> Iterator[tuple[str, str]]:
+def sent_text(sent: Request) -> Iterator[tuple[str, str]]:
     """(field, text) of everything the request sends as text, the body's files aside."""
-    for name, value in request.args.items(multi=True):
+    for name, value in sent.args.items(multi=True):
         yield name, name
         yield name, value
-    if request.method != "GET":
+    if sent.method != "GET":
         # Only a form's body is parsed as one (parsing costs even an empty form its time).
-        form = request.form.items(multi=True) if request.mimetype in FORM_TYPES else ()
+        form = sent.form.items(multi=True) if sent.mimetype in FORM_TYPES else ()
         for name, value in form:
             yield name, name
             yield name, value
-        if request.is_json and not escapes_nothing_unfit(request.get_data()):
+        if sent.is_json and not escapes_nothing_unfit(sent.get_data()):
             try:
-                body = request.get_json(silent=True)
+                body = sent.get_json(silent=True)
             except RecursionError:
                 return  # the view answers that it is no JSON object
             yield from json_strings(body)
@@ -95,17 +95,19 @@ def escapes_nothing_unfit(body: bytes) -> bool:
 def init_app(app: Flask) -> None:
     @app.before_request
     def check_request() -> object:
-        if request.routing_exception is not None:
+        # The request itself, looked up once: each use of the proxy looks it up again.
+        sent: Request = request._get_current_object()  # type: ignore[attr-defined]
+        if sent.routing_exception is not None:
             return None  # no such route or method: it answers 404 or 405, nothing is read
-        if request.endpoint in WHOLE_GROUP_UPLOADS:
+        if sent.endpoint in WHOLE_GROUP_UPLOADS:
             # A group's file holds every session it played: more than any other body.
-            request.max_content_length = request.max_form_memory_size = GROUP_FILE_MAX_BYTES
+            sent.max_content_length = sent.max_form_memory_size = GROUP_FILE_MAX_BYTES
         for name, not_found in ID_ARGUMENTS.items():
-            value = (request.view_args or {}).get(name)
+            value = (sent.view_args or {}).get(name)
             if value is not None and not keys.is_id(value):
                 abort(404, not_found)
         try:
-            check_text(sent_text())
+            check_text(sent_text(sent))
         except IllegalAction as refused:
             return error_response(422, refused.message, refused.field)
         return None
