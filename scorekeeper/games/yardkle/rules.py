@@ -598,23 +598,33 @@ def _end_turn(state: State, points: int, result: TurnResult, ruling: str) -> Sta
                 "everyone else has one more turn."
             )
     following = (seat + 1) % len(state.players)
-    ended = replace(
-        state,
-        scores=tuple(scores),
-        entered=tuple(entered),
-        current=following,
-        turn=NEW_TURN,
-        turns=(*state.turns, TurnRecord(state.round_number, seat, points, result)),
-        final_round_by=final_by,
-        finished=final_by is not None and following == final_by,
-    )
-    if ended.finished:
-        sentences.append(_game_over(ended))
-    elif final_by is not None:
-        sentences.append(f"{ended.current_player} rolls next, for a last turn.")
+    finished = final_by is not None and following == final_by
+    record = TurnRecord(state.round_number, seat, points, result)
+
+    def ended(ruling: str) -> State:
+        return replace(
+            state,
+            scores=tuple(scores),
+            entered=tuple(entered),
+            current=following,
+            turn=NEW_TURN,
+            turns=(*state.turns, record),
+            final_round_by=final_by,
+            finished=finished,
+            last_ruling=ruling,
+        )
+
+    if finished:
+        # The sentence of the game's end reads the final scores off the ended state.
+        over = ended("")
+        return replace(over, last_ruling=" ".join([*sentences, _game_over(over)]))
+    if final_by is not None:
+        sentences.append(f"{state.players[following]} rolls next, for a last turn.")
     else:
-        sentences.append(f"{ended.current_player} rolls next.")
-    return replace(ended, last_ruling=" ".join(sentences))
+        sentences.append(f"{state.players[following]} rolls next.")
+    # One copy of the state, with its ruling: a turn ends at most events of a game, and
+    # every worker applies each of them.
+    return ended(" ".join(sentences))
 
 
 def _wrong_dice_count(state: State, entered: int) -> str:
