@@ -29,18 +29,23 @@ from scorekeeper.models import GameSession
 from scorekeeper.web import api, sessions, state_json
 
 
-@pytest.fixture
-def made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The id of each session whose state answer the API builds."""
+def sessions_given(monkeypatch: pytest.MonkeyPatch, function: str) -> list[str]:
+    """The id of the session of each view the API's ``function`` is called with."""
     ids: list[str] = []
-    real = api.session_fields_text
+    real = getattr(api, function)
 
     def counted(view: Any) -> Any:
         ids.append(view.id)
         return real(view)
 
-    monkeypatch.setattr(api, "session_fields_text", counted)
+    monkeypatch.setattr(api, function, counted)
     return ids
+
+
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The id of each session whose state answer the API builds."""
+    return sessions_given(monkeypatch, "session_fields_text")
 
 
 def test_a_read_of_an_unchanged_session_answers_the_text_made_for_its_version(
@@ -84,14 +89,7 @@ def test_the_kept_answer_follows_the_address_its_links_name(
 def test_a_lean_answers_lasting_fields_are_made_once_and_say_what_the_fields_say(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    made: list[str] = []
-    real = api._lasting_fields
-
-    def counted(view: Any) -> Any:
-        made.append(view.id)
-        return real(view)
-
-    monkeypatch.setattr(api, "_lasting_fields", counted)
+    made = sessions_given(monkeypatch, "_lasting_fields")
     table = api_session(client, ["Ann", "Bo"])
     made.clear()  # the creation's own answer
     lean = {"Authorization": f"Bearer {table.key}", "Prefer": "return=minimal"}
