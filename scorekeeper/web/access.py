@@ -47,7 +47,7 @@ def upgrade_old_cookie() -> None:
     only those this device scores a session of."""
     # Without a cookie there is nothing to carry over, and looking into the session would
     # mark the answer as depending on the cookie (Vary: Cookie): an API client sends none.
-    if current_app.config["SESSION_COOKIE_NAME"] not in request.cookies:
+    if current_app.session_interface.get_cookie_name(current_app) not in request.cookies:
         return
     if OLD_SESSIONS_COOKIE not in session and OLD_DECKS_COOKIE not in session:
         return

@@ -124,11 +124,6 @@ def session_fields_text(view: store.SessionView) -> str:
     return f"{kept[2][:-1]},{version[1:]}"
 
 
-# A session's links, by the address the app is reached at and the session: every write's
-# answer carries them, and building them was a tenth of an append's time.
-_LINKS: Recent[str, dict[str, str]] = Recent(256)
-
-
 def external_root() -> str:
     """What the answer's external links are built on: scheme, host and the root the app is
     served under (``request.url_root`` says the same, at the cost of a url_for)."""
@@ -136,15 +131,11 @@ def external_root() -> str:
 
 
 def session_links(session_id: str) -> dict[str, str]:
-    address = external_root() + session_id
-    kept = _LINKS.get(address)
-    if kept is None:
-        kept = {
-            "view": url_for("sessions.session_page", session_id=session_id, _external=True),
-            "export": url_for("api.export_session", session_id=session_id, _external=True),
-        }
-        _LINKS.put(address, kept)
-    return dict(kept)
+    # Built with the lasting fields, whose text a write's answer reuses (_LASTING).
+    return {
+        "view": url_for("sessions.session_page", session_id=session_id, _external=True),
+        "export": url_for("api.export_session", session_id=session_id, _external=True),
+    }
 
 
 def session_state(view: store.SessionView) -> dict[str, Any]:
@@ -194,15 +185,13 @@ _ANSWERS: Recent[str, tuple[object, object, str, str]] = Recent(256)
 
 def session_answer(view: store.SessionView) -> Response:
     """``session_state(view)`` as a JSON answer, its text made once per version."""
-    kept = _ANSWERS.get(view.id)
+    kept, root = _ANSWERS.get(view.id), external_root()
     # The store hands out one state object a version: the same object, the same version.
-    if kept is None or not (
-        kept[0] is view.state and kept[1] == view.deck and kept[2] == external_root()
-    ):
+    if kept is None or not (kept[0] is view.state and kept[1] == view.deck and kept[2] == root):
         fields = session_fields_text(view)
         # The state's text joins its records' texts, each made once (state_json).
         text = f'{fields[:-1]},"state":{state_json.text(view.state)}}}\n'
-        kept = (view.state, view.deck, external_root(), text)
+        kept = (view.state, view.deck, root, text)
         _ANSWERS.put(view.id, kept)
     return current_app.response_class(kept[3], mimetype="application/json")
 

@@ -622,8 +622,8 @@ def _end_turn(state: State, points: int, result: TurnResult, ruling: str) -> Sta
         sentences.append(f"{state.players[following]} rolls next, for a last turn.")
     else:
         sentences.append(f"{state.players[following]} rolls next.")
-    # One copy of the state, with its ruling: a turn ends at most events of a game, and
-    # every worker applies each of them.
+    # One copy of the state, its ruling with it: every turn ends here, and each worker
+    # applies every event of a session it keeps, its own and those it catches up on.
     return ended(" ".join(sentences))
 
 
