@@ -29,6 +29,7 @@ from scorekeeper.games.base import (
     parse_name,
     resolve_options,
 )
+from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.models import (
     NAME_MAX_LENGTH,
     Correction,
@@ -126,7 +127,8 @@ class SessionView:
     seats: tuple[str, ...]
     version: int
     state: Any
-    events: tuple[LoggedEvent, ...]
+    # Each version's log shares its events with the one it grew from (no copy per append).
+    events: GrowingTuple[LoggedEvent]
     # When the session started, and when a write made it finished (None while in play).
     started_at: datetime
     finished_at: datetime | None
@@ -229,7 +231,7 @@ def replay(
     seats: Sequence[str],
     options: Mapping[str, OptionValue],
     logged: Sequence[Logged],
-) -> tuple[Any, tuple[LoggedEvent, ...]]:
+) -> tuple[Any, GrowingTuple[LoggedEvent]]:
     """The state after the live events, and each event with its ruling.
 
     ``logged`` holds (seq, action JSON, undone, redoable) in log order. An
@@ -240,7 +242,7 @@ def replay(
     for seq, data, undone, redoable in logged:
         state, event = _replay_one(game, state, seq, data, undone, redoable)
         events.append(event)
-    return state, tuple(events)
+    return state, GrowingTuple(events)
 
 
 def _replay_one(
@@ -314,7 +316,7 @@ def _caught_up(
 ) -> SessionView:
     """The kept view with the events appended since applied to it: ``rows`` of seq,
     action, undone and redoable as the database gives them."""
-    state, events = kept.state, list(kept.events)
+    state, appended = kept.state, []
     for seq, action, undone, redoable in rows:
         state, event = _replay_one(
             kept.game,
@@ -324,11 +326,10 @@ def _caught_up(
             Event.undone.python_value(undone),
             Event.redoable.python_value(redoable),
         )
-        events.append(event)
-    caught_up = replace(
-        kept, version=version, state=state, events=tuple(events), finished_at=finished_at
-    )
-    if len(events) == len(kept.events):
+        appended.append(event)
+    events = kept.events.plus(*appended) if appended else kept.events
+    caught_up = replace(kept, version=version, state=state, events=events, finished_at=finished_at)
+    if not appended:
         return caught_up
     # Appended events are live and an append ends the redo trail (an undo or a redo
     # rewrites history): known without a look at the whole log.
@@ -771,7 +772,7 @@ def append(
                 (Event.session == session) & (Event.redoable == True)  # noqa: E712 (peewee)
             ).execute()
             _rewrites_history(session)
-            events = tuple(replace(event, redoable=False) for event in events)
+            events = GrowingTuple(replace(event, redoable=False) for event in events)
         appended = _with_event(view, events, state, recorded, action)
         _add_event(session, appended.events[-1].seq, recorded)
         _learn_size(view, recorded)
@@ -796,7 +797,7 @@ def _checked_action(view: SessionView, data: Sent) -> tuple[Any, Mapping[str, An
 
 def _with_event(
     view: SessionView,
-    events: tuple[LoggedEvent, ...],
+    events: GrowingTuple[LoggedEvent],
     state: Any,
     recorded: Mapping[str, Any],
     action: Any,
@@ -808,7 +809,7 @@ def _with_event(
     seq = _newest_seq(events) + 1
     ruled = game.ruling(state)
     added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
-    appended = replace(view, state=state, events=(*events, added), deck=None, **changes)
+    appended = replace(view, state=state, events=events.plus(added), deck=None, **changes)
     # Known without a look at the log (which the next append would make, at 5,000
     # events a third of its time): the new event can be undone; no trail is left.
     return _known(appended, can_undo=True, can_redo=False)
@@ -1020,7 +1021,7 @@ def redo(session_id: str, version: int, form_key: str | OneTimeKey | None = None
         # append ends the redo trail, an import refuses a live event after a redoable one):
         # the current state is the one it applies to in a replay.
         restored = replace(target, undone=False, redoable=False, ruling=view.game.ruling(state))
-        events = tuple(restored if event is target else event for event in view.events)
+        events = GrowingTuple(restored if event is target else event for event in view.events)
         return replace(view, state=state, events=events, deck=None)
 
     return _change(session_id, version, form_key, write)

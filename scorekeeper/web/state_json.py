@@ -19,6 +19,7 @@ from operator import itemgetter
 from typing import Any
 
 from scorekeeper.games import cards
+from scorekeeper.games.growing import GrowingTuple
 
 COMPACT: dict[str, Any] = {"separators": (",", ":"), "sort_keys": True}
 
@@ -48,7 +49,7 @@ def plain(value: Any) -> Any:
         return {str(key): plain(item) for key, item in value.items()}
     if isinstance(value, set | frozenset):
         return sorted((plain(item) for item in value), key=str)
-    if isinstance(value, list | tuple):
+    if isinstance(value, list | tuple | GrowingTuple):
         if value and is_record(value[0]):
             return list(map(_DATA, _kept(value)))
         return [plain(item) for item in value]
@@ -70,7 +71,7 @@ def text(value: Any) -> str:
         return "null"
     if is_record(value):
         return "{" + ",".join(f'"{n}":{text(getattr(value, n))}' for n in _names(value)) + "}"
-    if kind is tuple or kind is list:
+    if kind is tuple or kind is list or kind is GrowingTuple:
         if value and is_record(value[0]):
             return "[" + ",".join(map(_TEXT, _kept(value))) + "]"
         return "[" + ",".join(map(text, value)) + "]"

@@ -424,3 +424,32 @@ def test_an_append_knows_its_undo_and_redo_without_reading_the_log(table: Table)
     replayed_view = store.load(table.id)
     assert (replayed_view.can_undo, replayed_view.can_redo) == (True, False)
     assert written.version == replayed_view.version == 6
+
+
+def test_an_append_and_a_catching_up_grow_the_kept_log_without_copying_it(table: Table) -> None:
+    play_yardkle(table, 10, seed=6)
+    kept = store.load(table.id)
+    written = store.append(table.id, yardkle_action(kept.state, random.Random(6)), 10)
+    # The new view's log and its state's turns hold the kept view's lists, one item longer.
+    assert written.events._items is kept.events._items and len(written.events) == 11
+    assert written.state.turns._items is kept.state.turns._items
+    with pytest.MonkeyPatch.context() as other_worker:
+        other_worker.setattr(store, "_views", Recent(256))
+        play_yardkle(table, 2, seed=7)
+    caught_up = store.load(table.id)
+    assert caught_up.events._items is kept.events._items and len(caught_up.events) == 13
+    assert list(kept.events) == list(caught_up.events[:10]) and len(kept.events) == 10
+    assert snapshot(caught_up) == replayed(table.id)
+
+
+def test_a_write_that_lost_the_race_leaves_the_kept_log_as_it_was(table: Table) -> None:
+    play_yardkle(table, 6, seed=8)
+    kept = store.load(table.id)
+    with pytest.MonkeyPatch.context() as other_worker:
+        other_worker.setattr(store, "_views", Recent(256))
+        play_yardkle(table, 1, seed=9)
+    with pytest.raises(store.StaleVersion):
+        store.append(table.id, yardkle_action(kept.state, random.Random(8)), 6)
+    # The refused action never shows in the kept view, nor in the one that catches up.
+    assert len(kept.events) == 6
+    assert snapshot(store.load(table.id)) == replayed(table.id)

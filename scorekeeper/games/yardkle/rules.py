@@ -33,6 +33,7 @@ from scorekeeper.games.base import (
     rank_by_score,
     resolve_options,
 )
+from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.house_sizes import SizedCards
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -387,7 +388,8 @@ class State:
     entered: tuple[bool, ...]
     current: int
     turn: Turn
-    turns: tuple[TurnRecord, ...]
+    # Shared with the state before (GrowingTuple): a turn adds its record without a copy.
+    turns: GrowingTuple[TurnRecord]
     final_round_by: int | None
     finished: bool
     last_ruling: str
@@ -599,7 +601,7 @@ def _end_turn(state: State, points: int, result: TurnResult, ruling: str) -> Sta
             )
     following = (seat + 1) % len(state.players)
     finished = final_by is not None and following == final_by
-    record = TurnRecord(state.round_number, seat, points, result)
+    turns = state.turns.plus(TurnRecord(state.round_number, seat, points, result))
 
     def ended(ruling: str) -> State:
         return replace(
@@ -608,7 +610,7 @@ def _end_turn(state: State, points: int, result: TurnResult, ruling: str) -> Sta
             entered=tuple(entered),
             current=following,
             turn=NEW_TURN,
-            turns=(*state.turns, record),
+            turns=turns,
             final_round_by=final_by,
             finished=finished,
             last_ruling=ruling,
@@ -809,7 +811,7 @@ class Yardkle:
             entered=(threshold == 0,) * len(names),
             current=0,
             turn=NEW_TURN,
-            turns=(),
+            turns=GrowingTuple(),
             final_round_by=None,
             finished=False,
             last_ruling=f"{names[0]} rolls first.",
