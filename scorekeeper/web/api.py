@@ -93,18 +93,31 @@ def _lasting_fields(view: store.SessionView) -> dict[str, Any]:
 
 def _version_fields(view: store.SessionView) -> dict[str, Any]:
     """The fields each version of the session has its own of."""
-    game = view.game
-    return {
-        "version": view.version,
-        "ruling": game.ruling(view.state),
-        "finished": view.finished,
-        "winners": game.winners(view.state) if view.finished else [],
-        "finished_at": None if view.finished_at is None else utc_text(view.finished_at),
-        "standings": [state_json.plain(s) for s in game.standings(view.state)],
-        "can_undo": view.can_undo,
-        "can_redo": view.can_redo,
-        "expected": view.expected.to_json(),
-    }
+    return dict(json.loads(_version_fields_text(view)))
+
+
+# A seat's standing, its fields in sorted order (every game's standings are Standing records).
+_STANDING_TEXT = '{"name":%s,"rank":%s,"score":%s,"seat":%s}'
+
+
+def _version_fields_text(view: store.SessionView) -> str:
+    """The fields each version of the session has its own of, as compact JSON text with
+    sorted keys. Written here rather than by json.dumps: every write's answer makes it, and
+    converting and writing the standings' records was half of a minimal answer's work."""
+    game, state, text = view.game, view.state, state_json.text
+    standings = ",".join(
+        _STANDING_TEXT % (text(s.name), text(s.rank), text(s.score), text(s.seat))
+        for s in game.standings(state)
+    )
+    finished_at = None if view.finished_at is None else utc_text(view.finished_at)
+    winners = game.winners(state) if view.finished else []
+    return (
+        f'{{"can_redo":{text(view.can_redo)},"can_undo":{text(view.can_undo)},'
+        f'"expected":{json.dumps(view.expected.to_json(), **state_json.COMPACT)},'
+        f'"finished":{text(view.finished)},"finished_at":{text(finished_at)},'
+        f'"ruling":{text(game.ruling(state))},"standings":[{standings}],'
+        f'"version":{text(view.version)},"winners":{text(winners)}}}'
+    )
 
 
 # The text of each session's lasting fields, by the address its links name and its deck
@@ -120,8 +133,7 @@ def session_fields_text(view: store.SessionView) -> str:
     if kept is None or not (kept[0] == root and kept[1] == view.deck):
         kept = (root, view.deck, json.dumps(_lasting_fields(view), **state_json.COMPACT))
         _LASTING.put(view.id, kept)
-    version = json.dumps(_version_fields(view), **state_json.COMPACT)
-    return f"{kept[2][:-1]},{version[1:]}"
+    return f"{kept[2][:-1]},{_version_fields_text(view)[1:]}"
 
 
 def external_root() -> str:

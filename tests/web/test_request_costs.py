@@ -11,6 +11,7 @@ import json
 import os
 import re
 import threading
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -386,3 +387,43 @@ def test_a_states_text_is_the_json_of_its_data(slug: str) -> None:
         data = state_json.plain(state)
         assert state_json.text(state) == json.dumps(data, separators=(",", ":"), sort_keys=True)
         assert json.loads(state_json.text(state)) == data
+
+
+def fields_of(view: store.SessionView) -> dict[str, Any]:
+    """What a version of a session answers beside its lasting fields, built from the view
+    and its engine."""
+    game, state = view.game, view.state
+    return {
+        "version": view.version,
+        "ruling": game.ruling(state),
+        "finished": game.is_finished(state),
+        "winners": game.winners(state) if game.is_finished(state) else [],
+        "finished_at": None
+        if view.finished_at is None
+        else f"{view.finished_at:%Y-%m-%dT%H:%M:%SZ}",
+        "standings": [asdict(standing) for standing in game.standings(state)],
+        "can_undo": view.can_undo,
+        "can_redo": view.can_redo,
+        "expected": view.expected.to_json(),
+    }
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_a_versions_fields_text_is_the_json_of_its_fields(app: Flask, slug: str) -> None:
+    game = GAMES[slug]
+    # A name json.dumps escapes: a quote, a backslash and a letter beyond ASCII.
+    seats = ['Zoë "Z" \\o/', *(f"P{n}" for n in range(1, max(2, game.min_players)))]
+    seats = seats[: game.max_players]
+    with app.app_context():
+        session_id, _ = store.create(slug, seats, {})
+        views = [store.load(session_id)]
+        if slug == "yardkle":  # to the end: winners, an end time, a leader
+            for version, points in enumerate((10_000, 0)):
+                views.append(store.append(session_id, {"type": "total", "points": points}, version))
+            views.append(store.undo(session_id, 2))
+            views.append(store.redo(session_id, 3))
+        assert views[-1].finished or slug != "yardkle"
+        for view in views:
+            written = json.dumps(fields_of(view), separators=(",", ":"), sort_keys=True)
+            assert api._version_fields_text(view) == written
+            assert api._version_fields(view) == json.loads(written)
