@@ -20,6 +20,7 @@ from flask import abort, current_app, make_response, request, session
 from werkzeug.wrappers import Response
 
 from scorekeeper import decks, groups, keys, store
+from scorekeeper.web import https
 
 # The cookie must stay under the 4 KB browsers keep. Sessions this device may
 # record in are kept first: opening watch links never pushes one out.
@@ -47,7 +48,8 @@ def upgrade_old_cookie() -> None:
     only those this device scores a session of."""
     # Without a cookie there is nothing to carry over, and looking into the session would
     # mark the answer as depending on the cookie (Vary: Cookie): an API client sends none.
-    if current_app.session_interface.get_cookie_name(current_app) not in request.cookies:
+    cookie = current_app.session_interface.get_cookie_name(current_app)
+    if not https.sends_cookies(request) or cookie not in request.cookies:
         return
     if OLD_SESSIONS_COOKIE not in session and OLD_DECKS_COOKIE not in session:
         return

@@ -12,8 +12,8 @@ import socket
 from pathlib import Path
 
 import click
-from flask import Flask, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -27,6 +27,11 @@ class HttpsSessionInterface(SecureCookieSessionInterface):
     def __init__(self) -> None:
         self._serializer: tuple[object, URLSafeTimedSerializer | None] | None = None
 
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if not sends_cookies(request) and self.get_signing_serializer(app) is not None:
+            return self.session_class()  # what Flask gives a request without this cookie
+        return super().open_session(app, request)
+
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
 
@@ -37,6 +42,12 @@ class HttpsSessionInterface(SecureCookieSessionInterface):
         if self._serializer is None or self._serializer[0] != keys:
             self._serializer = (keys, super().get_signing_serializer(app))
         return self._serializer[1]
+
+
+def sends_cookies(sent: Request) -> bool:
+    """Whether the request carries a Cookie header. Asked before ``request.cookies``, which
+    walks every header of the request to find the Cookie ones (API clients send none)."""
+    return "HTTP_COOKIE" in sent.environ
 
 
 def proxy_count(app: Flask) -> int:

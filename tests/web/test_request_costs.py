@@ -15,7 +15,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import flask.app
 import pytest
+import werkzeug.sansio.request
 from conftest import Statements, act, api_session, start, start_session
 from flask import Flask
 from flask.testing import FlaskClient
@@ -206,6 +208,44 @@ def test_an_api_answer_to_a_client_without_a_cookie_does_not_vary_by_cookie(
     # Once the phone holds one, each request's cookie is looked into (old entries are
     # carried over).
     assert "cookie" in client.get(table.url).vary.as_set()
+
+
+def test_a_request_without_a_cookie_header_parses_no_cookies(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parsed: list[object] = []
+    original = werkzeug.sansio.request.parse_cookie
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        parsed.append(args[0])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(werkzeug.sansio.request, "parse_cookie", counted)
+    table = api_session(client, ["Ann", "Bo"])
+    assert table.ok({"type": "total", "points": 0})["version"] == 1
+    assert client.get(table.url).get_json()["version"] == 1
+    assert parsed == []
+    # A phone's page request carries its cookie: read, and its rights found in it.
+    client.get(f"/s/{table.id}")
+    assert client.get(f"/s/{table.id}").status_code == 200 and parsed
+
+
+def test_flask_asks_once_whether_each_hook_and_view_is_a_coroutine(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = api_session(client, ["Ann", "Bo"])
+    asked: list[object] = []
+    original = flask.app.iscoroutinefunction
+
+    def counted(func: Any) -> bool:
+        asked.append(func)
+        return original(func)
+
+    monkeypatch.setattr(flask.app, "iscoroutinefunction", counted)
+    client.get(table.url)
+    first = len(asked)
+    assert client.get(table.url).status_code == 200
+    assert first > 0 and len(asked) == first
 
 
 def test_the_links_every_page_carries_follow_the_root_the_app_is_served_under(
