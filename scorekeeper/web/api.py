@@ -184,7 +184,9 @@ def json_answer(body: dict[str, Any] | str, status: int, minimal: bool) -> Respo
 
 def minimal_applied(answer: Response, status: int, minimal: bool) -> Response:
     answer.status_code = status
-    answer.vary.add("Prefer")
+    # The header itself: werkzeug's vary property parses it into a set and writes it back.
+    vary = answer.headers.get("Vary")
+    answer.headers["Vary"] = f"{vary}, Prefer" if vary else "Prefer"
     if minimal:
         answer.headers["Preference-Applied"] = "return=minimal"
     return answer
