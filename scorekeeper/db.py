@@ -318,12 +318,15 @@ def init_app(app: Flask) -> None:
         )
     )
 
+    # Each request's hooks use the database itself: each use of peewee's proxy raises and
+    # formats an AttributeError before it passes the name on.
     @app.before_request
     def connect() -> None:
-        database.connect(reuse_if_open=True)
+        database.obj.connect(reuse_if_open=True)
 
     @app.teardown_appcontext
     def close(_exc: BaseException | None) -> None:
         # Gives the connection back to the pool; the pool keeps it open.
-        if not database.is_closed():
-            database.close()
+        backend = database.obj
+        if not backend.is_closed():
+            backend.close()

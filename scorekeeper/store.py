@@ -720,7 +720,7 @@ def _committed(view: SessionView) -> None:
     the refresh check of this process at once (PostgreSQL announces it to the others)."""
     _views.put(view.id, view)
     # A write inside another one is not committed yet: its version may never be.
-    if announced.current is not None and not database.in_transaction():
+    if announced.current is not None and not database.obj.in_transaction():
         announced.current.committed(view.id, view.version)
 
 

@@ -48,8 +48,10 @@ def upgrade_old_cookie() -> None:
     only those this device scores a session of."""
     # Without a cookie there is nothing to carry over, and looking into the session would
     # mark the answer as depending on the cookie (Vary: Cookie): an API client sends none.
-    cookie = current_app.session_interface.get_cookie_name(current_app)
-    if not https.sends_cookies(request) or cookie not in request.cookies:
+    sent = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
+    if not https.sends_cookies(sent):
+        return
+    if current_app.session_interface.get_cookie_name(current_app) not in sent.cookies:
         return
     if OLD_SESSIONS_COOKIE not in session and OLD_DECKS_COOKIE not in session:
         return

@@ -139,7 +139,8 @@ def session_fields_text(view: store.SessionView) -> str:
 def external_root() -> str:
     """What the answer's external links are built on: scheme, host and the root the app is
     served under (``request.url_root`` says the same, at the cost of a url_for)."""
-    return f"{request.scheme}://{request.host}{request.script_root}/"
+    sent = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
+    return f"{sent.scheme}://{sent.host}{sent.script_root}/"
 
 
 def session_links(session_id: str) -> dict[str, str]:

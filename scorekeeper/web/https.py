@@ -12,8 +12,8 @@ import socket
 from pathlib import Path
 
 import click
-from flask import Flask, Request, request
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask import Flask, Request, Response, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -31,6 +31,12 @@ class HttpsSessionInterface(SecureCookieSessionInterface):
         if not sends_cookies(request) and self.get_signing_serializer(app) is not None:
             return self.session_class()  # what Flask gives a request without this cookie
         return super().open_session(app, request)
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        # An empty session nothing read or changed needs nothing (Flask works out every
+        # setting of the cookie first): an API request's.
+        if session or session.modified or session.accessed:
+            super().save_session(app, session, response)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)

@@ -29,7 +29,7 @@ from scorekeeper.db import database, is_sqlite, write_transaction
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import resolve_options
 from scorekeeper.models import GameSession
-from scorekeeper.web import api, sessions, state_json
+from scorekeeper.web import api, https, sessions, state_json
 
 
 def sessions_given(monkeypatch: pytest.MonkeyPatch, function: str) -> list[str]:
@@ -210,7 +210,7 @@ def test_an_api_answer_to_a_client_without_a_cookie_does_not_vary_by_cookie(
     assert "cookie" in client.get(table.url).vary.as_set()
 
 
-def test_a_request_without_a_cookie_header_parses_no_cookies(
+def test_a_request_without_a_cookie_header_parses_and_sets_no_cookie(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     parsed: list[object] = []
@@ -221,12 +221,20 @@ def test_a_request_without_a_cookie_header_parses_no_cookies(
         return original(*args, **kwargs)
 
     monkeypatch.setattr(werkzeug.sansio.request, "parse_cookie", counted)
+    # Nor does its answer work out the settings of a cookie it does not send.
+    secure = https.HttpsSessionInterface.get_cookie_secure
+    settings: list[object] = []
+    monkeypatch.setattr(
+        https.HttpsSessionInterface,
+        "get_cookie_secure",
+        lambda interface, app: settings.append(app) or secure(interface, app),
+    )
     table = api_session(client, ["Ann", "Bo"])
     assert table.ok({"type": "total", "points": 0})["version"] == 1
     assert client.get(table.url).get_json()["version"] == 1
-    assert parsed == []
+    assert parsed == [] and settings == []
     # A phone's page request carries its cookie: read, and its rights found in it.
-    client.get(f"/s/{table.id}")
+    assert "Set-Cookie" in client.get(f"/s/{table.id}").headers and settings
     assert client.get(f"/s/{table.id}").status_code == 200 and parsed
 
 
