@@ -105,15 +105,16 @@ def _version_fields_text(view: store.SessionView) -> str:
     sorted keys. Written here rather than by json.dumps: every write's answer makes it, and
     converting and writing the standings' records was half of a minimal answer's work."""
     game, state, text = view.game, view.state, state_json.text
+    # Numbers as str writes them, which is how JSON does.
+    name = state_json.string_text
     standings = ",".join(
-        _STANDING_TEXT % (text(s.name), text(s.rank), text(s.score), text(s.seat))
-        for s in game.standings(state)
+        [_STANDING_TEXT % (name(s.name), s.rank, s.score, s.seat) for s in game.standings(state)]
     )
     finished_at = None if view.finished_at is None else utc_text(view.finished_at)
     winners = game.winners(state) if view.finished else []
     return (
         f'{{"can_redo":{text(view.can_redo)},"can_undo":{text(view.can_undo)},'
-        f'"expected":{json.dumps(view.expected.to_json(), **state_json.COMPACT)},'
+        f'"expected":{state_json.compact(view.expected.to_json())},'
         f'"finished":{text(view.finished)},"finished_at":{text(finished_at)},'
         f'"ruling":{text(game.ruling(state))},"standings":[{standings}],'
         f'"version":{text(view.version)},"winners":{text(winners)}}}'
@@ -131,7 +132,7 @@ def session_fields_text(view: store.SessionView) -> str:
     root = external_root()
     kept = _LASTING.get(view.id)
     if kept is None or not (kept[0] == root and kept[1] == view.deck):
-        kept = (root, view.deck, json.dumps(_lasting_fields(view), **state_json.COMPACT))
+        kept = (root, view.deck, state_json.compact(_lasting_fields(view)))
         _LASTING.put(view.id, kept)
     return f"{kept[2][:-1]},{_version_fields_text(view)[1:]}"
 
@@ -177,7 +178,7 @@ def write_answer(view: store.SessionView, minimal: bool) -> dict[str, Any]:
 def json_answer(body: dict[str, Any] | str, status: int, minimal: bool) -> Response:
     """A write's answer (a dict, or its JSON text), saying whether ``Prefer: return=minimal``
     was honoured."""
-    text = body if isinstance(body, str) else json.dumps(body, **state_json.COMPACT)
+    text = body if isinstance(body, str) else state_json.compact(body)
     return minimal_applied(
         current_app.response_class(text + "\n", mimetype="application/json"), status, minimal
     )

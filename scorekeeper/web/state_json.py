@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping, Sequence
-from json.encoder import encode_basestring_ascii as _string_text  # what json.dumps uses
+from json.encoder import encode_basestring_ascii as string_text  # what json.dumps uses
 from operator import itemgetter
 from typing import Any
 
@@ -22,6 +22,8 @@ from scorekeeper.games import cards
 from scorekeeper.games.growing import GrowingTuple
 
 COMPACT: dict[str, Any] = {"separators": (",", ":"), "sort_keys": True}
+# json.dumps(value, **COMPACT), without building an encoder for each call.
+compact = json.JSONEncoder(**COMPACT).encode
 
 # Records converted lately, by id: (the record, its data, its text). An entry holds its
 # record, so no other object can have that id while the entry is kept. Dropped whole when
@@ -64,7 +66,7 @@ def text(value: Any) -> str:
     if kind is int:
         return int.__repr__(value)
     if kind is str:
-        return _string_text(value)
+        return string_text(value)
     if kind is bool:
         return "true" if value else "false"
     if value is None:
@@ -75,7 +77,7 @@ def text(value: Any) -> str:
         if value and is_record(value[0]):
             return "[" + ",".join(map(_TEXT, _kept(value))) + "]"
         return "[" + ",".join(map(text, value)) + "]"
-    return json.dumps(plain(value), **COMPACT)
+    return compact(plain(value))
 
 
 def is_record(value: object) -> bool:
@@ -110,7 +112,7 @@ def _kept(records: Sequence[object]) -> list[tuple[object, Any, str]]:
 
 def _converted(record: object) -> tuple[object, Any, str]:
     data = plain(record)
-    entry = (record, data, json.dumps(data, **COMPACT))
+    entry = (record, data, compact(data))
     if len(_RECORDS) >= RECORDS_KEPT:
         _RECORDS.clear()
     _RECORDS[id(record)] = entry
