@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
@@ -179,27 +179,30 @@ def json_answer(body: dict[str, Any] | str, status: int, minimal: bool) -> Respo
     """A write's answer (a dict, or its JSON text), saying whether ``Prefer: return=minimal``
     was honoured."""
     text = body if isinstance(body, str) else state_json.compact(body)
-    return minimal_applied(
-        current_app.response_class(text + "\n", mimetype="application/json"), status, minimal
-    )
+    return current_app.response_class(text + "\n", status, write_headers(minimal))
 
 
-def minimal_applied(answer: Response, status: int, minimal: bool) -> Response:
-    answer.status_code = status
-    # The header itself: werkzeug's vary property parses it into a set and writes it back.
-    vary = answer.headers.get("Vary")
-    answer.headers["Vary"] = f"{vary}, Prefer" if vary else "Prefer"
+def write_headers(minimal: bool) -> list[tuple[str, str]]:
+    """A write's answer's headers, given to the answer as it is made (setting each one
+    after cost werkzeug as much again as making the answer)."""
+    headers = [("Content-Type", "application/json"), ("Vary", "Prefer")]
     if minimal:
-        answer.headers["Preference-Applied"] = "return=minimal"
-    return answer
+        headers.append(("Preference-Applied", "return=minimal"))
+    return headers
 
+
+JSON_HEADERS = (("Content-Type", "application/json"),)
 
 # The answers lately made, by session: a session's text is made once per version (and
 # deck profile, which another session may teach, and address the links name).
 _ANSWERS: Recent[str, tuple[object, object, str, str]] = Recent(256)
 
 
-def session_answer(view: store.SessionView) -> Response:
+def session_answer(
+    view: store.SessionView,
+    status: int = 200,
+    headers: Sequence[tuple[str, str]] = JSON_HEADERS,
+) -> Response:
     """``session_state(view)`` as a JSON answer, its text made once per version."""
     kept, root = _ANSWERS.get(view.id), external_root()
     # The store hands out one state object a version: the same object, the same version.
@@ -209,7 +212,7 @@ def session_answer(view: store.SessionView) -> Response:
         text = f'{fields[:-1]},"state":{state_json.text(view.state)}}}\n'
         kept = (view.state, view.deck, root, text)
         _ANSWERS.put(view.id, kept)
-    return current_app.response_class(kept[3], mimetype="application/json")
+    return current_app.response_class(kept[3], status, headers)
 
 
 def created(session_id: str, key: str) -> tuple[Response, int]:
@@ -325,7 +328,7 @@ def checked_write(session_id: str, status: int, fields: tuple[str, ...], write: 
         return json_answer(first, status, minimal)
     if minimal:
         return json_answer(session_fields_text(view), status, minimal)
-    return minimal_applied(session_answer(view), status, minimal)
+    return session_answer(view, status, write_headers(minimal))
 
 
 def request_key(
