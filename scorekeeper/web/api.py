@@ -175,6 +175,10 @@ def write_answer(view: store.SessionView, minimal: bool) -> dict[str, Any]:
     return session_fields(view) if minimal else session_state(view)
 
 
+# A JSON answer's headers (a write's add to them: write_headers).
+JSON_HEADERS = (("Content-Type", "application/json"),)
+
+
 def json_answer(body: dict[str, Any] | str, status: int, minimal: bool) -> Response:
     """A write's answer (a dict, or its JSON text), saying whether ``Prefer: return=minimal``
     was honoured."""
@@ -182,16 +186,12 @@ def json_answer(body: dict[str, Any] | str, status: int, minimal: bool) -> Respo
     return current_app.response_class(text + "\n", status, write_headers(minimal))
 
 
-def write_headers(minimal: bool) -> list[tuple[str, str]]:
+def write_headers(minimal: bool) -> tuple[tuple[str, str], ...]:
     """A write's answer's headers, given to the answer as it is made (setting each one
     after cost werkzeug as much again as making the answer)."""
-    headers = [("Content-Type", "application/json"), ("Vary", "Prefer")]
-    if minimal:
-        headers.append(("Preference-Applied", "return=minimal"))
-    return headers
+    preference = (("Preference-Applied", "return=minimal"),) if minimal else ()
+    return (*JSON_HEADERS, ("Vary", "Prefer"), *preference)
 
-
-JSON_HEADERS = (("Content-Type", "application/json"),)
 
 # The answers lately made, by session: a session's text is made once per version (and
 # deck profile, which another session may teach, and address the links name).
