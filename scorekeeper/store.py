@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -30,6 +30,7 @@ from scorekeeper.games.base import (
     resolve_options,
 )
 from scorekeeper.games.growing import GrowingTuple
+from scorekeeper.games.records import evolve
 from scorekeeper.models import (
     NAME_MAX_LENGTH,
     Correction,
@@ -168,9 +169,9 @@ def _known(view: SessionView, **facts: bool) -> SessionView:
 
 
 def _same_log(view: SessionView, **changes: Any) -> SessionView:
-    """``replace(view, **changes)`` for changes that leave its state and log as they are
+    """``view`` with ``changes`` that leave its state and log as they are
     (its version, its deck): what was worked out of them still holds."""
-    changed = replace(view, **changes)
+    changed = evolve(view, **changes)
     vars(changed).update({name: vars(view)[name] for name in WORKED_OUT if name in vars(view)})
     return changed
 
@@ -328,7 +329,7 @@ def _caught_up(
         )
         appended.append(event)
     events = kept.events.plus(*appended) if appended else kept.events
-    caught_up = replace(kept, version=version, state=state, events=events, finished_at=finished_at)
+    caught_up = evolve(kept, version=version, state=state, events=events, finished_at=finished_at)
     if not appended:
         return caught_up
     # Appended events are live and an append ends the redo trail (an undo or a redo
@@ -772,7 +773,7 @@ def append(
                 (Event.session == session) & (Event.redoable == True)  # noqa: E712 (peewee)
             ).execute()
             _rewrites_history(session)
-            events = GrowingTuple(replace(event, redoable=False) for event in events)
+            events = GrowingTuple(evolve(event, redoable=False) for event in events)
         appended = _with_event(view, events, state, recorded, action)
         _add_event(session, appended.events[-1].seq, recorded)
         _learn_size(view, recorded)
@@ -809,7 +810,7 @@ def _with_event(
     seq = _newest_seq(events) + 1
     ruled = game.ruling(state)
     added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
-    appended = replace(view, state=state, events=events.plus(added), deck=None, **changes)
+    appended = evolve(view, state=state, events=events.plus(added), deck=None, **changes)
     # Known without a look at the log (which the next append would make, at 5,000
     # events a third of its time): the new event can be undone; no trail is left.
     return _known(appended, can_undo=True, can_redo=False)
@@ -1020,9 +1021,9 @@ def redo(session_id: str, version: int, form_key: str | OneTimeKey | None = None
         # Every event after the restored one is undone (undo takes the newest live event, an
         # append ends the redo trail, an import refuses a live event after a redoable one):
         # the current state is the one it applies to in a replay.
-        restored = replace(target, undone=False, redoable=False, ruling=view.game.ruling(state))
+        restored = evolve(target, undone=False, redoable=False, ruling=view.game.ruling(state))
         events = GrowingTuple(restored if event is target else event for event in view.events)
-        return replace(view, state=state, events=events, deck=None)
+        return evolve(view, state=state, events=events, deck=None)
 
     return _change(session_id, version, form_key, write)
 

@@ -259,8 +259,14 @@ def rank_by_score(names: Sequence[str], scores: Sequence[int]) -> list[Standing]
     for position, seat in enumerate(order):
         tied_with_previous = position > 0 and scores[seat] == standings[-1].score
         rank = standings[-1].rank if tied_with_previous else position + 1
-        standings.append(Standing(seat, names[seat], scores[seat], rank))
+        standings.append(_standing(seat, names[seat], scores[seat], rank))
     return standings
+
+
+# Every answer about a session lists its standings, and from one version to the next
+# most seats keep theirs: a record already made is shared (they are values) rather than
+# made again, which cost more than the ranking itself.
+_standing = functools.lru_cache(maxsize=4096)(Standing)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ dice and the final round. Rule sheet: shared/rules/yardkle.txt and NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING, Annotated, Literal
@@ -35,6 +35,7 @@ from scorekeeper.games.base import (
 )
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.house_sizes import SizedCards
+from scorekeeper.games.records import evolve
 
 FACES = (1, 2, 3, 4, 5, 6)
 ALL_DICE = 6
@@ -504,7 +505,7 @@ def best_bank_keep(state: State) -> BankKeep | None:
     stoppable = [
         (points, dice)
         for points, dice in _scoring_keeps(roll)
-        if bank_refusal(replace(state, turn=_turn_after_keep(turn, points, len(dice)))) is None
+        if bank_refusal(evolve(state, turn=_turn_after_keep(turn, points, len(dice)))) is None
     ]
     if not stoppable:
         return None
@@ -556,14 +557,18 @@ def expected_actions(state: State) -> Expected:
     if step == "keep":
         keep = Accepts("keep", choices=_keep_bank_choices(state))
         if forced_keep(state) is not None:
-            return Expected(state.current, (keep, Accepts("roll")))
+            return Expected(state.current, (keep, ROLL))
         return Expected(state.current, (keep,))
-    actions = [Accepts("roll")]
+    actions = [ROLL]
     if can_bank(state):
-        actions.append(Accepts("bank"))
+        actions.append(BANK)
     if can_enter_total(state):
-        actions.append(Accepts("total"))
+        actions.append(TOTAL)
     return Expected(state.current, tuple(actions))
+
+
+# The actions accepted with no roll waiting, made once: every answer lists them.
+ROLL, BANK, TOTAL = Accepts("roll"), Accepts("bank"), Accepts("total")
 
 
 def winning_seats(state: State) -> list[int]:
@@ -604,7 +609,7 @@ def _end_turn(state: State, points: int, result: TurnResult, ruling: str) -> Sta
     turns = state.turns.plus(TurnRecord(state.round_number, seat, points, result))
 
     def ended(ruling: str) -> State:
-        return replace(
+        return evolve(
             state,
             scores=tuple(scores),
             entered=tuple(entered),
@@ -619,7 +624,7 @@ def _end_turn(state: State, points: int, result: TurnResult, ruling: str) -> Sta
     if finished:
         # The sentence of the game's end reads the final scores off the ended state.
         over = ended("")
-        return replace(over, last_ruling=" ".join([*sentences, _game_over(over)]))
+        return evolve(over, last_ruling=" ".join([*sentences, _game_over(over)]))
     if final_by is not None:
         sentences.append(f"{state.players[following]} rolls next, for a last turn.")
     else:
@@ -655,7 +660,7 @@ def _apply_roll(state: State, action: Roll) -> State:
             )
         kept = _apply_keep(state, Keep(forced))
         rolled = _apply_roll(kept, action)
-        return replace(rolled, last_ruling=f"{kept.last_ruling} {rolled.last_ruling}")
+        return evolve(rolled, last_ruling=f"{kept.last_ruling} {rolled.last_ruling}")
     dice = _parse_dice(_dice_list(action.dice, "dice"), "dice", "Die")
     if len(dice) != turn.dice_left:
         raise IllegalAction(_wrong_dice_count(state, len(dice)), "dice")
@@ -672,8 +677,8 @@ def _apply_roll(state: State, action: Roll) -> State:
         f"{name} rolled {_dice_text(dice)}: {_combo_list(score.combos, with_points=True)} "
         f"can score up to {_num(score.points)}."
     )
-    waiting = replace(turn, pending_roll=dice, rolls=turn.rolls + 1, hot_dice=False)
-    return replace(state, turn=waiting, last_ruling=ruling)
+    waiting = evolve(turn, pending_roll=dice, rolls=turn.rolls + 1, hot_dice=False)
+    return evolve(state, turn=waiting, last_ruling=ruling)
 
 
 def _turn_after_keep(turn: Turn, points: int, kept: int) -> Turn:
@@ -706,7 +711,7 @@ def _apply_keep(state: State, action: Keep) -> State:
         )
     else:
         ruling = f"{head}: turn total {_num(total)}, {_dice_count(left)} to roll."
-    kept_state = replace(state, turn=after, last_ruling=ruling)
+    kept_state = evolve(state, turn=after, last_ruling=ruling)
     return _apply_bank(kept_state, prefix=ruling) if action.bank else kept_state
 
 
