@@ -271,9 +271,10 @@ class AnnouncedVersions:
     def _keep_appended(self, session_id: str, version: int, seq: int, action: str) -> None:
         heard = self._appended.setdefault(session_id, {})
         heard[version] = (seq, action)
-        # A view further behind reads the database.
-        for old in [kept for kept in heard if kept <= version - APPENDS_KEPT]:
-            del heard[old]
+        # A view further behind reads the database. Versions are announced in the order
+        # they commit, so the first kept is the oldest.
+        if len(heard) > APPENDS_KEPT:
+            del heard[next(iter(heard))]
         self._appended.move_to_end(session_id)
         if len(self._appended) > self.size // APPENDS_KEPT:
             self._appended.popitem(last=False)

@@ -16,7 +16,13 @@ from flask.testing import FlaskClient
 from test_store_cache import replayed, snapshot
 
 from scorekeeper import announced, store
-from scorekeeper.announced import APPLICATION_NAME, CHANNEL, AnnouncedVersions, appended_payload
+from scorekeeper.announced import (
+    APPENDS_KEPT,
+    APPLICATION_NAME,
+    CHANNEL,
+    AnnouncedVersions,
+    appended_payload,
+)
 from scorekeeper.db import database
 from scorekeeper.recent import Recent
 
@@ -295,6 +301,23 @@ def test_an_announcement_with_a_malformed_event_still_says_its_version_and_no_ev
     eventually(lambda: table.watch.version(sid) == 2)
     assert table.watch.appended(sid, 0, 1) is None
     assert table.watch.appended(sid, 1, 2) is None
+
+
+def test_the_newest_appends_announced_with_their_event_are_kept_and_older_ones_forgotten(
+    table: Table,
+) -> None:
+    assert POSTGRES_URL
+    sid, newest = table.session.id, APPENDS_KEPT + 5
+    with psycopg2.connect(POSTGRES_URL) as other, other.cursor() as cursor:
+        for version in range(1, newest + 1):
+            payload = appended_payload(sid, version, version, '{"type":"total","points":0}')
+            cursor.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+
+    eventually(lambda: table.watch.version(sid) == newest)
+    oldest_kept = newest - APPENDS_KEPT + 1
+    heard = table.watch.appended(sid, oldest_kept - 1, newest)
+    assert heard == [(v, '{"type":"total","points":0}') for v in range(oldest_kept, newest + 1)]
+    assert table.watch.appended(sid, oldest_kept - 2, newest) is None
 
 
 def test_an_event_too_long_to_announce_is_not_announced_with_its_version() -> None:
