@@ -252,12 +252,16 @@ class Standing:
     rank: int
 
 
-def rank_by_score(names: Sequence[str], scores: Sequence[int]) -> list[Standing]:
-    """Standings, highest score first; equal scores share a rank (1, 1, 3)."""
-    order = sorted(range(len(names)), key=lambda seat: (-scores[seat], seat))
+def rank_by_score(
+    names: Sequence[str], scores: Sequence[int], ranked_by: Sequence[int] | None = None
+) -> list[Standing]:
+    """Standings, highest score first; equal scores share a rank (1, 1, 3). ``ranked_by``,
+    if given, ranks the seats instead of their scores (a score sheet's lowest total first)."""
+    keys = scores if ranked_by is None else ranked_by
+    order = sorted(range(len(names)), key=lambda seat: (-keys[seat], seat))
     standings: list[Standing] = []
     for position, seat in enumerate(order):
-        tied_with_previous = position > 0 and scores[seat] == standings[-1].score
+        tied_with_previous = position > 0 and keys[seat] == keys[standings[-1].seat]
         rank = standings[-1].rank if tied_with_previous else position + 1
         standings.append(_standing(seat, names[seat], scores[seat], rank))
     return standings
@@ -265,7 +269,8 @@ def rank_by_score(names: Sequence[str], scores: Sequence[int]) -> list[Standing]
 
 # Every answer about a session lists its standings, and from one version to the next
 # most seats keep theirs: a record already made is shared (they are values) rather than
-# made again, which cost more than the ranking itself.
+# made again, which cost more than the ranking itself, and its JSON text is kept with it
+# (web.state_json keeps each record's text while the record lives).
 _standing = functools.lru_cache(maxsize=4096)(Standing)
 
 

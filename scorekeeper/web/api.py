@@ -6,6 +6,7 @@ session need its edit key as ``Authorization: Bearer <key>``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Sequence
@@ -17,7 +18,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, url
 from scorekeeper import decks, group_export, groups, keys, results, stats, store
 from scorekeeper.export import read_export, session_csv, session_json, utc_text
 from scorekeeper.games import get_game
-from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.base import Expected, IllegalAction, parse_whole_number
 from scorekeeper.recent import Recent
 from scorekeeper.web import access, state_json
 from scorekeeper.web.adapters import TrickJudge, adapters
@@ -96,29 +97,27 @@ def _version_fields(view: store.SessionView) -> dict[str, Any]:
     return dict(json.loads(_version_fields_text(view)))
 
 
-# A seat's standing, its fields in sorted order (every game's standings are Standing records).
-_STANDING_TEXT = '{"name":%s,"rank":%s,"score":%s,"seat":%s}'
-
-
 def _version_fields_text(view: store.SessionView) -> str:
     """The fields each version of the session has its own of, as compact JSON text with
-    sorted keys. Written here rather than by json.dumps: every write's answer makes it, and
-    converting and writing the standings' records was half of a minimal answer's work."""
+    sorted keys. Written here rather than by json.dumps: every write's answer makes it.
+    Standings are records a game shares between versions (``rank_by_score``), whose text
+    state_json keeps; what is expected is written once per value."""
     game, state, text = view.game, view.state, state_json.text
-    # Numbers as str writes them, which is how JSON does.
-    name = state_json.string_text
-    standings = ",".join(
-        [_STANDING_TEXT % (name(s.name), s.rank, s.score, s.seat) for s in game.standings(state)]
-    )
     finished_at = None if view.finished_at is None else utc_text(view.finished_at)
     winners = game.winners(state) if view.finished else []
     return (
         f'{{"can_redo":{text(view.can_redo)},"can_undo":{text(view.can_undo)},'
-        f'"expected":{state_json.compact(view.expected.to_json())},'
+        f'"expected":{_expected_text(view.expected)},'
         f'"finished":{text(view.finished)},"finished_at":{text(finished_at)},'
-        f'"ruling":{text(game.ruling(state))},"standings":[{standings}],'
+        f'"ruling":{text(game.ruling(state))},"standings":{text(game.standings(state))},'
         f'"version":{text(view.version)},"winners":{text(winners)}}}'
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _expected_text(expected: Expected) -> str:
+    # Most versions of a session expect what one of its earlier versions did.
+    return state_json.compact(expected.to_json())
 
 
 # The text of each session's lasting fields, by the address its links name and its deck

@@ -349,8 +349,7 @@ class ScoreSheet:
     def standings(self, state: State) -> list[Standing]:
         # Where the lowest total wins, ranking the negated totals puts the lowest first.
         ranked = [-total for total in state.totals] if state.lowest_wins else state.totals
-        standings = rank_by_score(state.players, ranked)
-        return [replace(standing, score=state.totals[standing.seat]) for standing in standings]
+        return rank_by_score(state.players, state.totals, ranked_by=ranked)
 
     def rematch_options(
         self, options: Mapping[str, OptionValue], seats: Sequence[str]
