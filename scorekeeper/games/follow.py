@@ -11,7 +11,7 @@ how a flag is settled and writes the sentences the games share.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Annotated, Literal, Protocol
 
 from pydantic import BeforeValidator, Field, ValidationInfo, with_config
@@ -19,6 +19,7 @@ from pydantic import BeforeValidator, Field, ValidationInfo, with_config
 from scorekeeper.games.actions import ACTION_CONFIG, Ask, game_fact
 from scorekeeper.games.base import IllegalAction, parse_whole_number, plural
 from scorekeeper.games.cards import Card
+from scorekeeper.games.records import evolve
 
 FlagStatus = Literal["open", "accepted", "dismissed"]
 Voids = frozenset[tuple[int, str]]
@@ -271,7 +272,7 @@ def settle(
         raise IllegalAction(
             "A dismissed revoke carries no penalty: enter 0, or accept the revoke.", "penalty"
         )
-    settled = replace(
+    settled = evolve(
         flag,
         status="accepted" if accept else "dismissed",
         penalty=penalty if accept else 0,

@@ -6,24 +6,27 @@ stores each field through ``object.__setattr__`` (the way round a frozen class's
 times what copying the instance's attributes costs, and every event a session logs
 makes such copies: the writing worker's and each worker catching up on it.
 
-``evolve`` copies the attributes instead. It serves the classes whose ``__init__`` only
-stores its fields (no ``__post_init__``, no init-only or non-init fields), which it
-checks once per class; ``dataclasses.replace`` remains for any other.
+``evolve`` copies the attributes instead: every engine makes its next state with it. It
+serves the classes whose ``__init__`` only stores its fields (no ``__post_init__``, no
+init-only or non-init fields), which it checks once per class, and a type checker reads
+it as ``dataclasses.replace``, which it equals.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 R = TypeVar("R")
+
+__all__ = ["evolve"]
 
 # The field names of each class evolve has copied, found plain the first time.
 _FIELDS: dict[type, frozenset[str]] = {}
 
 
-def evolve(record: R, **changes: Any) -> R:
+def _evolve(record: R, **changes: Any) -> R:
     """``dataclasses.replace(record, **changes)`` for a frozen dataclass whose ``__init__``
     only stores its fields: a TypeError for any other class, or a field it does not have.
 
@@ -43,6 +46,13 @@ def evolve(record: R, **changes: Any) -> R:
         for worked_out in held.keys() - names:
             del held[worked_out]
     return copy
+
+
+if TYPE_CHECKING:
+    # Checked as what it equals: the type checker knows replace's fields and their types.
+    from dataclasses import replace as evolve
+else:
+    evolve = _evolve
 
 
 def _plain_fields(kind: type) -> frozenset[str]:

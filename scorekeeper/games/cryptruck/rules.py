@@ -11,7 +11,7 @@ Rule sheet: shared/rules/cryptruck.md and NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BeforeValidator, with_config
@@ -39,6 +39,7 @@ from scorekeeper.games.base import (
 from scorekeeper.games.cards import CRYPTRUCK, Card, cryptruck_trick
 from scorekeeper.games.follow import ResolveRevoke, RevokeFlag
 from scorekeeper.games.house_sizes import SizedCards
+from scorekeeper.games.records import evolve
 
 # Re-exported: the play action and a completed trick live in trickplay.py, shared with Yokai Septet.
 from scorekeeper.games.trickplay import CompletedTrick as CompletedTrick
@@ -582,12 +583,12 @@ def _apply_reveal(state: State, action: Reveal) -> State:
         f"Round {state.round.number} already has its revealed card ({state.round.revealed}).",
     )
     card = _check_card(state, action.card, "card")
-    started = replace(state, round=replace(rnd, revealed=card, trump=card.colour))
+    started = evolve(state, round=evolve(rnd, revealed=card, trump=card.colour))
     ruling = (
         f"Round {rnd.number}: {state.players[rnd.dealer]} deals; the revealed card {card} "
         f"makes {_trump_text(card.colour)}. {_next_text(started)}"
     )
-    return replace(started, last_ruling=ruling)
+    return evolve(started, last_ruling=ruling)
 
 
 def _apply_dealer_card(state: State, action: DealerCard) -> State:
@@ -597,8 +598,8 @@ def _apply_dealer_card(state: State, action: DealerCard) -> State:
     )
     card = _check_card(state, action.card, "card")
     _check_free(state, card, "card")
-    revealed = replace(state, round=replace(rnd, dealer_card=card))
-    return replace(revealed, last_ruling=f"{dealer} reveals {card}. {_next_text(revealed)}")
+    revealed = evolve(state, round=evolve(rnd, dealer_card=card))
+    return evolve(revealed, last_ruling=f"{dealer} reveals {card}. {_next_text(revealed)}")
 
 
 def _apply_bid(state: State, action: Bid) -> State:
@@ -611,28 +612,28 @@ def _apply_bid(state: State, action: Bid) -> State:
     bids = (*rnd.bids, action.want)
     sentences = [f"{players[seat]} wants it." if action.want else f"{players[seat]} passes."]
     if len(bids) < len(players) - 1:
-        bidding = replace(state, round=replace(rnd, bids=bids))
+        bidding = evolve(state, round=evolve(rnd, bids=bids))
         sentences.append(_next_text(bidding))
-        return replace(bidding, last_ruling=" ".join(sentences))
+        return evolve(bidding, last_ruling=" ".join(sentences))
     wanters = [index for index, want in enumerate(bids) if want]
     if wanters:
         taker = (rnd.dealer + 1 + wanters[-1]) % len(players)
-        told = replace(state, round=replace(rnd, bids=bids, taker=taker))
+        told = evolve(state, round=evolve(rnd, bids=bids, taker=taker))
         sentences.append(_next_text(told))
-        return replace(told, last_ruling=" ".join(sentences))
-    led = _lead_dealer_card(replace(state, round=replace(rnd, bids=bids)), rnd.dealer)
+        return evolve(told, last_ruling=" ".join(sentences))
+    led = _lead_dealer_card(evolve(state, round=evolve(rnd, bids=bids)), rnd.dealer)
     sentences.append(
         f"Nobody wants {rnd.dealer_card}: {players[rnd.dealer]} (the dealer) leads it."
     )
     sentences.append(_next_text(led))
-    return replace(led, last_ruling=" ".join(sentences))
+    return evolve(led, last_ruling=" ".join(sentences))
 
 
 def _lead_dealer_card(state: State, leader: int) -> State:
     """The dealer's card, played by ``leader`` as the first card of trick 1."""
     rnd = state.round
     assert rnd.dealer_card is not None
-    return replace(state, round=replace(rnd, leader=leader, current=(rnd.dealer_card,)))
+    return evolve(state, round=evolve(rnd, leader=leader, current=(rnd.dealer_card,)))
 
 
 def _apply_give(state: State, action: Give) -> State:
@@ -650,14 +651,14 @@ def _apply_give(state: State, action: Give) -> State:
     given = None if action.card is None else _check_card(state, action.card, "card")
     if given is not None:
         _check_free(state, given, "card")
-    led = _lead_dealer_card(replace(state, round=replace(rnd, given=given)), taker)
+    led = _lead_dealer_card(evolve(state, round=evolve(rnd, given=given)), taker)
     players = state.players
     what = "a card" if given is None else str(given)
     ruling = (
         f"{players[taker]} takes {card}, gives {players[rnd.dealer]} {what} and leads {card}. "
         f"{_next_text(led)}"
     )
-    return replace(led, last_ruling=ruling)
+    return evolve(led, last_ruling=ruling)
 
 
 def _apply_play(state: State, action: Play) -> State:
@@ -665,12 +666,12 @@ def _apply_play(state: State, action: Play) -> State:
     card = _check_card(state, action.card, "card")
     _check_free(state, card, "card")
     play = trickplay.play(rnd, state.flags, state.players, card)
-    played = replace(
-        state, flags=play.flags, round=replace(rnd, current=play.current, voids=play.voids)
+    played = evolve(
+        state, flags=play.flags, round=evolve(rnd, current=play.current, voids=play.voids)
     )
     if play.ends_trick:
         return _complete_trick(played, [*play.sentences])
-    return replace(played, last_ruling=play.ruling(_next_text(played)))
+    return evolve(played, last_ruling=play.ruling(_next_text(played)))
 
 
 def _complete_trick(state: State, sentences: list[str]) -> State:
@@ -684,8 +685,8 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
     won = tuple(
         (*cards, *rnd.current) if seat == winner else cards for seat, cards in enumerate(rnd.won)
     )
-    done = replace(rnd, tricks=(*rnd.tricks, trick), current=(), leader=winner, won=won)
-    state = replace(state, round=done)
+    done = evolve(rnd, tricks=(*rnd.tricks, trick), current=(), leader=winner, won=won)
+    state = evolve(state, round=done)
     name = state.players[winner]
     blocks = sum(1 for card in won[winner] if card.number in BLOCK_NUMBERS)
     sentences.append(
@@ -694,7 +695,7 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
     )
     if len(done.tricks) < TRICKS_PER_ROUND:
         sentences.append(_next_text(state))
-        return replace(state, last_ruling=" ".join(sentences))
+        return evolve(state, last_ruling=" ".join(sentences))
     return _finish_round(state, won, fast=False, sentences=sentences)
 
 
@@ -707,7 +708,7 @@ def _apply_won(state: State, action: WonCards) -> State:
         f"round {state.round.number}'s cards are already being entered.",
     )
     won = _check_won(state, action.cards)
-    entered = replace(state, round=replace(rnd, won=won))
+    entered = evolve(state, round=evolve(rnd, won=won))
     return _finish_round(entered, won, fast=True, sentences=[])
 
 
@@ -748,7 +749,7 @@ def _finish_round(
     )
     finished = rnd.number >= ROUNDS
     seats = len(state.players)
-    ended = replace(
+    ended = evolve(
         state,
         rounds=(*state.rounds, record),
         totals=totals,
@@ -764,7 +765,7 @@ def _finish_round(
     sentences.append(f"Round {rnd.number} scores{entered}: {listed}.")
     sentences.append(_totals_text(ended))
     sentences.append(_next_text(ended))
-    return replace(ended, last_ruling=" ".join(sentences))
+    return evolve(ended, last_ruling=" ".join(sentences))
 
 
 def _apply_revoke(state: State, action: ResolveRevoke) -> State:
@@ -774,26 +775,26 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
     """
     settled = follow.settle(state.flags, action, state.players, MAX_PENALTY)
     if not settled.accepted:
-        dismissed = replace(state, flags=settled.flags)
-        return replace(dismissed, last_ruling=f"{settled.dismissed_text()} {_next_text(dismissed)}")
+        dismissed = evolve(state, flags=settled.flags)
+        return evolve(dismissed, last_ruling=f"{settled.dismissed_text()} {_next_text(dismissed)}")
     flag = settled.flag
     totals = list(state.totals)
     totals[flag.seat] -= flag.penalty
-    accepted = replace(state, flags=settled.flags, totals=tuple(totals))
+    accepted = evolve(state, flags=settled.flags, totals=tuple(totals))
     rounds = tuple(
-        replace(record, penalties=_penalties(accepted, record.number))
+        evolve(record, penalties=_penalties(accepted, record.number))
         if record.number == flag.round
         else record
         for record in state.rounds
     )
-    accepted = replace(accepted, rounds=rounds)
+    accepted = evolve(accepted, rounds=rounds)
     name = state.players[flag.seat]
     if flag.penalty:
         loses = f"{name} loses {plural(flag.penalty, 'point')} in round {flag.round}"
     else:
         loses = "no points lost"
     ruling = f"{settled.accepted_text(loses)} {_totals_text(accepted)} {_next_text(accepted)}"
-    return replace(accepted, last_ruling=ruling)
+    return evolve(accepted, last_ruling=ruling)
 
 
 # --- JSON ------------------------------------------------------------------------
@@ -888,7 +889,7 @@ class Cryptruck:
             finished=False,
             last_ruling="",
         )
-        return replace(state, last_ruling=_next_text(state))
+        return evolve(state, last_ruling=_next_text(state))
 
     def parse_action(self, data: Mapping[str, object]) -> Action:
         return self.actions.parse(data)

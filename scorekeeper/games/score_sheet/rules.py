@@ -11,7 +11,7 @@ every number it is given stands.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BeforeValidator, Field, with_config
@@ -37,6 +37,7 @@ from scorekeeper.games.base import (
     signed,
 )
 from scorekeeper.games.house_sizes import SizedCards
+from scorekeeper.games.records import evolve
 
 # Bigger than any game's round; a typo of a few extra digits is refused, not added up.
 MAX_ROUND_POINTS = 1_000_000
@@ -168,15 +169,15 @@ def _apply_round(state: State, action: Round) -> State:
                 f"points.{seat}",
             )
     totals = tuple(total + value for total, value in zip(state.totals, action.points, strict=True))
-    played = replace(state, rounds=(*state.rounds, action.points), totals=totals)
+    played = evolve(state, rounds=(*state.rounds, action.points), totals=totals)
     number = len(played.rounds)
     head = f"Round {number}: {_round_text(players, action.points)}."
     reached = _reached_target(played)
     if not reached:
-        return replace(played, last_ruling=f"{head} {_who_leads(played)}")
+        return evolve(played, last_ruling=f"{head} {_who_leads(played)}")
     names = and_list([f"{players[seat]} ({number_text(totals[seat])})" for seat in reached])
-    over = replace(played, finished=True)
-    return replace(
+    over = evolve(played, finished=True)
+    return evolve(
         over,
         last_ruling=f"{head} {names} reached the target of {number_text(state.target)}. "
         f"{_who_wins(over)}",
@@ -186,9 +187,9 @@ def _apply_round(state: State, action: Round) -> State:
 def _apply_finish(state: State) -> State:
     if not state.rounds:
         raise IllegalAction("Nothing to finish: enter a round first.", "type")
-    over = replace(state, finished=True)
+    over = evolve(state, finished=True)
     rounds = "1 round" if len(state.rounds) == 1 else f"{len(state.rounds)} rounds"
-    return replace(over, last_ruling=f"The table stopped after {rounds}. {_who_wins(over)}")
+    return evolve(over, last_ruling=f"The table stopped after {rounds}. {_who_wins(over)}")
 
 
 def expected_actions(state: State) -> Expected:
@@ -308,7 +309,7 @@ class ScoreSheet:
             if target
             else "finish the game when the table stops"
         )
-        return replace(
+        return evolve(
             state,
             last_ruling=f"Enter round 1: one number per player. The {goal} total wins; {end}.",
         )

@@ -15,11 +15,11 @@ Rule sheet: shared/rules/yadokarick.txt ("2 players") and NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from scorekeeper.games.base import and_list, capitalised
 from scorekeeper.games.cards import Card
 from scorekeeper.games.house_sizes import NO_SIZES
+from scorekeeper.games.records import evolve
 from scorekeeper.games.yadokarick.tricks import (
     TRICKS_PER_ROUND,
     House,
@@ -190,7 +190,7 @@ def complete_trick(state: State) -> tuple[State, list[str]]:
         next_lead=next_lead,
         explanation=explanation,
     )
-    done = replace(
+    done = evolve(
         state,
         current=(),
         tricks=(*state.tricks, trick),
@@ -230,7 +230,7 @@ def _finish_game(state: State, sentences: list[str]) -> tuple[State, list[str]]:
             )
         )
     record = RoundRecord(state.round, target, tuple(results))
-    ended = replace(
+    ended = evolve(
         state,
         records=(record,),
         totals=tuple(result.points for result in results),

@@ -15,7 +15,6 @@ a standard trick. Rule sheet: shared/rules/yadokarick.txt and NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
@@ -41,6 +40,7 @@ from scorekeeper.games.base import (
 )
 from scorekeeper.games.cards import YADOKARICK, Card, Deck, yadokarick_trick
 from scorekeeper.games.house_sizes import NO_SIZES, SizedCards, learn_size, parse_size
+from scorekeeper.games.records import evolve
 from scorekeeper.games.yadokarick import npc, solo
 from scorekeeper.games.yadokarick.tricks import (
     TRICKS_PER_ROUND,
@@ -302,7 +302,7 @@ def _new_round(state: State, number: int) -> State:
     """``state`` at the start of standard round ``number``: a new dealer, marker and houses."""
     dealer = dealer_of(state, number)
     assert dealer is not None
-    return replace(
+    return evolve(
         state,
         round=number,
         dealer=dealer,
@@ -328,16 +328,16 @@ def _apply_play(state: State, action: Play) -> State:
     sizes = learn_size(state.sizes, card, parse_size(action.size, card, "size"), "size")
     seat = turn_seat(state)
     assert seat is not None
-    played = replace(state, sizes=sizes, current=(*state.current, (seat, card)))
+    played = evolve(state, sizes=sizes, current=(*state.current, (seat, card)))
     if state.mode == "npc" and seat == npc.NPC_SEAT:
         said = npc.crab_card_text(state.players[seat], card, sizes[card])
     else:
         said = f"{state.players[seat]} plays {card} (size {sizes[card]})."
     if len(played.current) < len(state.players):
-        return replace(played, last_ruling=f"{said} {_next_text(played)}")
+        return evolve(played, last_ruling=f"{said} {_next_text(played)}")
     if state.mode == "npc":
         done, sentences = npc.complete_trick(played)
-        return replace(done, last_ruling=" ".join([said, *sentences, _next_text(done)]))
+        return evolve(done, last_ruling=" ".join([said, *sentences, _next_text(done)]))
     return _complete_trick(played, [said])
 
 
@@ -359,7 +359,7 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
         next_lead=order[ruled.next_lead],
         explanation=ruled.explanation,
     )
-    done = replace(
+    done = evolve(
         state,
         current=(),
         tricks=(*state.tricks, trick),
@@ -369,7 +369,7 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
         discarded=(*state.discarded, *trick.discarded, *roofed_out),
     )
     sentences += [f"Trick {trick.number}: {ruled.explanation}", *placed, _next_text(done)]
-    return replace(done, last_ruling=" ".join(sentences))
+    return evolve(done, last_ruling=" ".join(sentences))
 
 
 def _apply_marker(state: State, action: MarkerMove) -> State:
@@ -392,9 +392,9 @@ def _apply_marker(state: State, action: MarkerMove) -> State:
         said = f"{name} leaves the size marker on {marker}."
     else:
         said = f"{name} moves the size marker {action.move} to {marker}."
-    moved = replace(state, marker=marker, movers=state.movers[1:])
+    moved = evolve(state, marker=marker, movers=state.movers[1:])
     if moved.movers or len(moved.tricks) < TRICKS_PER_ROUND:
-        return replace(moved, last_ruling=f"{said} {_next_text(moved)}")
+        return evolve(moved, last_ruling=f"{said} {_next_text(moved)}")
     return _finish_round(moved, [said])
 
 
@@ -414,7 +414,7 @@ def _finish_round(state: State, sentences: list[str]) -> State:
         total + result.points for total, result in zip(state.totals, results, strict=True)
     )
     finished = state.round >= state.rounds_to_play
-    ended = replace(state, records=(*state.records, record), totals=totals, finished=finished)
+    ended = evolve(state, records=(*state.records, record), totals=totals, finished=finished)
     listed = ", ".join(
         f"{state.players[result.seat]} {signed(result.points)} ({result.note})"
         for result in results
@@ -423,10 +423,10 @@ def _finish_round(state: State, sentences: list[str]) -> State:
     sentences.append(_totals_text(ended))
     if finished:
         sentences.append(_game_over_text(ended))
-        return replace(ended, last_ruling=" ".join(sentences))
+        return evolve(ended, last_ruling=" ".join(sentences))
     following = _new_round(ended, state.round + 1)
     sentences.append(_round_start_text(following))
-    return replace(following, last_ruling=" ".join(sentences))
+    return evolve(following, last_ruling=" ".join(sentences))
 
 
 # --- JSON ------------------------------------------------------------------------------
@@ -584,7 +584,7 @@ class Yadokarick:
                 first_dealer=first_dealer,
                 npc_position=int_option(resolved, "npc_position"),
             )
-            return replace(state, last_ruling=f"{npc.start_text(state)} {_next_text(state)}")
+            return evolve(state, last_ruling=f"{npc.start_text(state)} {_next_text(state)}")
         state = State(
             players=names,
             mode="standard",
@@ -612,7 +612,7 @@ class Yadokarick:
             last_ruling="",
         )
         state = _new_round(state, 1)
-        return replace(state, last_ruling=_round_start_text(state))
+        return evolve(state, last_ruling=_round_start_text(state))
 
     def parse_action(self, data: Mapping[str, object]) -> Action | solo.SoloAction:
         return self.actions.parse(data)

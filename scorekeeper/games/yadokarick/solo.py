@@ -12,7 +12,7 @@ Rule sheet: shared/rules/yadokarick.txt ("Solo Game Rules") and NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import permutations
 from types import MappingProxyType
 from typing import Annotated, Literal
@@ -35,6 +35,7 @@ from scorekeeper.games.base import (
 )
 from scorekeeper.games.cards import YADOKARICK, Card
 from scorekeeper.games.house_sizes import NO_SIZES, PrintedSize, Sizes, learn_size
+from scorekeeper.games.records import evolve
 
 COLOURS: tuple[str, ...] = ("green", "pink")
 LEFT_OUT = 30
@@ -180,7 +181,7 @@ def start(player: str) -> SoloState:
         finished=False,
         last_ruling="",
     )
-    return replace(state, last_ruling=expected(state))
+    return evolve(state, last_ruling=expected(state))
 
 
 # --- Placement -----------------------------------------------------------------
@@ -491,16 +492,16 @@ def _settle(state: SoloState, sentences: list[str]) -> SoloState:
             _completable(crab, stack, state.row) for crab, stack in enumerate(state.crabs, start=1)
         )
     ):
-        ended = replace(state, finished=True, step="over")
+        ended = evolve(state, finished=True, step="over")
         sentences.append(
             "Both decks are empty and no crab can reach 7 cards with what is left in the row: "
             "game over. Cards left on the crabs and in the row do not count. "
             f"Final score: {score_note(ended)}."
         )
-        return replace(ended, last_ruling=" ".join(sentences))
-    settled = replace(state, step=_step(state))
+        return evolve(ended, last_ruling=" ".join(sentences))
+    settled = evolve(state, step=_step(state))
     sentences.append(expected(settled))
-    return replace(settled, last_ruling=" ".join(sentences))
+    return evolve(settled, last_ruling=" ".join(sentences))
 
 
 def _run(row: Sequence[Card], card: Card) -> tuple[Card, ...]:
@@ -535,7 +536,7 @@ def _apply_draw(state: SoloState, action: Draw) -> SoloState:
     sizes = learn_size(state.sizes, card, action.size, "size")
     refill = state.step == "refill"
     row = (*state.row, card)
-    drawn = replace(state, sizes=sizes, row=row, drawn=state.drawn | {card}, offer=())
+    drawn = evolve(state, sizes=sizes, row=row, drawn=state.drawn | {card}, offer=())
     shown = f"{card} (size {sizes[card]})"
     if not refill:
         sentences = [f"{shown} is laid out in the row ({len(row)} of {ROW_LENGTH})."]
@@ -551,7 +552,7 @@ def _apply_draw(state: SoloState, action: Draw) -> SoloState:
             f"Consecutive number bonus: {card} is next to {others}, so one of "
             f"{or_list([str(other) for other in run])} may go face up now."
         )
-        drawn = replace(drawn, offer=run)
+        drawn = evolve(drawn, offer=run)
     return _settle(drawn, sentences)
 
 
@@ -614,7 +615,7 @@ def _apply_take(state: SoloState, action: Take) -> SoloState:
     else:
         sentences.append(f"Crab {crab} has {len(placed)} of {HOUSE_CARDS} cards.")
     crabs = tuple(placed if index == crab - 1 else other for index, other in enumerate(state.crabs))
-    taken = replace(state, row=row, crabs=crabs, scored=scored, events=events, offer=())
+    taken = evolve(state, row=row, crabs=crabs, scored=scored, events=events, offer=())
     sentences.append(f"Score: {signed(score(taken))}.")
     return _settle(taken, sentences)
 
@@ -635,7 +636,7 @@ def _apply_bonus(state: SoloState, action: Bonus) -> SoloState:
         )
     points = _size(state, card)
     row = tuple(other for other in state.row if other != card)
-    taken = replace(
+    taken = evolve(
         state,
         row=row,
         scored=(*state.scored, card),
@@ -658,7 +659,7 @@ def _apply_give_up(state: SoloState, action: GiveUp) -> SoloState:
         raise IllegalAction(f"Crab {crab} has no cards to give up.", "crab")
     points = _total(state, stack)
     crabs = tuple(() if index == crab - 1 else other for index, other in enumerate(state.crabs))
-    given = replace(
+    given = evolve(
         state,
         crabs=crabs,
         penalty=(*state.penalty, *stack),

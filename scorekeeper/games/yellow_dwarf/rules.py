@@ -10,7 +10,7 @@ to 0).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -43,6 +43,7 @@ from scorekeeper.games.base import (
 )
 from scorekeeper.games.cards import PlayingCard, parse_playing_card
 from scorekeeper.games.house_sizes import SizedCards
+from scorekeeper.games.records import evolve
 from scorekeeper.games.yellow_dwarf.settlement import (
     ACE,
     DECK,
@@ -521,9 +522,9 @@ def _end(state: State, group: Sequence[int], sentences: list[str]) -> State:
     """The game is over: the most chips within ``group`` wins, ties share."""
     top = max(state.chips[seat] for seat in group)
     winners = tuple(seat for seat in group if state.chips[seat] == top)
-    over = replace(state, finished=True, winners=winners, turn=None, required=None)
+    over = evolve(state, finished=True, winners=winners, turn=None, required=None)
     sentences.append(_game_over_text(over))
-    return replace(over, last_ruling=" ".join(sentences))
+    return evolve(over, last_ruling=" ".join(sentences))
 
 
 def _begin_round(state: State, number: int, sentences: list[str]) -> State:
@@ -547,7 +548,7 @@ def _begin_round(state: State, number: int, sentences: list[str]) -> State:
         )
     remaining = [seat for seat in seats if active[seat]]
     if len(remaining) < MIN_PLAYERS:
-        state = replace(state, active=active)
+        state = evolve(state, active=active)
         if len(remaining) == 1:
             sentences.append(f"{names[remaining[0]]} is the last player who can pay the stake.")
         elif remaining:
@@ -564,7 +565,7 @@ def _begin_round(state: State, number: int, sentences: list[str]) -> State:
     stakes = tuple(STAKE if active[seat] else 0 for seat in seats)
     trays = {name: state.trays[name] + bet * len(remaining) for name, bet in TRAY_STAKES.items()}
     first = _next_active(active, -1 if number == 1 else state.first)
-    started = replace(
+    started = evolve(
         state,
         chips=tuple(chips - stake for chips, stake in zip(state.chips, stakes, strict=True)),
         trays=trays,
@@ -590,7 +591,7 @@ def _begin_round(state: State, number: int, sentences: list[str]) -> State:
         f"Deal {each} cards each and set {aside} aside."
     )
     sentences.append(_next_text(started))
-    return replace(started, last_ruling=" ".join(sentences))
+    return evolve(started, last_ruling=" ".join(sentences))
 
 
 def _finish_round(
@@ -649,7 +650,7 @@ def _finish_round(
         notes=tuple(notes),
         explanation=" ".join(sentences),
     )
-    settled_state = replace(
+    settled_state = evolve(
         state,
         chips=chips,
         trays=dict(settled.trays),
@@ -723,13 +724,13 @@ def _apply_play(state: State, action: Play) -> State:
     called = _check_called(card, action.called)
     counts = list(state.laid_counts)
     counts[seat] += 1
-    laid = replace(state, laid=(*state.laid, Laid(seat, card, called)), laid_counts=tuple(counts))
+    laid = evolve(state, laid=(*state.laid, Laid(seat, card, called)), laid_counts=tuple(counts))
     tray = str(card)
     if called:
         taken = state.trays[tray]
         chips = list(state.chips)
         chips[seat] += taken
-        laid = replace(
+        laid = evolve(
             laid,
             chips=tuple(chips),
             trays={**state.trays, tray: 0},
@@ -747,7 +748,7 @@ def _apply_play(state: State, action: Play) -> State:
     else:
         sentences = [f"{name} lays {card}."]
     if counts[seat] == each:
-        out = replace(laid, went_out=seat, turn=None, required=None)
+        out = evolve(laid, went_out=seat, turn=None, required=None)
         if is_grand_opera(out):
             sentences.append(
                 f"{name} has laid every card and goes out: a Grand Opera, "
@@ -756,14 +757,14 @@ def _apply_play(state: State, action: Play) -> State:
         else:
             sentences.append(f"{name} has laid every card and goes out.")
         sentences.append(_next_text(out))
-        return replace(out, last_ruling=" ".join(sentences))
+        return evolve(out, last_ruling=" ".join(sentences))
     if card.rank == KING:
-        going_on = replace(laid, required=None)
+        going_on = evolve(laid, required=None)
         sentences.append(f"After a king, {name} starts again with any card.")
     else:
-        going_on = replace(laid, required=card.rank + 1)
+        going_on = evolve(laid, required=card.rank + 1)
         sentences.append(_next_text(going_on))
-    return replace(going_on, last_ruling=" ".join(sentences))
+    return evolve(going_on, last_ruling=" ".join(sentences))
 
 
 def _apply_without(state: State, action: Without) -> State:
@@ -788,19 +789,19 @@ def _apply_without(state: State, action: Without) -> State:
     last = state.laid[-1].seat
     following = _next_active(state.active, seat)
     if following != last:
-        passed = replace(state, turn=following)
+        passed = evolve(state, turn=following)
         sentences.append(_next_text(passed))
-        return replace(passed, last_ruling=" ".join(sentences))
+        return evolve(passed, last_ruling=" ".join(sentences))
     last_name = state.players[last]
     nobody = f"Nobody else could lay {a_rank(due)}: {last_name}, who laid the last card,"
     if due == KING:
-        back = replace(state, turn=last, required=None)
+        back = evolve(state, turn=last, required=None)
         sentences.append(f"{nobody} starts again with any card, as there is no rank after K.")
-        return replace(back, last_ruling=" ".join(sentences))
-    back = replace(state, turn=last, required=due + 1)
+        return evolve(back, last_ruling=" ".join(sentences))
+    back = evolve(state, turn=last, required=due + 1)
     sentences.append(f"{nobody} goes on at {rank_name(due + 1)}.")
     sentences.append(_next_text(back))
-    return replace(back, last_ruling=" ".join(sentences))
+    return evolve(back, last_ruling=" ".join(sentences))
 
 
 # --- The end of a round: reveal or summary ---------------------------------------------
@@ -1045,7 +1046,7 @@ def _apply_summary(state: State, action: RoundSummary) -> State:
             f"{names[entry.player]} called {entry.card} “who takes” and took the "
             f"{TRAY_NAMES[tray]} tray, {plural(collected, 'chip')}."
         )
-    collected_state = replace(state, chips=tuple(chips), trays=trays, takings=tuple(takings))
+    collected_state = evolve(state, chips=tuple(chips), trays=trays, takings=tuple(takings))
     uncalled = tuple(
         Laid(entry.player, entry.card, False) for entry in action.played if not entry.called
     )

@@ -10,7 +10,7 @@ sheet: shared/rules/yokai-septet.html and NOTES.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -41,6 +41,7 @@ from scorekeeper.games.follow import FlagStatus as FlagStatus
 from scorekeeper.games.follow import ResolveRevoke as ResolveRevoke
 from scorekeeper.games.follow import RevokeFlag as RevokeFlag
 from scorekeeper.games.house_sizes import SizedCards
+from scorekeeper.games.records import evolve
 
 # Re-exported: the play action lives in trickplay.py, shared with Cryptruck.
 from scorekeeper.games.trickplay import Play as Play
@@ -492,14 +493,14 @@ def _apply_trump(state: State, action: TrumpCard) -> State:
             "card",
         )
     card = _check_card(action.card, "card")
-    started = replace(state, round=replace(rnd, trump_card=card))
+    started = evolve(state, round=evolve(rnd, trump_card=card))
     sentences = [f"Round {rnd.number}: the trump card is {card}, so {card.colour} is trump."]
     if card.number == BOSS_NUMBER:
         sentences.append("The trump card is out of play, so 6 Boss Yokai are in play this round.")
     if rnd.number > 1:
         sentences.append("The lead moves one seat clockwise each round.")
     sentences.append(_next_text(started))
-    return replace(started, last_ruling=" ".join(sentences))
+    return evolve(started, last_ruling=" ".join(sentences))
 
 
 def _apply_first_lead(state: State, action: FirstLead) -> State:
@@ -529,10 +530,10 @@ def _apply_first_lead(state: State, action: FirstLead) -> State:
         )
     else:
         ruling = f"{name} holds the green 1 and leads trick 1."
-    return replace(
+    return evolve(
         state,
         first_lead=seat,
-        round=replace(rnd, first_lead=seat, leader=seat),
+        round=evolve(rnd, first_lead=seat, leader=seat),
         last_ruling=ruling,
     )
 
@@ -547,9 +548,9 @@ def _apply_pass(state: State) -> State:
         )
     if rnd.passed:
         raise IllegalAction("The pass of this round is already recorded.", "type")
-    passed = replace(state, round=replace(rnd, passed=True))
+    passed = evolve(state, round=evolve(rnd, passed=True))
     ruling = f"Partners passed 3 cards each. {_next_text(passed)}"
-    return replace(passed, last_ruling=ruling)
+    return evolve(passed, last_ruling=ruling)
 
 
 def _apply_play(state: State, action: Play) -> State:
@@ -562,12 +563,12 @@ def _apply_play(state: State, action: Play) -> State:
         number, by = where
         raise trickplay.already_played(card, number, state.players[by], "card")
     play = trickplay.play(rnd, state.flags, state.players, card)
-    played = replace(
-        state, flags=play.flags, round=replace(rnd, current=play.current, voids=play.voids)
+    played = evolve(
+        state, flags=play.flags, round=evolve(rnd, current=play.current, voids=play.voids)
     )
     if play.ends_trick:
         return _complete_trick(played, [*play.sentences])
-    return replace(played, last_ruling=play.ruling(_next_text(played)))
+    return evolve(played, last_ruling=play.ruling(_next_text(played)))
 
 
 def _complete_trick(state: State, sentences: list[str]) -> State:
@@ -586,8 +587,8 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
         boss,
     )
     tricks = (*rnd.tricks, trick)
-    done = replace(rnd, tricks=tricks, current=(), leader=winner)
-    state = replace(state, round=done)
+    done = evolve(rnd, tricks=tricks, current=(), leader=winner)
+    state = evolve(state, round=done)
     team = team_of(winner)
     label = state.team_names[team]
     taken = _tricks_of(tricks)[team]
@@ -600,7 +601,7 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
     record = _round_end(state, trick)
     if record is None:
         sentences.append(_next_text(state))
-        return replace(state, last_ruling=" ".join(sentences))
+        return evolve(state, last_ruling=" ".join(sentences))
     sentences.append(_round_end_text(state, record, len(boss)))
     return _finish_round(state, record, sentences)
 
@@ -663,7 +664,7 @@ def _finish_round(state: State, record: RoundRecord, sentences: list[str]) -> St
     scores = list(state.scores)
     scores[record.winner] += record.points
     finished = max(scores) >= TARGET
-    ended = replace(
+    ended = evolve(
         state,
         scores=(scores[0], scores[1]),
         rounds=(*state.rounds, record),
@@ -672,7 +673,7 @@ def _finish_round(state: State, record: RoundRecord, sentences: list[str]) -> St
     )
     sentences.append(_score_text(ended))
     sentences.append(_next_text(ended))
-    return replace(ended, last_ruling=" ".join(sentences))
+    return evolve(ended, last_ruling=" ".join(sentences))
 
 
 def _how_text(how: How, loser: str) -> str:
@@ -766,18 +767,18 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
     settled = follow.settle(state.flags, action, state.players, MAX_PENALTY, _settle_round(state))
     flags, flag, penalty = settled.flags, settled.flag, settled.flag.penalty
     if not settled.accepted:
-        dismissed = replace(state, flags=flags)
+        dismissed = evolve(state, flags=flags)
         ruling = f"{settled.dismissed_text()} {_next_text(dismissed)}"
-        return replace(dismissed, last_ruling=ruling)
+        return evolve(dismissed, last_ruling=ruling)
     to = 1 - team_of(flag.seat)
     scores = list(state.scores)
     scores[to] += penalty
     # A penalty can end the game; one settled after the game is over never reopens it.
     finished = state.finished or scores[to] >= TARGET
-    accepted = replace(state, flags=flags, scores=(scores[0], scores[1]), finished=finished)
+    accepted = evolve(state, flags=flags, scores=(scores[0], scores[1]), finished=finished)
     given = f"{plural(penalty, 'penalty point')} to {state.team_names[to]}"
     ruling = f"{settled.accepted_text(given)} {_score_text(accepted)} {_next_text(accepted)}"
-    return replace(accepted, last_ruling=ruling)
+    return evolve(accepted, last_ruling=ruling)
 
 
 # --- JSON --------------------------------------------------------------------------
