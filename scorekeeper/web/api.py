@@ -107,7 +107,7 @@ def _version_fields_text(view: store.SessionView) -> str:
     winners = game.winners(state) if view.finished else []
     return (
         f'{{"can_redo":{text(view.can_redo)},"can_undo":{text(view.can_undo)},'
-        f'"expected":{_expected_text(view.expected)},'
+        f'"expected":{_expected_text(game.slug, view.expected)},'
         f'"finished":{text(view.finished)},"finished_at":{text(finished_at)},'
         f'"ruling":{text(game.ruling(state))},"standings":{text(game.standings(state))},'
         f'"version":{text(view.version)},"winners":{text(winners)}}}'
@@ -115,8 +115,10 @@ def _version_fields_text(view: store.SessionView) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def _expected_text(expected: Expected) -> str:
-    # Most versions of a session expect what one of its earlier versions did.
+def _expected_text(_game: str, expected: Expected) -> str:
+    # Most versions of a session expect what one of its earlier versions did. By game:
+    # Python holds True equal to 1, JSON does not, and within one game an action's
+    # choices are always of one kind.
     return state_json.compact(expected.to_json())
 
 

@@ -27,7 +27,7 @@ from test_decks import sizes_form
 from scorekeeper import db, store
 from scorekeeper.db import database, is_sqlite, write_transaction
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import resolve_options
+from scorekeeper.games.base import Accepts, Expected, resolve_options
 from scorekeeper.models import GameSession
 from scorekeeper.web import api, https, sessions, state_json
 
@@ -475,3 +475,21 @@ def test_a_versions_fields_text_is_the_json_of_its_fields(app: Flask, slug: str)
             written = json.dumps(fields_of(view), separators=(",", ":"), sort_keys=True)
             assert api._version_fields_text(view) == written
             assert api._version_fields(view) == json.loads(written)
+
+
+def test_what_a_version_expects_is_written_once_per_value_and_game() -> None:
+    revoke_by_number = Expected(0, (Accepts("revoke", choices=(1,)),))
+    revoke_by_flag = Expected(0, (Accepts("revoke", choices=(True,)),))
+    assert revoke_by_number == revoke_by_flag  # Python holds True equal to 1
+
+    assert api._expected_text("cryptruck", revoke_by_number) == (
+        '{"actions":[{"choices":[1],"type":"revoke"}],"seat":0}'
+    )
+    # Another game's equal value is written for that game, as JSON tells them apart.
+    assert api._expected_text("yellow-dwarf", revoke_by_flag) == (
+        '{"actions":[{"choices":[true],"type":"revoke"}],"seat":0}'
+    )
+    again = Expected(0, (Accepts("revoke", choices=(1,)),))
+    assert api._expected_text("cryptruck", again) is api._expected_text(
+        "cryptruck", revoke_by_number
+    )
