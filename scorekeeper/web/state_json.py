@@ -14,16 +14,15 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping, Sequence
-from json.encoder import encode_basestring_ascii as string_text  # what json.dumps uses
+from json.encoder import encode_basestring_ascii as _string_text  # what json.dumps uses
 from operator import itemgetter
 from typing import Any
 
 from scorekeeper.games import cards
 from scorekeeper.games.growing import GrowingTuple
 
-COMPACT: dict[str, Any] = {"separators": (",", ":"), "sort_keys": True}
-# json.dumps(value, **COMPACT), without building an encoder for each call.
-compact = json.JSONEncoder(**COMPACT).encode
+# Compact JSON with sorted keys, by one encoder (json.dumps builds one for each call).
+compact = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
 
 # Records converted lately, by id: (the record, its data, its text). An entry holds its
 # record, so no other object can have that id while the entry is kept. Dropped whole when
@@ -66,7 +65,7 @@ def text(value: Any) -> str:
     if kind is int:
         return int.__repr__(value)
     if kind is str:
-        return string_text(value)
+        return _string_text(value)
     if kind is bool:
         return "true" if value else "false"
     if value is None:
