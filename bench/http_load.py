@@ -18,6 +18,12 @@ and the p99 latency of each of these reads at most 3 times the anchor's;
 The same append answered with the whole state, which grows with every turn, is measured
 too, without a goal: its anchor serves the first append's answer, the smallest.
 
+Beside each rate it prints where the machine's CPU went per request (Linux, from /proc):
+the server's workers, the app's and the anchor's alike, the database server's processes
+(PostgreSQL on this machine; SQLite's work is the workers') and wrk. On a machine the
+benchmark has to itself these account for nearly all of it, and they move less from run
+to run than the rates do.
+
 Appends: each wrk connection has its own thread and its own session, and reads the
 version from each answer to send the next, so every request can record. Only events
 really recorded (counted in the database afterwards) count as appends.
@@ -33,6 +39,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import socket
 import subprocess
 import sys
@@ -83,11 +90,72 @@ class Target:
 
 
 @dataclass(frozen=True)
+class Cpu:
+    """CPU seconds spent during a run: the server's workers, the database's processes and
+    wrk."""
+
+    workers: float = 0.0
+    database: float = 0.0
+    wrk: float = 0.0
+
+    def __add__(self, other: Cpu) -> Cpu:
+        return Cpu(
+            self.workers + other.workers, self.database + other.database, self.wrk + other.wrk
+        )
+
+    def __sub__(self, other: Cpu) -> Cpu:
+        return Cpu(
+            self.workers - other.workers, self.database - other.database, self.wrk - other.wrk
+        )
+
+
+@dataclass(frozen=True)
 class Run:
     requests_per_second: float
     p99_ms: float
     requests: int
     seconds: float
+    cpu: Cpu = Cpu()
+
+
+TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user and system, all threads) a process has spent; 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # utime and stime: fields 14 and 15 of stat, 12 and 13 after the command's name.
+    return (int(fields[11]) + int(fields[12])) / TICKS_PER_SECOND
+
+
+def processes(parent: int | None = None, command: bytes | None = None) -> list[int]:
+    """The processes whose parent is ``parent``, or whose command line starts so."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if parent is not None:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                if ppid == parent:
+                    found.append(int(entry.name))
+            elif command is not None and (entry / "cmdline").read_bytes().startswith(command):
+                found.append(int(entry.name))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def cpu_now(server: subprocess.Popen[bytes]) -> Cpu:
+    """The CPU the server's workers, the database's processes (a local PostgreSQL's) and
+    the finished wrk runs have spent so far."""
+    if not Path("/proc/self/stat").exists():
+        return Cpu()
+    workers = sum(process_cpu(pid) for pid in processes(parent=server.pid))
+    database = sum(process_cpu(pid) for pid in processes(command=b"postgres"))
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return Cpu(workers, database, children.ru_utime + children.ru_stime)
 
 
 def free_port() -> int:
@@ -189,7 +257,14 @@ end
 DURATION = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
 
 
-def wrk(port: int, target: Target, script: str | None, seconds: int = SECONDS) -> Run:
+def wrk(
+    server: subprocess.Popen[bytes],
+    port: int,
+    target: Target,
+    script: str | None,
+    seconds: int = SECONDS,
+) -> Run:
+    before = cpu_now(server)
     command = ["wrk", "--latency", "-t", str(CONNECTIONS), "-c", str(CONNECTIONS)]
     command += ["-d", f"{seconds}s"]
     for header in target.headers:
@@ -202,6 +277,7 @@ def wrk(port: int, target: Target, script: str | None, seconds: int = SECONDS) -
         text=True,
         check=True,
     ).stdout
+    spent = cpu_now(server) - before
     if "not recorded" in output:
         print("\n".join(line for line in output.splitlines() if "not recorded" in line))
     p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$", output, re.M)
@@ -213,6 +289,7 @@ def wrk(port: int, target: Target, script: str | None, seconds: int = SECONDS) -
         p99_ms=float(p99.group(1)) * DURATION[p99.group(2)],
         requests=int(total.group(1)),
         seconds=float(total.group(2)) * DURATION[total.group(3)] / 1000,
+        cpu=spent,
     )
 
 
@@ -284,7 +361,8 @@ def measure(database_url: str, label: str, directory: str) -> bool:
         Path(env["ANCHOR_ANSWERS"]).write_text(json.dumps(answers))
         anchor_server = start_server("anchor_app:create_app()", anchor_port, env)
         try:
-            return report(label, run_all(targets, app_port, anchor_port, directory))
+            app, anchor = Server(app_server, app_port), Server(anchor_server, anchor_port)
+            return report(label, run_all(targets, app, anchor, directory))
         finally:
             anchor_server.terminate()
             anchor_server.wait()
@@ -293,8 +371,14 @@ def measure(database_url: str, label: str, directory: str) -> bool:
         app_server.wait()
 
 
+@dataclass(frozen=True)
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+
+
 def run_all(
-    targets: list[Target], app_port: int, anchor_port: int, directory: str
+    targets: list[Target], app: Server, anchor: Server, directory: str
 ) -> list[tuple[Target, Run, Run]]:
     results = []
     only = os.environ.get("BENCH_ONLY")
@@ -305,33 +389,39 @@ def run_all(
         # Not counted: each worker's first request of a kind compiles its templates and
         # reads its session (a first page takes some 20 ms), a start-up cost that would
         # weigh on the first round's p99 alone.
-        for port in (anchor_port, app_port):
-            wrk(port, target, append_script(directory, target) if target.append else None, 1)
+        for server in (anchor, app):
+            script = append_script(directory, target) if target.append else None
+            wrk(server.process, server.port, target, script, 1)
         app_runs, anchor_runs = [], []
         for _ in range(ROUNDS):
             script = None
             if target.append:
                 script = append_script(directory, target)
-            anchor_runs.append(wrk(anchor_port, target, script))
+            anchor_runs.append(wrk(anchor.process, anchor.port, target, script))
             if target.append:
                 # Read just before the run: the last run's unfinished requests have landed.
                 script = append_script(directory, target)
             before = recorded_events(writer_ids) if target.append else 0
-            run = wrk(app_port, target, script)
+            run = wrk(app.process, app.port, target, script)
             if target.append:
                 # Count what was recorded, not what was answered: a refusal is no append.
                 recorded = recorded_events(writer_ids) - before
                 print(f"append: {recorded} recorded of {run.requests} answered")
-                run = Run(recorded / run.seconds, run.p99_ms, recorded, run.seconds)
+                run = Run(recorded / run.seconds, run.p99_ms, recorded, run.seconds, run.cpu)
             app_runs.append(run)
         results.append((target, combined(app_runs), combined(anchor_runs)))
     return results
 
 
 def combined(runs: list[Run]) -> Run:
-    """Requests per second over all rounds; the worst round's p99."""
+    """Requests per second over all rounds; the worst round's p99; the CPU of all."""
     requests, seconds = sum(r.requests for r in runs), sum(r.seconds for r in runs)
-    return Run(requests / seconds, max(r.p99_ms for r in runs), requests, seconds)
+    cpu = sum((r.cpu for r in runs), Cpu())
+    return Run(requests / seconds, max(r.p99_ms for r in runs), requests, seconds, cpu)
+
+
+def per_request_ms(seconds: float, run: Run) -> float:
+    return 1000 * seconds / max(run.requests, 1)
 
 
 def report(label: str, results: list[tuple[Target, Run, Run]]) -> bool:
@@ -352,6 +442,18 @@ def report(label: str, results: list[tuple[Target, Run, Run]]) -> bool:
             f"{target.label:<16} {run.requests_per_second:>8.0f} {run.p99_ms:>8.2f} "
             f"{anchor.requests_per_second:>12.0f} {anchor.p99_ms:>10.2f} {ratio:>6.0%} "
             f"{'-' if target.goal is None else f'{target.goal:.0%}':>5}  {verdict}"
+        )
+    print("\nCPU ms per request (an append: per event recorded), app against anchor")
+    head = ("endpoint", "workers", "database", "wrk", "all", "anchor workers", "all")
+    print("{:<16} {:>8} {:>8} {:>6} {:>6} {:>15} {:>6}".format(*head))
+    for target, run, anchor in results:
+        mine = [per_request_ms(part, run) for part in (run.cpu.workers, run.cpu.database)]
+        mine.append(per_request_ms(run.cpu.wrk, run))
+        theirs = per_request_ms(anchor.cpu.workers, anchor)
+        both = theirs + per_request_ms(anchor.cpu.database + anchor.cpu.wrk, anchor)
+        print(
+            f"{target.label:<16} {mine[0]:>8.3f} {mine[1]:>8.3f} {mine[2]:>6.3f} "
+            f"{sum(mine):>6.3f} {theirs:>15.3f} {both:>6.3f}"
         )
     return met
 
