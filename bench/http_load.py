@@ -20,9 +20,9 @@ too, without a goal: its anchor serves the first append's answer, the smallest.
 
 Beside each rate it prints where the machine's CPU went per request (Linux, from /proc):
 the server's workers, the app's and the anchor's alike, the database server's processes
-(PostgreSQL on this machine; SQLite's work is the workers') and wrk. On a machine the
-benchmark has to itself these account for nearly all of it, and they move less from run
-to run than the rates do.
+(PostgreSQL on this machine; SQLite's work is the workers') and wrk. Under these loads
+the machine is busy throughout, so the app's and the anchor's CPU per request stand in
+the ratio their rates do, and the parts show which one to work on.
 
 Appends: each wrk connection has its own thread and its own session, and reads the
 version from each answer to send the next, so every request can record. Only events
@@ -90,6 +90,12 @@ class Target:
 
 
 @dataclass(frozen=True)
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+
+
+@dataclass(frozen=True)
 class Cpu:
     """CPU seconds spent during a run: the server's workers, the database's processes and
     wrk."""
@@ -107,6 +113,14 @@ class Cpu:
         return Cpu(
             self.workers - other.workers, self.database - other.database, self.wrk - other.wrk
         )
+
+    @property
+    def total(self) -> float:
+        return self.workers + self.database + self.wrk
+
+    def per_request_ms(self, requests: int) -> Cpu:
+        scale = 1000 / max(requests, 1)
+        return Cpu(self.workers * scale, self.database * scale, self.wrk * scale)
 
 
 @dataclass(frozen=True)
@@ -131,31 +145,39 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS_PER_SECOND
 
 
-def processes(parent: int | None = None, command: bytes | None = None) -> list[int]:
-    """The processes whose parent is ``parent``, or whose command line starts so."""
+def children(parent: int) -> list[int]:
+    """The processes ``parent`` started (a gunicorn server's workers)."""
     found = []
     for entry in Path("/proc").glob("[0-9]*"):
         try:
-            if parent is not None:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                if ppid == parent:
-                    found.append(int(entry.name))
-            elif command is not None and (entry / "cmdline").read_bytes().startswith(command):
+            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == parent:
                 found.append(int(entry.name))
         except (OSError, ValueError):
+            continue  # gone meanwhile
+    return found
+
+
+def database_processes() -> list[int]:
+    """A PostgreSQL server's processes on this machine (each names itself "postgres: …")."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if (entry / "cmdline").read_bytes().startswith(b"postgres"):
+                found.append(int(entry.name))
+        except OSError:
             continue
     return found
 
 
-def cpu_now(server: subprocess.Popen[bytes]) -> Cpu:
+def cpu_now(server: Server) -> Cpu:
     """The CPU the server's workers, the database's processes (a local PostgreSQL's) and
     the finished wrk runs have spent so far."""
     if not Path("/proc/self/stat").exists():
         return Cpu()
-    workers = sum(process_cpu(pid) for pid in processes(parent=server.pid))
-    database = sum(process_cpu(pid) for pid in processes(command=b"postgres"))
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return Cpu(workers, database, children.ru_utime + children.ru_stime)
+    workers = sum(process_cpu(pid) for pid in children(server.process.pid))
+    database = sum(process_cpu(pid) for pid in database_processes())
+    finished = resource.getrusage(resource.RUSAGE_CHILDREN)  # the wrk runs waited for
+    return Cpu(workers, database, finished.ru_utime + finished.ru_stime)
 
 
 def free_port() -> int:
@@ -257,13 +279,7 @@ end
 DURATION = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
 
 
-def wrk(
-    server: subprocess.Popen[bytes],
-    port: int,
-    target: Target,
-    script: str | None,
-    seconds: int = SECONDS,
-) -> Run:
+def wrk(server: Server, target: Target, script: str | None, seconds: int = SECONDS) -> Run:
     before = cpu_now(server)
     command = ["wrk", "--latency", "-t", str(CONNECTIONS), "-c", str(CONNECTIONS)]
     command += ["-d", f"{seconds}s"]
@@ -272,7 +288,7 @@ def wrk(
     if script:
         command += ["-s", script]
     output = subprocess.run(
-        [*command, f"http://127.0.0.1:{port}{target.path}"],
+        [*command, f"http://127.0.0.1:{server.port}{target.path}"],
         capture_output=True,
         text=True,
         check=True,
@@ -371,12 +387,6 @@ def measure(database_url: str, label: str, directory: str) -> bool:
         app_server.wait()
 
 
-@dataclass(frozen=True)
-class Server:
-    process: subprocess.Popen[bytes]
-    port: int
-
-
 def run_all(
     targets: list[Target], app: Server, anchor: Server, directory: str
 ) -> list[tuple[Target, Run, Run]]:
@@ -391,18 +401,18 @@ def run_all(
         # weigh on the first round's p99 alone.
         for server in (anchor, app):
             script = append_script(directory, target) if target.append else None
-            wrk(server.process, server.port, target, script, 1)
+            wrk(server, target, script, 1)
         app_runs, anchor_runs = [], []
         for _ in range(ROUNDS):
             script = None
             if target.append:
                 script = append_script(directory, target)
-            anchor_runs.append(wrk(anchor.process, anchor.port, target, script))
+            anchor_runs.append(wrk(anchor, target, script))
             if target.append:
                 # Read just before the run: the last run's unfinished requests have landed.
                 script = append_script(directory, target)
             before = recorded_events(writer_ids) if target.append else 0
-            run = wrk(app.process, app.port, target, script)
+            run = wrk(app, target, script)
             if target.append:
                 # Count what was recorded, not what was answered: a refusal is no append.
                 recorded = recorded_events(writer_ids) - before
@@ -418,10 +428,6 @@ def combined(runs: list[Run]) -> Run:
     requests, seconds = sum(r.requests for r in runs), sum(r.seconds for r in runs)
     cpu = sum((r.cpu for r in runs), Cpu())
     return Run(requests / seconds, max(r.p99_ms for r in runs), requests, seconds, cpu)
-
-
-def per_request_ms(seconds: float, run: Run) -> float:
-    return 1000 * seconds / max(run.requests, 1)
 
 
 def report(label: str, results: list[tuple[Target, Run, Run]]) -> bool:
@@ -447,13 +453,13 @@ def report(label: str, results: list[tuple[Target, Run, Run]]) -> bool:
     head = ("endpoint", "workers", "database", "wrk", "all", "anchor workers", "all")
     print("{:<16} {:>8} {:>8} {:>6} {:>6} {:>15} {:>6}".format(*head))
     for target, run, anchor in results:
-        mine = [per_request_ms(part, run) for part in (run.cpu.workers, run.cpu.database)]
-        mine.append(per_request_ms(run.cpu.wrk, run))
-        theirs = per_request_ms(anchor.cpu.workers, anchor)
-        both = theirs + per_request_ms(anchor.cpu.database + anchor.cpu.wrk, anchor)
+        mine, theirs = (
+            run.cpu.per_request_ms(run.requests),
+            anchor.cpu.per_request_ms(anchor.requests),
+        )
         print(
-            f"{target.label:<16} {mine[0]:>8.3f} {mine[1]:>8.3f} {mine[2]:>6.3f} "
-            f"{sum(mine):>6.3f} {theirs:>15.3f} {both:>6.3f}"
+            f"{target.label:<16} {mine.workers:>8.3f} {mine.database:>8.3f} {mine.wrk:>6.3f} "
+            f"{mine.total:>6.3f} {theirs.workers:>15.3f} {theirs.total:>6.3f}"
         )
     return met
 
