@@ -47,6 +47,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,35 +136,30 @@ class Run:
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
+def stat_fields(process: Path) -> list[str]:
+    """A process's /proc stat fields after its command's name (which may hold spaces):
+    its state first, then its parent's id; its user and system time are the 12th and
+    13th."""
+    return (process / "stat").read_text().rsplit(")", 1)[1].split()
+
+
 def process_cpu(pid: int) -> float:
     """CPU seconds (user and system, all threads) a process has spent; 0 once it is gone."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat_fields(Path(f"/proc/{pid}"))
     except OSError:
         return 0.0
-    # utime and stime: fields 14 and 15 of stat, 12 and 13 after the command's name.
     return (int(fields[11]) + int(fields[12])) / TICKS_PER_SECOND
 
 
-def children(parent: int) -> list[int]:
-    """The processes ``parent`` started (a gunicorn server's workers)."""
+def processes(matches: Callable[[Path], bool]) -> list[int]:
+    """The ids of the processes whose /proc folder ``matches`` (those gone meanwhile left
+    out)."""
     found = []
-    for entry in Path("/proc").glob("[0-9]*"):
+    for process in Path("/proc").glob("[0-9]*"):
         try:
-            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == parent:
-                found.append(int(entry.name))
-        except (OSError, ValueError):
-            continue  # gone meanwhile
-    return found
-
-
-def database_processes() -> list[int]:
-    """A PostgreSQL server's processes on this machine (each names itself "postgres: …")."""
-    found = []
-    for entry in Path("/proc").glob("[0-9]*"):
-        try:
-            if (entry / "cmdline").read_bytes().startswith(b"postgres"):
-                found.append(int(entry.name))
+            if matches(process):
+                found.append(int(process.name))
         except OSError:
             continue
     return found
@@ -174,8 +170,11 @@ def cpu_now(server: Server) -> Cpu:
     the finished wrk runs have spent so far."""
     if not Path("/proc/self/stat").exists():
         return Cpu()
-    workers = sum(process_cpu(pid) for pid in children(server.process.pid))
-    database = sum(process_cpu(pid) for pid in database_processes())
+    parent = str(server.process.pid)
+    workers = sum(process_cpu(pid) for pid in processes(lambda p: stat_fields(p)[1] == parent))
+    # A PostgreSQL server's processes each name themselves "postgres: …".
+    postgres = processes(lambda p: (p / "cmdline").read_bytes().startswith(b"postgres"))
+    database = sum(process_cpu(pid) for pid in postgres)
     finished = resource.getrusage(resource.RUSAGE_CHILDREN)  # the wrk runs waited for
     return Cpu(workers, database, finished.ru_utime + finished.ru_stime)
 
