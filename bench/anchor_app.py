@@ -22,6 +22,7 @@ def create_app() -> Flask:
     @app.route("/", defaults={"path": ""}, methods=["GET", "POST"])
     @app.route("/<path:path>", methods=["GET", "POST"])
     def answer(path: str) -> Response:
+        stored: dict[str, Any] | None
         if request.method == "POST":
             minimal = "return=minimal" in request.headers.get("Prefer", "")
             stored = answers["POST minimal" if minimal else "POST"]

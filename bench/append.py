@@ -16,23 +16,22 @@ import sys
 import tempfile
 import time
 
-from yardkle_game import open_app, seeded_actions
+from yardkle_game import SEATS, NewSession, open_app, seeded_actions, sessions_deleted_afterwards
 
 from scorekeeper import store
 from scorekeeper.db import database
 
 GOAL_RATIO = 2.0
 SMALL, LARGE, TIMED = 50, 5000, 40
-SEATS = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 # High enough that 5,000 events do not end the game.
 WINNING_SCORE = 100_000
 
 
-def append_costs(at: int) -> list[float]:
+def append_costs(new_session: NewSession, at: int) -> list[float]:
     """Milliseconds of each of TIMED appends to a session that holds ``at`` events."""
     actions = seeded_actions(SEATS, WINNING_SCORE, seed=1, limit=at + TIMED)
     assert len(actions) == at + TIMED, "the seeded game ended too early"
-    session_id, _key = store.create("yardkle", list(SEATS), {"winning_score": WINNING_SCORE})
+    session_id, _key = new_session(WINNING_SCORE)
     for version, action in enumerate(actions[:at]):
         store.append(session_id, action, version)
     costs = []
@@ -45,9 +44,9 @@ def append_costs(at: int) -> list[float]:
 
 def measure(database_url: str, label: str) -> bool:
     open_app(database_url)
-    with database.connection_context():
-        anchor = statistics.median(append_costs(SMALL))
-        measured = statistics.median(append_costs(LARGE))
+    with sessions_deleted_afterwards() as new_session, database.connection_context():
+        anchor = statistics.median(append_costs(new_session, SMALL))
+        measured = statistics.median(append_costs(new_session, LARGE))
     ratio = measured / anchor
     verdict = "meets" if ratio <= GOAL_RATIO else "MISSES"
     print(

@@ -51,7 +51,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from yardkle_game import open_app, seeded_actions
+from flask import Flask
+from yardkle_game import SEATS, NewSession, open_app, seeded_actions, sessions_deleted_afterwards
 
 from scorekeeper import store
 from scorekeeper.db import database
@@ -64,8 +65,8 @@ CONNECTIONS = 16
 # then falls on both alike.
 SECONDS = int(os.environ.get("BENCH_SECONDS", "3"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "4"))
-SEATS = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 MID_GAME_EVENTS = 300
+WINNING_SCORE = 10_000
 # A scoreless turn entered as a total is always legal and never ends the game.
 APPEND_ACTION = {"type": "total", "points": 0}
 P99_GOAL = 3.0
@@ -319,25 +320,30 @@ def session_versions(sessions: tuple[tuple[str, str], ...]) -> list[tuple[str, s
 
 
 def measure(database_url: str, label: str, directory: str) -> bool:
-    app = open_app(database_url)
-    actions = seeded_actions(SEATS, 10_000, seed=1, limit=MID_GAME_EVENTS)
+    here = open_app(database_url)
+    with sessions_deleted_afterwards() as new_session:
+        return measure_app(database_url, here, new_session, label, directory)
+
+
+def measure_app(
+    database_url: str, here: Flask, new_session: NewSession, label: str, directory: str
+) -> bool:
+    """The app on ``database_url`` served by gunicorn against its anchor, on sessions made
+    with ``new_session``; ``here``, the same app in this process, gives the page's cookie."""
+    actions = seeded_actions(SEATS, WINNING_SCORE, seed=1, limit=MID_GAME_EVENTS)
     with database.connection_context():
-        session_id, _key = store.create("yardkle", list(SEATS), {"winning_score": 10_000})
+        session_id, _key = new_session(WINNING_SCORE)
         for version, action in enumerate(actions):
             store.append(session_id, action, version)
-        capture_writer = store.create("yardkle", list(SEATS), {"winning_score": 10_000})
+        capture_writer = new_session(WINNING_SCORE)
         # Each append target writes to sessions of its own, each starting empty.
         minimal_writers, whole_writers = (
-            tuple(
-                store.create("yardkle", list(SEATS), {"winning_score": 10_000})
-                for _ in range(CONNECTIONS)
-            )
-            for _ in range(2)
+            tuple(new_session(WINNING_SCORE) for _ in range(CONNECTIONS)) for _ in range(2)
         )
         version = store.current_version(session_id)
     # The page as a phone at the table loads it again (live refresh, a reload): with the
     # cookie its first visit was given (signed with the same secret key as the server's).
-    phone = app.test_client()
+    phone = here.test_client()
     phone.get(f"/s/{session_id}")
     cookie = phone.get_cookie("session")
     assert cookie is not None
@@ -449,8 +455,8 @@ def report(label: str, results: list[tuple[Target, Run, Run]]) -> bool:
             f"{'-' if target.goal is None else f'{target.goal:.0%}':>5}  {verdict}"
         )
     print("\nCPU ms per request (an append: per event recorded), app against anchor")
-    head = ("endpoint", "workers", "database", "wrk", "all", "anchor workers", "all")
-    print("{:<16} {:>8} {:>8} {:>6} {:>6} {:>15} {:>6}".format(*head))
+    parts = ("endpoint", "workers", "database", "wrk", "all", "anchor workers", "all")
+    print("{:<16} {:>8} {:>8} {:>6} {:>6} {:>15} {:>6}".format(*parts))
     for target, run, anchor in results:
         mine, theirs = (
             run.cpu.per_request_ms(run.requests),

@@ -16,25 +16,19 @@ import tempfile
 import time
 from typing import Any
 
-from yardkle_game import open_app, seeded_actions
+from yardkle_game import SEATS, NewSession, open_app, seeded_actions, sessions_deleted_afterwards
 
 from scorekeeper import store
 from scorekeeper.db import database, write_transaction
 from scorekeeper.models import Event
 
 GOAL_RATIO = 10.0
-SEATS = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 WINNING_SCORE = 10_000
 
 
-def new_session() -> str:
-    session_id, _key = store.create("yardkle", list(SEATS), {"winning_score": WINNING_SCORE})
-    return session_id
-
-
-def through_the_store(actions: list[dict[str, Any]]) -> float:
+def through_the_store(new_session: NewSession, actions: list[dict[str, Any]]) -> float:
     """Seconds to record every action with ``store.append``."""
-    session_id = new_session()
+    session_id, _key = new_session(WINNING_SCORE)
     start = time.perf_counter()
     for version, action in enumerate(actions):
         store.append(session_id, action, version)
@@ -43,9 +37,9 @@ def through_the_store(actions: list[dict[str, Any]]) -> float:
     return elapsed
 
 
-def raw_inserts(actions: list[dict[str, Any]]) -> float:
+def raw_inserts(new_session: NewSession, actions: list[dict[str, Any]]) -> float:
     """Seconds to insert the same event rows, one transaction each."""
-    session_id = new_session()
+    session_id, _key = new_session(WINNING_SCORE)
     start = time.perf_counter()
     for seq, action in enumerate(actions, start=1):
         with write_transaction():
@@ -55,9 +49,9 @@ def raw_inserts(actions: list[dict[str, Any]]) -> float:
 
 def measure(database_url: str, label: str, actions: list[dict[str, Any]]) -> bool:
     open_app(database_url)
-    with database.connection_context():
-        anchor = raw_inserts(actions)
-        measured = through_the_store(actions)
+    with sessions_deleted_afterwards() as new_session, database.connection_context():
+        anchor = raw_inserts(new_session, actions)
+        measured = through_the_store(new_session, actions)
     ratio = measured / anchor
     verdict = "meets" if ratio <= GOAL_RATIO else "MISSES"
     print(

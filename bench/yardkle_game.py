@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
 
-from scorekeeper import create_app
+from scorekeeper import create_app, store
+from scorekeeper.db import database, write_transaction
 from scorekeeper.games.base import resolve_options
 from scorekeeper.games.yardkle import rules as yardkle
+from scorekeeper.models import GameSession
+
+SEATS = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 
 
 def seeded_actions(
@@ -40,3 +45,26 @@ def open_app(database_url: str) -> Flask:
     return create_app(
         {"DATABASE_URL": database_url, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False}
     )
+
+
+NewSession = Callable[[int], tuple[str, str]]
+
+
+@contextmanager
+def sessions_deleted_afterwards() -> Iterator[NewSession]:
+    """A maker of 8-seat Yardkle sessions to the winning score it is given (their id and
+    edit key), each deleted at the end with all it logged: a benchmark leaves the
+    database it was given as it found it."""
+    made: list[str] = []
+
+    def new_session(winning_score: int) -> tuple[str, str]:
+        session = store.create("yardkle", list(SEATS), {"winning_score": winning_score})
+        made.append(session[0])
+        return session
+
+    try:
+        yield new_session
+    finally:
+        # Seats, events and keys go with their session (ON DELETE CASCADE).
+        with database.connection_context(), write_transaction():
+            GameSession.delete().where(GameSession.id.in_(made)).execute()

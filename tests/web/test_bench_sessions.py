@@ -1,0 +1,27 @@
+"""The benchmarks leave the database they are given as they found it."""
+
+from __future__ import annotations
+
+from flask import Flask
+from yardkle_game import SEATS, seeded_actions, sessions_deleted_afterwards
+
+from scorekeeper import store
+from scorekeeper.db import database
+from scorekeeper.models import Event, GameSession, Seat
+
+
+def test_sessions_a_benchmark_made_are_deleted_with_their_seats_and_events(app: Flask) -> None:
+    with app.app_context():
+        with database.connection_context():
+            kept, _key = store.create("yardkle", ["Ann", "Bo"], {})
+        with sessions_deleted_afterwards() as new_session, database.connection_context():
+            made = [new_session(10_000)[0] for _ in range(2)]
+            actions = seeded_actions(SEATS, 10_000, seed=1, limit=5)
+            for version, action in enumerate(actions):
+                store.append(made[0], action, version)
+            assert Event.select().where(Event.session == made[0]).count() == 5
+            assert Seat.select().where(Seat.session.in_(made)).count() == 16
+        with database.connection_context():
+            assert [row.id for row in GameSession.select()] == [kept]
+            assert Seat.select().count() == 2
+            assert Event.select().count() == 0
