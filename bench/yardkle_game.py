@@ -1,4 +1,5 @@
-"""What the store benchmarks share: a seeded Yardkle game and the app on a database."""
+"""What the store benchmarks share: a seeded Yardkle game, the app on a database, and its
+sessions, deleted when the benchmark ends."""
 
 from __future__ import annotations
 
