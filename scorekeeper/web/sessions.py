@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import charts, decks, groups, stats, store
 from scorekeeper.games import GAMES, cards
-from scorekeeper.games.base import Game, IllegalAction, is_digits, number_range
+from scorekeeper.games.base import Game, IllegalAction, and_list, is_digits, number_range
 from scorekeeper.models import utc_now
 from scorekeeper.recent import Recent
 from scorekeeper.results import score_chart
@@ -69,9 +69,16 @@ def not_offered(deck: cards.Deck, offered: Sequence[str] | None) -> frozenset[ca
 
 
 bp.app_template_filter("number_range")(number_range)
+bp.app_template_filter("and_list")(and_list)
 bp.app_template_filter("suit_symbols")(cards.with_suit_symbols)
 bp.app_template_global("line_chart")(charts.render)
 bp.app_template_global("wins_chart")(stats.wins_chart)
+
+
+@bp.app_template_filter("seat_names")
+def seat_names(seats: Sequence[int], names: Sequence[str]) -> list[str]:
+    """The names sitting in ``seats`` (seat numbers), in that order."""
+    return [names[seat] for seat in seats]
 
 
 @bp.app_template_filter("mark_dice")

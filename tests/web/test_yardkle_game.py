@@ -112,6 +112,17 @@ def test_a_tie_at_the_end_shares_the_win(client: FlaskClient) -> None:
     assert "share the win" in table.page()
 
 
+def test_three_who_tie_share_the_win_in_one_sentence(client: FlaskClient) -> None:
+    table = start_session(client, ["Ann", "Bo", "Cy"], winning_score="1000")
+    for _ in range(3):
+        table.act(type="total", points="1000")
+    assert table.state()["winners"] == [0, 1, 2]
+    banner = re.search(r'class="alert ok winner"[^>]*>(.*?)</div>', table.page(), re.S)
+    assert banner and " ".join(banner.group(1).split()) == "Ann, Bo and Cy share the win!"
+    results = client.get(f"{table.url}/results").get_data(as_text=True)
+    assert "Winners: Ann, Bo, Cy" in results
+
+
 def test_a_refused_roll_keeps_the_taps_and_records_nothing(table: Table) -> None:
     response = table.act(type="roll", dice_count="6", die1="1", die2="5", die3="3")
     assert response.status_code == 422
