@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html import unescape
@@ -19,6 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
 from openapi_check import CheckedClient
+from page_player import WALKS, submissions
 
 from scorekeeper import create_app, stats, store
 from scorekeeper.db import Statement, open_database
@@ -244,6 +246,31 @@ def start(client: FlaskClient, slug: str, names: list[str], **fields: Any) -> Ta
     response = client.post(f"/new/{slug}", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
     return Table(client, response.location.rsplit("/", 1)[1])
+
+
+def played_to_the_end(
+    client: FlaskClient, game: str, read: Callable[[str], object] = lambda _html: None
+) -> str:
+    """A session of ``game`` (one of page_player's WALKS) tapped through its pages to the
+    end, each page's HTML given to ``read`` on the way; its id."""
+    slug, seats, fields = WALKS[game]
+    table = start(client, slug, seats, **fields)
+    rng = random.Random(game)
+    # A page may redirect to a question of its own (a card's size): the walk follows it.
+    url = table.url
+    for _ in range(600):
+        html = client.get(url).get_data(as_text=True)
+        read(html)
+        offered = submissions(html, rng)
+        if not offered:
+            return table.id
+        by_type: dict[str, list[Any]] = {}
+        for sub in offered:
+            by_type.setdefault(dict(sub.fields).get("type", ""), []).append(sub)
+        chosen = rng.choice(by_type[rng.choice(sorted(by_type))])
+        answer = client.post(chosen.action, data=chosen.data())
+        url = answer.location if answer.status_code == 303 else table.url
+    pytest.fail(f"{game} did not end within 600 taps")
 
 
 def ok(response: Any) -> None:

@@ -3,44 +3,22 @@ from a computed stats object."""
 
 from __future__ import annotations
 
-import random
 import re
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from html import unescape
 
 import pytest
-from conftest import act, finished_result, start
+from conftest import act, finished_result, played_to_the_end, start
 from flask import Flask
 from flask.testing import FlaskClient
-from page_player import WALKS, submissions
+from page_player import WALKS
 
 from scorekeeper import stats, store
 from scorekeeper.games.base import MINUS
 from scorekeeper.results import result_of
 
 SVG_NS = "http://www.w3.org/2000/svg"
-
-
-def played_to_the_end(client: FlaskClient, game: str) -> str:
-    """A session of ``game`` tapped through its pages to the end; its id."""
-    slug, seats, fields = WALKS[game]
-    table = start(client, slug, seats, **fields)
-    rng = random.Random(game)
-    # A page may redirect to a question of its own (a card's size): the walk follows it.
-    url = table.url
-    for _ in range(600):
-        html = client.get(url).get_data(as_text=True)
-        offered = submissions(html, rng)
-        if not offered:
-            return table.id
-        by_type: dict[str, list] = {}
-        for sub in offered:
-            by_type.setdefault(dict(sub.fields).get("type", ""), []).append(sub)
-        chosen = rng.choice(by_type[rng.choice(sorted(by_type))])
-        answer = client.post(chosen.action, data=chosen.data())
-        url = answer.location if answer.status_code == 303 else table.url
-    pytest.fail(f"{game} did not end within 600 taps")
 
 
 def chart_of(html: str) -> ET.Element:

@@ -4,17 +4,15 @@ the way read, with its history, results and share pages."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
-from conftest import start
+from conftest import played_to_the_end
 from flask.testing import FlaskClient
-from page_player import WALKS, submissions
+from page_player import WALKS
 
 # An attribute's value or an element's whole text that is None.
 NONE_SHOWN = re.compile(r'="None"|>\s*None\s*<')
-STEPS = 400
 
 
 def shown_none(html: str) -> list[str]:
@@ -24,23 +22,9 @@ def shown_none(html: str) -> list[str]:
 
 @pytest.mark.parametrize("game", list(WALKS))
 def test_no_page_of_a_whole_game_shows_none(client: FlaskClient, game: str) -> None:
-    slug, seats, fields = WALKS[game]
-    table = start(client, slug, seats, **fields)
-    rng = random.Random(game)
-    url, shown = table.url, []
-    for _ in range(STEPS):
-        page = client.get(url).get_data(as_text=True)
-        shown += shown_none(page)
-        offered = submissions(page, rng)
-        if not offered:
-            break
-        version = client.get(f"/api/v1/sessions/{table.id}/version").get_json()["version"]
-        sent = rng.choice(offered)
-        answer = client.post(sent.action, data=sent.data(version))
-        # A move may ask something first (its question's page is read next) or be refused
-        # (a typed number out of range): the walk goes on from the session page.
-        url = answer.location if answer.status_code == 303 and "?" in answer.location else table.url
-    assert client.get(f"/api/v1/sessions/{table.id}").get_json()["finished"]
+    shown: list[str] = []
+    session_id = played_to_the_end(client, game, lambda page: shown.extend(shown_none(page)))
+    assert client.get(f"/api/v1/sessions/{session_id}").get_json()["finished"]
     for extra in ("history", "results", "share"):
-        shown += shown_none(client.get(f"{table.url}/{extra}").get_data(as_text=True))
+        shown += shown_none(client.get(f"/s/{session_id}/{extra}").get_data(as_text=True))
     assert shown == []
