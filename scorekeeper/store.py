@@ -573,7 +573,10 @@ def _insert_session(
                     (RequestKey.scope == NEW_SESSION_SCOPE) & (RequestKey.key == once.key)
                 ).execute()
     except IntegrityError:
-        raise _repeated(once, NEW_SESSION_SCOPE) from None
+        used = _used_key(once, NEW_SESSION_SCOPE)
+        if once is None or used is None:
+            raise  # not the key's: the caller knows what its columns may clash with
+        raise _repeat(once, used) from None
     return session_id, key
 
 
@@ -589,8 +592,9 @@ def claim_key(once: OneTimeKey | None, scope: str) -> None:
     if len(once.key) > 64:
         what = "form key" if once.field == "form_key" else f"“{once.field}”"
         raise IllegalAction(f"The {what} is longer than 64 characters.", once.field)
-    if RequestKey.get_or_none(scope=scope, key=once.key) is not None:
-        raise _repeated(once, scope)
+    used = _used_key(once, scope)
+    if used is not None:
+        raise _repeat(once, used)
     RequestKey.create(
         scope=scope,
         key=once.key,
@@ -599,20 +603,30 @@ def claim_key(once: OneTimeKey | None, scope: str) -> None:
     )
 
 
-def _repeated(once: OneTimeKey | None, scope: str) -> Exception:
+def _used_key(once: OneTimeKey | None, scope: str) -> RequestKey | None:
+    """The record of the write that took ``once`` in ``scope`` first, if one did."""
+    return None if once is None else RequestKey.get_or_none(scope=scope, key=once.key)
+
+
+def _repeat(once: OneTimeKey, used: RequestKey) -> Exception:
     """AlreadyRecorded for a repeat of the request the key was first used for;
     IllegalAction for another request under a used key."""
-    row = RequestKey.get_or_none(scope=scope, key=once.key) if once is not None else None
-    if once is None or row is None:
-        # Not a repeat: a genuine conflict we cannot explain to a player.
-        return RuntimeError("integrity error without a repeated one-time key")
-    if row.fingerprint != once.fingerprint:
+    if used.fingerprint != once.fingerprint:
         return IllegalAction(
-            f"The {once.field} {once.key[:64]!r} was already used in this session for "
-            "another request, which was recorded; send a new key with each new write.",
+            f"The {once.field} {once.key[:64]!r} was already used {_first_use(used.scope)}; "
+            "send a new key with each new write.",
             once.field,
         )
-    return AlreadyRecorded(row.session_id, row.answer)
+    return AlreadyRecorded(used.session_id, used.answer)
+
+
+def _first_use(scope: str) -> str:
+    """What the first write under a key of ``scope`` did, as a refusal of its reuse says."""
+    if keys.is_id(scope):
+        return "in this session for another request, which was recorded"
+    if scope == NEW_SESSION_SCOPE:
+        return "by another request, which started another session"
+    return "by another request, which was recorded"
 
 
 def _locked_session(session_id: str) -> GameSession:
@@ -710,7 +724,10 @@ def _change(
                     (RequestKey.scope == session_id) & (RequestKey.key == once.key)
                 ).execute()
     except IntegrityError:
-        raise _repeated(once, session_id) from None
+        used = _used_key(once, session_id)
+        if once is None or used is None:
+            raise  # a genuine conflict, no repeat a player could be told of
+        raise _repeat(once, used) from None
     # Kept only once committed: a write refused or rolled back leaves the kept view as it was.
     _committed(written)
     return view

@@ -352,8 +352,10 @@ def test_an_api_rematch_retried_with_its_request_key_makes_one_session(
     # The same key for a rematch of another session is another request: refused.
     other = score_sheet(client)
     other.ok(ROUND_TO_TEN)
-    assert "already used" in assert_error(
-        other.post("/rematch", {"request_key": "again-1"}), 422, "request_key"
+    refused = other.post("/rematch", {"request_key": "again-1"})
+    assert assert_error(refused, 422, "request_key") == (
+        "The request_key 'again-1' was already used by another request, which started "
+        "another session; send a new key with each new write."
     )
     assert session_count(app) == before + 2
 
