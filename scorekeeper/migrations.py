@@ -329,6 +329,31 @@ def announce_session_versions() -> None:
     )
 
 
+# --- Migration 13: a finished session has one next game ---------------------------------
+
+
+def keep_one_next_game_per_session() -> None:
+    """A unique index on ``rematch_of``: a second rematch of a session cannot be stored.
+
+    Before it, two phones tapping "Play again" at once could start two next games. Of
+    those, the one the table went on playing (the most writes; the oldest of equals) stays
+    the next game; the others stay as they are, seats, events and edit keys, as sessions
+    that follow none, as when the session before is deleted. None is deleted: each may
+    hold a game someone scored.
+    """
+    database.execute_sql(
+        "UPDATE game_session SET rematch_of_id = NULL WHERE EXISTS (SELECT 1 FROM game_session "
+        "kept WHERE kept.rematch_of_id = game_session.rematch_of_id AND (kept.version > "
+        "game_session.version OR (kept.version = game_session.version AND (kept.created_at < "
+        "game_session.created_at OR (kept.created_at = game_session.created_at AND kept.id < "
+        "game_session.id)))))"
+    )
+    database.execute_sql("DROP INDEX game_session_rematch_of_id")
+    database.execute_sql(
+        "CREATE UNIQUE INDEX game_session_rematch_of_id ON game_session (rematch_of_id)"
+    )
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
@@ -342,6 +367,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     add_groups_and_players,
     record_when_sessions_end,
     announce_session_versions,
+    keep_one_next_game_per_session,
 )
 
 # Any constant works: it only has to be the same for every app process.

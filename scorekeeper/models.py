@@ -94,8 +94,11 @@ class GameSession(BaseModel):
     updated_at = DateTimeField(default=utc_now)
     # When a write made the session finished; None while it is in play (an undo clears it).
     finished_at = DateTimeField(null=True)
-    # The finished session this one is the rematch of ("Play again"), if any.
-    rematch_of = ForeignKeyField("self", null=True, backref="rematches", on_delete="SET NULL")
+    # The finished session this one is the rematch of ("Play again"), if any: a session
+    # has one rematch at most (its next game), which a unique index keeps so.
+    rematch_of = ForeignKeyField(
+        "self", null=True, unique=True, backref="rematches", on_delete="SET NULL"
+    )
 
     class Meta:
         table_name = "game_session"

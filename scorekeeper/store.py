@@ -421,10 +421,21 @@ def create(
     return _insert_session(game, seats, resolved, [], form_key, link_deck_and_group)
 
 
-def rematch(session_id: str, form_key: str | OneTimeKey | None = None) -> tuple[str, str]:
+@dataclass(frozen=True)
+class NextGame:
+    """The next game at a finished session's table, as "Play again" finds or starts it."""
+
+    id: str
+    edit_key: str
+    # True: an earlier tap or request started it, and this one lands on it.
+    already_started: bool
+
+
+def rematch(session_id: str, form_key: str | OneTimeKey | None = None) -> NextGame:
     """The next game at the table of a finished session ("Play again"): the same seats
-    and deck profile, the options its game moves on (the first player or dealer); returns
-    the new session's id and edit key. The new session names the finished one."""
+    and deck profile, the options its game moves on (the first player or dealer). The
+    new session names the finished one. A finished session has one next game: once it is
+    started, every later tap lands on it (the table does not split)."""
     view = load(session_id)
     game = view.game
     _refuse_unless_finished(game, view.finished)
@@ -437,24 +448,40 @@ def rematch(session_id: str, form_key: str | OneTimeKey | None = None) -> tuple[
     def carry_over(session: GameSession) -> None:
         """What the new session takes from the finished one beside its seats and options:
         its deck profile, and its group with each seat's player."""
-        # An undo on another phone may have reopened the game since it was read.
-        _refuse_unless_finished(game, _locked_session(session_id).finished)
         if view.deck is not None:
             decks.link(session, view.deck.id)
         groups.seat_again(session_id, session, order)
 
     seats = [view.seats[seat] for seat in order]
-    return _insert_session(game, seats, options, [], form_key, carry_over, rematch_of=view.id)
+    with write_transaction():
+        # Locked before the new row names it: the row's foreign key takes a share lock on
+        # the finished one, and two rematches that each held one and then asked for this
+        # lock waited for each other (PostgreSQL). Locked first, they queue here.
+        played = _locked_session(session_id)
+        # An undo on another phone may have reopened the game since it was read.
+        _refuse_unless_finished(game, played.finished)
+        try:
+            next_id, key = _insert_session(
+                game, seats, options, [], form_key, carry_over, rematch_of=view.id
+            )
+        except AlreadyRecorded as repeated:
+            # The tap or request that started it, sent again: it answers as it did.
+            assert repeated.session_id is not None  # a new session's key names it
+            return NextGame(
+                repeated.session_id, edit_key(repeated.session_id), already_started=False
+            )
+        except IntegrityError:
+            # The unique index on rematch_of: a tap that came first started the next game.
+            started = next_session(session_id)
+            if started is None:
+                raise
+            return NextGame(started, edit_key(started), already_started=True)
+    return NextGame(next_id, key, already_started=False)
 
 
 def next_session(session_id: str) -> str | None:
-    """The id of the newest rematch of a session ("next game →"), if any."""
-    row = (
-        GameSession.select(GameSession.id)
-        .where(GameSession.rematch_of == session_id)
-        .order_by(GameSession.created_at.desc(), GameSession.id)
-        .first()
-    )
+    """The id of the rematch of a session ("next game →"), if any."""
+    row = GameSession.select(GameSession.id).where(GameSession.rematch_of == session_id).first()
     return None if row is None else str(row.id)
 
 

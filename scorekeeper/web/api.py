@@ -358,11 +358,8 @@ def rematch(session_id: str) -> tuple[Response, int]:
     only_fields(body, "request_key")
     # The keys of new sessions share one scope: the fingerprint names the finished session.
     once = request_key(body, None, session_id)
-    try:
-        return created(*store.rematch(session_id, once))
-    except store.AlreadyRecorded as repeated:
-        assert repeated.session_id is not None  # a rematch's key names the session it made
-        return created(repeated.session_id, store.edit_key(repeated.session_id))
+    next_game = store.rematch(session_id, once)
+    return created(next_game.id, next_game.edit_key)
 
 
 @bp.post("/sessions/<session_id>/events")

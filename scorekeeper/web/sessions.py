@@ -322,16 +322,14 @@ def results(session_id: str) -> str:
 
 @bp.post("/s/<session_id>/rematch")
 def rematch(session_id: str) -> Response | tuple[str, int]:
-    """ "Play again": the next game at a finished session's table, scored from this device."""
+    """ "Play again": the next game at a finished session's table, scored from this device
+    (started by this tap, or by an earlier one from any phone)."""
     view = load_or_404(session_id)
     access.require_device_edit(session_id)
     try:
-        next_id, _key = store.rematch(session_id, request.form.get("form_key") or None)
+        next_id = store.rematch(session_id, request.form.get("form_key") or None).id
     except IllegalAction as refused:
         return render_session(view, refused, 422)
-    except store.AlreadyRecorded as repeated:
-        # A double tap: the first tap made the session.
-        next_id = str(repeated.session_id)
     access.remember_scorer(next_id)
     return redirect(url_for("sessions.session_page", session_id=next_id), 303)
 

@@ -8,10 +8,16 @@ from pathlib import Path
 import pytest
 from conftest import make_app
 from flask import Flask
+from peewee import IntegrityError
 
 from scorekeeper import create_app, instance_secret_key, store
 from scorekeeper.db import database, is_sqlite, open_database
-from scorekeeper.migrations import MIGRATIONS, SchemaMigration, migrate
+from scorekeeper.migrations import (
+    MIGRATIONS,
+    SchemaMigration,
+    keep_one_next_game_per_session,
+    migrate,
+)
 from scorekeeper.models import (
     Correction,
     DeckProfile,
@@ -362,3 +368,60 @@ def test_a_database_at_migration_9_upgrades_to_know_when_its_finished_sessions_e
         assert GameSession.get_by_id("r" * 22).rematch_of_id == "p" * 22
         sheet.delete_instance()
         assert GameSession.get_by_id("r" * 22).rematch_of_id is None
+
+
+def test_a_database_with_two_next_games_of_one_session_keeps_the_one_played_on(
+    database_url: str,
+) -> None:
+    """Two phones could start two next games of one session before each session had one:
+    the one the table went on playing stays its next game (the oldest, of two equally
+    played), the others stay, with their seats and events, as sessions that follow none;
+    then a second next game of a session cannot be stored."""
+    migrated_up_to(database_url, MIGRATIONS.index(keep_one_next_game_per_session))
+    # (id, version, created at, the session it is the rematch of)
+    sessions = (
+        ("a" * 22, 4, "2026-01-01 19:00:00", None),
+        ("b" * 22, 0, "2026-01-01 20:00:00", "a" * 22),
+        ("c" * 22, 3, "2026-01-01 20:00:01", "a" * 22),
+        ("d" * 22, 2, "2026-01-02 19:00:00", None),
+        ("e" * 22, 0, "2026-01-02 20:00:00", "d" * 22),
+        ("f" * 22, 0, "2026-01-02 20:00:00", "d" * 22),
+        ("g" * 22, 0, "2026-01-02 20:00:01", "d" * 22),
+        ("h" * 22, 1, "2026-01-03 20:00:00", "c" * 22),
+    )
+    with database.connection_context():
+        p = database.param
+        for session_id, version, created_at, rematch_of in sessions:
+            database.execute_sql(
+                "INSERT INTO game_session (id, game, options, edit_key, version, finished, "
+                f"created_at, updated_at, rematch_of_id) VALUES ({p}, 'score-sheet', '{{}}', "
+                f"{p}, {p}, {p}, {p}, {p}, {p})",
+                (session_id, "k" * 32, version, False, created_at, created_at, rematch_of),
+            )
+        for seq in (1, 2, 3):
+            database.execute_sql(
+                "INSERT INTO event (session_id, seq, action, undone, redoable, created_at) "
+                f"VALUES ({p}, {p}, '{{\"type\":\"round\"}}', {p}, {p}, '2026-01-01 20:30:00')",
+                ("c" * 22, seq, False, False),
+            )
+    make_app(database_url)
+    with database.connection_context():
+        assert [row.number for row in SchemaMigration.select()] == EVERY_MIGRATION
+        follows = dict(GameSession.select(GameSession.id, GameSession.rematch_of).tuples())
+        assert follows == {
+            "a" * 22: None,
+            "b" * 22: None,
+            "c" * 22: "a" * 22,
+            "d" * 22: None,
+            "e" * 22: "d" * 22,
+            "f" * 22: None,
+            "g" * 22: None,
+            "h" * 22: "c" * 22,
+        }
+        assert Event.select().where(Event.session == "c" * 22).count() == 3
+        assert (store.next_session("a" * 22), store.next_session("d" * 22)) == ("c" * 22, "e" * 22)
+        with pytest.raises(IntegrityError), database.atomic():
+            GameSession.create(
+                id="z" * 22, game="score-sheet", options={}, edit_key="k" * 32, rematch_of="a" * 22
+            )
+        assert GameSession.select().count() == len(sessions)

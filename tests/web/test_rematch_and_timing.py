@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from html import unescape
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from conftest import (
@@ -31,6 +35,8 @@ from scorekeeper.export import utc_text
 from scorekeeper.games import GAMES
 from scorekeeper.models import GameSession, Seat, utc_now
 from scorekeeper.web.sessions import duration
+
+T = TypeVar("T")
 
 ROUND_TO_TEN = {"type": "round", "points": [10, 0]}
 STILL_IN_PLAY = "This Score sheet session is still in play: play again once it is finished."
@@ -379,6 +385,91 @@ def test_an_api_rematch_is_refused_without_the_key_or_before_the_end(
     )
     assert_error(missing, 404, None)
     assert session_count(app) == before
+
+
+# --- One next game per finished session --------------------------------------------------
+
+
+def all_at_once(*taps: Callable[[], T]) -> list[T]:
+    """What each tap answered, each run on a thread of its own and let go at one moment
+    (two phones at one table)."""
+    start_line = threading.Barrier(len(taps))
+
+    def run(tap: Callable[[], T]) -> T:
+        start_line.wait()
+        return tap()
+
+    with ThreadPoolExecutor(len(taps)) as pool:
+        return list(pool.map(run, taps))
+
+
+def each_new_session_row_waits_for_the_others(monkeypatch: pytest.MonkeyPatch, taps: int) -> None:
+    """Each write that makes a session row then waits (half a second at most) until each
+    other tap's write has made one too: the moment two workers of a busy server overlap,
+    which threads of one process reach only by chance."""
+    made = threading.Barrier(taps, timeout=0.5)
+    create = GameSession.create
+
+    def create_then_wait(**values: Any) -> GameSession:
+        row = create(**values)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            made.wait()
+        return row
+
+    monkeypatch.setattr(GameSession, "create", create_then_wait)
+
+
+def second_scorer(app: Flask, table: Table) -> Table:
+    """Another phone at the table, given the right to score by the "score with me" link."""
+    phone = app.test_client()
+    with app.app_context(), database.connection_context():
+        key = store.edit_key(table.id)
+    assert phone.get(f"{table.url}/join/{key}").status_code == 303
+    return Table(phone, table.id)
+
+
+def play_again_form_key(page: str) -> str:
+    """The one-time key of the page's "Play again" form."""
+    found = re.search(r'action="[^"]*/rematch">.*?name="form_key" value="([^"]+)"', page, re.S)
+    assert found, "the page offers no Play again"
+    return found.group(1)
+
+
+def test_two_phones_tapping_play_again_at_once_both_land_on_one_next_game(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = sheet_on_the_page(client)
+    finish_on_the_page(table)
+    other = second_scorer(app, table)
+    before = session_count(app)
+    each_new_session_row_waits_for_the_others(monkeypatch, taps=2)
+    first, second = all_at_once(lambda: play_again(table), lambda: play_again(other))
+    assert (first.status_code, second.status_code) == (303, 303)
+    assert first.location == second.location
+    assert session_count(app) == before + 1
+    next_id = first.location.rsplit("/", 1)[1]
+    # Each phone scores the next game.
+    for phone in (table, other):
+        assert "Record round 1" in Table(phone.client, next_id).page()
+
+
+def test_play_again_from_a_page_loaded_before_the_first_tap_lands_on_the_started_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = sheet_on_the_page(client)
+    finish_on_the_page(table)
+    other = second_scorer(app, table)
+    stale_key = play_again_form_key(other.page())
+    started = play_again(table)
+    before = session_count(app)
+    landed = play_again(other, form_key=stale_key)
+    assert landed.status_code == 303
+    assert landed.location == started.location
+    assert session_count(app) == before
+    # The phone that landed scores the next game as if it had started it.
+    following = Table(other.client, landed.location.rsplit("/", 1)[1])
+    assert "Record round 1" in following.page()
+    ok(following.act(type="round", **{"points-0": "3", "points-1": "4"}))
 
 
 # --- Export and import -------------------------------------------------------------------
