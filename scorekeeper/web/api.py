@@ -219,6 +219,11 @@ def session_answer(
 
 
 def created(session_id: str, key: str) -> tuple[Response, int]:
+    return jsonify(created_body(session_id, key)), 201
+
+
+def created_body(session_id: str, key: str) -> dict[str, Any]:
+    """A session's state with its edit key and its "score with me" link."""
     view = store.load(session_id)
     body = session_state(view)
     body["edit_key"] = key
@@ -226,7 +231,7 @@ def created(session_id: str, key: str) -> tuple[Response, int]:
         # The session's edit key carries the right to change its deck profile.
         body["deck_profile"]["edit_key"] = view.deck.edit_key
     body["links"]["join"] = url_for("sessions.join", session_id=session_id, key=key, _external=True)
-    return jsonify(body), 201
+    return body
 
 
 def group_seating(body: dict[str, Any]) -> groups.Seating | None:
@@ -352,14 +357,19 @@ def request_key(
 
 @bp.post("/sessions/<session_id>/rematch")
 def rematch(session_id: str) -> tuple[Response, int]:
-    """The next game at a finished session's table: a new session, with its own edit key."""
+    """The next game at a finished session's table, with its own edit key: 201 when this
+    request starts it, 200 when an earlier one did (``already_started`` says which)."""
     access.require_bearer_edit(session_id, NOT_FOUND)
     body = json_body()
     only_fields(body, "request_key")
     # The keys of new sessions share one scope: the fingerprint names the finished session.
     once = request_key(body, None, session_id)
     next_game = store.rematch(session_id, once)
-    return created(next_game.id, next_game.edit_key)
+    answer = {
+        **created_body(next_game.id, next_game.edit_key),
+        "already_started": next_game.already_started,
+    }
+    return jsonify(answer), 200 if next_game.already_started else 201
 
 
 @bp.post("/sessions/<session_id>/events")

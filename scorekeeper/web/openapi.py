@@ -203,6 +203,8 @@ _CREATED_EXAMPLE: Schema = {
     },
 }
 
+_REMATCH_EXAMPLE: Schema = {**_CREATED_EXAMPLE, "rematch_of": "h7Tb2Wq9Lm4Xc0Zr8Ns1Pd"}
+
 _EXPORT_EXAMPLE: Schema = {
     "format": "tabletop-scorekeeper/session",
     "format_version": FORMAT_VERSION,
@@ -283,11 +285,12 @@ def _session(
     description: str,
     *,
     created: bool,
-    error: Schema | None = None,
+    beside: Schema | None = None,
     state: Literal["required", "optional", "absent"] = "required",
 ) -> Schema:
     """A session's state as the API answers it; ``created``: with the keys and the join link
-    of the answer that creates it; ``error``: with the error of a refused write beside it;
+    of the answer that creates it; ``beside``: with more fields beside it, all required (the
+    error of a refused write, whether a rematch had already started);
     ``state``: whether the game's state is always there, left out on ``Prefer:
     return=minimal``, or never there (the minimal answer).
 
@@ -316,7 +319,7 @@ def _session(
             },
         },
     }
-    extra: Schema = dict(error or {})
+    extra: Schema = dict(beside or {})
     if created:
         deck_profile["properties"]["edit_key"] = {
             "type": "string",
@@ -461,7 +464,7 @@ def _schemas() -> Schema:
             "A write with an old version: the session's current state, at the same place "
             "as in a 2xx answer, with the error beside it.",
             created=False,
-            error={
+            beside={
                 "error": {"type": "string", "description": "A sentence a player can read."},
                 "field": {"const": "version"},
             },
@@ -552,6 +555,21 @@ def _schemas() -> Schema:
             "A new session: its state, the edit key (shown only this once) and a "
             "“score with me” link that hands the key to another phone.",
             created=True,
+        ),
+        "NextGame": _session(
+            "The next game at a finished session's table, with its edit key and "
+            "“score with me” link: a finished session has one next game.",
+            created=True,
+            beside={
+                "already_started": {
+                    "type": "boolean",
+                    "description": (
+                        "False when this request started the next game (201); true when an "
+                        "earlier request or tap had, from any phone, and this one lands on it "
+                        "(200)."
+                    ),
+                }
+            },
         ),
         "NewSession": {
             "type": "object",
@@ -657,8 +675,9 @@ def _schemas() -> Schema:
                     **_REQUEST_KEY,
                     "description": (
                         "Optional: a fresh random string for each new rematch. The identical "
-                        "request sent again with the same key makes no second session; the "
-                        "same key with a different request is refused with 422."
+                        "request sent again with the same key answers as it did the first "
+                        "time; the same key with a different request (a rematch of another "
+                        "session, say) is refused with 422."
                     ),
                 }
             },
@@ -1090,10 +1109,12 @@ def _paths() -> Schema:
                     "Starts the next game at a finished session's table: the same seats, "
                     "options and deck profile, with the first player or dealer moved on as "
                     "the game's rules have it. The new session has its own id and edit key "
-                    "(returned only this once) and names the finished one in `rematch_of`. "
-                    "Needs the finished session's edit key as a Bearer token. The identical "
-                    "request sent again with the same `request_key` makes no second session "
-                    "and answers with the one the first made."
+                    "and names the finished one in `rematch_of`. A finished session has one "
+                    "next game: once a request (or a tap on the page) has started it, every "
+                    "later rematch of the session, with a new `request_key` or none, answers "
+                    "it with 200 and `already_started: true`. Needs the finished session's "
+                    "edit key as a Bearer token. The identical request sent again with the "
+                    "same `request_key` answers as it did the first time."
                 ),
                 "security": [{"editKey": []}],
                 "parameters": session_param,
@@ -1103,14 +1124,20 @@ def _paths() -> Schema:
                     {"request_key": "5f1c9a2e-3b7d-4e60-8a14-c2d9e7b0f3a6"},
                 ),
                 "responses": {
+                    "200": ok(
+                        "The next game an earlier request or tap started, with its edit key.",
+                        "NextGame",
+                        {**_REMATCH_EXAMPLE, "already_started": True},
+                    ),
                     "201": ok(
-                        "The new session, with its edit key (returned only this once).",
-                        "CreatedSession",
-                        {**_CREATED_EXAMPLE, "rematch_of": "h7Tb2Wq9Lm4Xc0Zr8Ns1Pd"},
+                        "The next game this request started, with its edit key.",
+                        "NextGame",
+                        {**_REMATCH_EXAMPLE, "already_started": False},
                     ),
                     **standard_errors(400, 401, 403, 404, 413),
                     "422": error_response(
-                        "The session is still in play, or a malformed request key.",
+                        "The session is still in play, or a malformed request key, or one "
+                        "another request used.",
                         "This Yardkle session is still in play: play again once it is finished.",
                         "session",
                     ),

@@ -472,6 +472,41 @@ def test_play_again_from_a_page_loaded_before_the_first_tap_lands_on_the_started
     ok(following.act(type="round", **{"points-0": "3", "points-1": "4"}))
 
 
+def test_a_second_api_rematch_with_another_request_key_answers_the_started_game_with_200(
+    app: Flask, client: FlaskClient
+) -> None:
+    sheet = score_sheet(client)
+    sheet.ok(ROUND_TO_TEN)
+    before = session_count(app)
+    first = sheet.post("/rematch", {"request_key": "phone-1"})
+    second = sheet.post("/rematch", {"request_key": "phone-2"})
+    unkeyed = sheet.post("/rematch", {})
+    assert (first.status_code, second.status_code, unkeyed.status_code) == (201, 200, 200)
+    made = first.get_json()
+    assert made["already_started"] is False
+    for landed in (second.get_json(), unkeyed.get_json()):
+        assert (landed["id"], landed["edit_key"]) == (made["id"], made["edit_key"])
+        assert (landed["already_started"], landed["rematch_of"]) == (True, sheet.id)
+    assert session_count(app) == before + 1
+
+
+def test_two_api_rematches_at_once_answer_one_session_201_and_200(
+    app: Flask, client: FlaskClient
+) -> None:
+    sheet = score_sheet(client)
+    sheet.ok(ROUND_TO_TEN)
+    before = session_count(app)
+    answers = all_at_once(
+        lambda: sheet.post("/rematch", {"request_key": "phone-1"}),
+        lambda: ApiSession(app.test_client(), sheet.created).post(
+            "/rematch", {"request_key": "phone-2"}
+        ),
+    )
+    assert sorted(answer.status_code for answer in answers) == [200, 201]
+    assert len({answer.get_json()["id"] for answer in answers}) == 1
+    assert session_count(app) == before + 1
+
+
 # --- Export and import -------------------------------------------------------------------
 
 
