@@ -487,15 +487,19 @@ def test_a_second_api_rematch_with_another_request_key_answers_the_started_game_
     for landed in (second.get_json(), unkeyed.get_json()):
         assert (landed["id"], landed["edit_key"]) == (made["id"], made["edit_key"])
         assert (landed["already_started"], landed["rematch_of"]) == (True, sheet.id)
+    # Sent again under its key, a request that landed answers as it did.
+    again = sheet.post("/rematch", {"request_key": "phone-2"})
+    assert (again.status_code, again.get_json()) == (200, second.get_json())
     assert session_count(app) == before + 1
 
 
 def test_two_api_rematches_at_once_answer_one_session_201_and_200(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sheet = score_sheet(client)
     sheet.ok(ROUND_TO_TEN)
     before = session_count(app)
+    each_new_session_row_waits_for_the_others(monkeypatch, taps=2)
     answers = all_at_once(
         lambda: sheet.post("/rematch", {"request_key": "phone-1"}),
         lambda: ApiSession(app.test_client(), sheet.created).post(
