@@ -8,11 +8,15 @@ import os
 import random
 import re
 import secrets
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html import unescape
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -461,3 +465,28 @@ def statements() -> Iterator[Statements]:
     yield handler
     logger.removeHandler(handler)
     logger.setLevel(level)
+
+
+# --- Servers started as people start them ------------------------------------------------
+
+
+def wait_until_serving(error_log: Path) -> str:
+    """The address gunicorn chose (it logs it), once a worker answers; at most 15 s."""
+    deadline = time.monotonic() + 15
+    url = None
+    while time.monotonic() < deadline:
+        if url is None and error_log.exists():
+            listening = re.search(r"Listening at: (http://\S+)", error_log.read_text())
+            url = listening.group(1) if listening else None
+        if url is not None:
+            try:
+                with urllib.request.urlopen(url, timeout=1):
+                    return url
+            except urllib.error.HTTPError:
+                # An error page is an answer: the test that asked says what was wrong.
+                return url
+            except OSError:
+                pass
+        time.sleep(0.1)
+    log = error_log.read_text() if error_log.exists() else "no error log"
+    raise AssertionError(f"gunicorn did not answer within 15 s:\n{log}")
