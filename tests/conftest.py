@@ -3,6 +3,7 @@ TEST_DATABASE_URL names one (CI sets it), and a scorer's client."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -490,3 +491,24 @@ def wait_until_serving(error_log: Path) -> str:
         time.sleep(0.1)
     log = error_log.read_text() if error_log.exists() else "no error log"
     raise AssertionError(f"gunicorn did not answer within 15 s:\n{log}")
+
+
+def create_session(base_url: str) -> dict[str, Any]:
+    """A Yardkle session made through a live server's API: the API's answer."""
+    body = {"game": "yardkle", "seats": ["Ann", "Bo"]}
+    sent = urllib.request.Request(
+        f"{base_url}/api/v1/sessions",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(sent, timeout=5) as response:
+        assert response.status == 201
+        return dict(json.load(response))
+
+
+def open_join_link(created: dict[str, Any], **headers: str) -> None:
+    sent = urllib.request.Request(created["links"]["join"], headers=headers)
+    # The join link redirects to the session page, which a watcher may open.
+    with urllib.request.urlopen(sent, timeout=5) as response:
+        assert response.status == 200
+        assert response.url.endswith(f"/s/{created['id']}")

@@ -1,5 +1,6 @@
 """The wheel is the whole app: installed into a fresh virtual environment, away from the
-checkout, it serves every game's pages and its static files under gunicorn."""
+checkout, it serves every game's pages and its static files under gunicorn, with the
+gunicorn settings it carries."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 import urllib.request
 import zipfile
 from collections.abc import Iterator
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import wait_until_serving
+from conftest import create_session, open_join_link, wait_until_serving
 
 from scorekeeper import PROJECT_ROOT
 from scorekeeper.games import GAMES
@@ -44,6 +46,7 @@ class Installed:
     wheel: Path
     python: Path
     url: str
+    access_log: Path
 
 
 def pip(*arguments: str | Path) -> None:
@@ -67,7 +70,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
 
     elsewhere = folder / "run"
     elsewhere.mkdir()
-    error_log = folder / "error.log"
+    error_log, access_log = folder / "error.log", folder / "access.log"
     # Nothing of this environment's: no PYTHONPATH or SCOREKEEPER_* finds the checkout.
     env = {
         "PATH": os.environ["PATH"],
@@ -75,11 +78,13 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
         # Gunicorn's control socket goes here, not into $HOME.
         "XDG_RUNTIME_DIR": str(folder),
     }
-    command = [venv / "bin" / "gunicorn", "--workers=1", "--bind=127.0.0.1:0"]
-    command += [f"--error-logfile={error_log}", "scorekeeper:create_app()"]
+    # The settings the package carries, as the README serves an installed app.
+    command = [str(venv / "bin" / "gunicorn"), "--config=python:scorekeeper.gunicorn_conf"]
+    command += ["--workers=1", "--bind=127.0.0.1:0", f"--error-logfile={error_log}"]
+    command += [f"--access-logfile={access_log}", "scorekeeper:create_app()"]
     server = subprocess.Popen(command, cwd=elsewhere, env=env)
     try:
-        yield Installed(wheel, python, wait_until_serving(error_log))
+        yield Installed(wheel, python, wait_until_serving(error_log), access_log)
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -133,3 +138,19 @@ def test_the_installed_app_serves_its_static_files(installed: Installed) -> None
     status, stylesheet = read(f"{installed.url}/static/app.css")
     assert status == 200
     assert stylesheet == (PROJECT_ROOT / "static" / "app.css").read_bytes()
+
+
+def test_the_installed_apps_gunicorn_settings_keep_join_keys_out_of_the_access_log(
+    installed: Installed,
+) -> None:
+    created = create_session(installed.url)
+    open_join_link(created)
+    join_path = f"/s/{created['id']}/join/"
+    # Gunicorn writes the line just after its answer: wait for it, a few seconds at most.
+    deadline = time.monotonic() + 5
+    while join_path not in installed.access_log.read_text():
+        assert time.monotonic() < deadline, "the join request was not logged"
+        time.sleep(0.05)
+    logged = installed.access_log.read_text()
+    assert f"GET {join_path}[key] HTTP/1.1" in logged
+    assert created["edit_key"] not in logged

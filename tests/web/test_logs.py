@@ -13,10 +13,9 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import make_app, wait_until_serving
+from conftest import create_session, make_app, open_join_link, wait_until_serving
 from flask import Flask, request
 from werkzeug.serving import make_server
 
@@ -43,26 +42,6 @@ GUNICORN = Path(sys.executable).with_name("gunicorn")
 )
 def test_redact_replaces_only_what_follows_join(text: str, redacted: str) -> None:
     assert redact(text) == redacted
-
-
-def create_session(base_url: str) -> dict[str, Any]:
-    body = {"game": "yardkle", "seats": ["Ann", "Bo"]}
-    sent = urllib.request.Request(
-        f"{base_url}/api/v1/sessions",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(sent, timeout=5) as response:
-        assert response.status == 201
-        return dict(json.load(response))
-
-
-def open_join_link(created: dict[str, Any], **headers: str) -> None:
-    sent = urllib.request.Request(created["links"]["join"], headers=headers)
-    # The join link redirects to the session page, which a watcher may open.
-    with urllib.request.urlopen(sent, timeout=5) as response:
-        assert response.status == 200
-        assert response.url.endswith(f"/s/{created['id']}")
 
 
 @pytest.fixture
