@@ -9,9 +9,10 @@ PORT ?= 5000
 # Gunicorn's workers, as the README's Deployment runs them: each answers one request at a
 # time, and they share the one SQLite file (WAL mode lets them).
 WORKERS ?= 3
-# The certificate `flask --app scorekeeper https-cert` makes (scorekeeper/certificate.py).
-CERT := instance/https-cert.pem
-KEY := instance/https-key.pem
+# With HTTPS=1, each server's options for the certificate `flask --app scorekeeper
+# https-cert` makes (scorekeeper/certificate.py).
+GUNICORN_TLS = $(if $(HTTPS),--certfile instance/https-cert.pem --keyfile instance/https-key.pem)
+FLASK_TLS = $(if $(HTTPS),--cert instance/https-cert.pem --key instance/https-key.pem)
 
 .PHONY: run dev prepare test lint clean
 
@@ -35,13 +36,12 @@ endif
 # A table is a deployment: the production server, started in this folder so that it reads
 # gunicorn.conf.py.
 run: prepare
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) \
-		$(if $(HTTPS),--certfile $(CERT) --keyfile $(KEY)) 'scorekeeper:create_app()'
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) $(GUNICORN_TLS) \
+		'scorekeeper:create_app()'
 
 # Flask's development server: reloads on every change, shows the debugger on an error.
 dev: prepare
-	$(BIN)/flask --app scorekeeper run --debug --host $(HOST) --port $(PORT) \
-		$(if $(HTTPS),--cert $(CERT) --key $(KEY))
+	$(BIN)/flask --app scorekeeper run --debug --host $(HOST) --port $(PORT) $(FLASK_TLS)
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .
