@@ -1,4 +1,4 @@
-# Two commands for a newcomer: `make run` and `make test`.
+# Two commands for a newcomer: `make run` and `make test`; `make dev` while changing the code.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,8 +6,15 @@ BIN := $(VENV)/bin
 HTTPS ?=
 HOST ?= $(if $(HTTPS),0.0.0.0,127.0.0.1)
 PORT ?= 5000
+# Gunicorn's workers, as the README's Deployment runs them: each answers one request at a
+# time, and they share the one SQLite file (WAL mode lets them).
+WORKERS ?= 3
+# With HTTPS=1, each server's options for the certificate `flask --app scorekeeper
+# https-cert` makes (scorekeeper/certificate.py).
+GUNICORN_TLS = $(if $(HTTPS),--certfile instance/https-cert.pem --keyfile instance/https-key.pem)
+FLASK_TLS = $(if $(HTTPS),--cert instance/https-cert.pem --key instance/https-key.pem)
 
-.PHONY: run test lint clean
+.PHONY: run dev prepare test lint clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,15 +26,22 @@ $(VENV)/.test-installed: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-run: $(VENV)/.installed
+# What both servers need first: the database up to date, and with HTTPS the certificate.
+prepare: $(VENV)/.installed
 	$(BIN)/flask --app scorekeeper init-db
 ifneq ($(HTTPS),)
 	$(BIN)/flask --app scorekeeper https-cert
-	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT) \
-		--cert instance/https-cert.pem --key instance/https-key.pem
-else
-	$(BIN)/flask --app scorekeeper run --host $(HOST) --port $(PORT)
 endif
+
+# A table is a deployment: the production server, started in this folder so that it reads
+# gunicorn.conf.py.
+run: prepare
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) $(GUNICORN_TLS) \
+		'scorekeeper:create_app()'
+
+# Flask's development server: reloads on every change, shows the debugger on an error.
+dev: prepare
+	$(BIN)/flask --app scorekeeper run --debug --host $(HOST) --port $(PORT) $(FLASK_TLS)
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check .

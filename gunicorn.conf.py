@@ -1,36 +1,6 @@
-"""Gunicorn settings, read by default when gunicorn starts in this folder.
+"""Gunicorn settings, read by default when gunicorn starts in this folder: the app's own,
+which an installed app is served with by ``--config python:scorekeeper.gunicorn_conf``."""
 
-The server and its workers come from the command line (see the README's
-Deployment); this file only keeps join keys out of gunicorn's logs. The class
-lives here rather than in the app because gunicorn runs on Unix only, and the
-app must import anywhere.
-"""
+from scorekeeper.gunicorn_conf import logger_class
 
-from __future__ import annotations
-
-from typing import Any
-
-from gunicorn.glogging import Logger
-
-from scorekeeper.logs import REDACT_KEYS, redact
-
-
-class RedactingLogger(Logger):
-    """Gunicorn's logger with every join key replaced by ``[key]``."""
-
-    def setup(self, cfg: Any) -> None:
-        super().setup(cfg)
-        # The error log names requests too: each one's path at debug level, a failed one's
-        # address always.
-        self.error_log.addFilter(REDACT_KEYS)
-
-    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
-        """The access log's values, each text redacted: the request line, the path, the
-        referrer, any header or environ value a log format names."""
-        return {
-            name: redact(value) if isinstance(value, str) else value
-            for name, value in super().atoms(resp, req, environ, request_time).items()
-        }
-
-
-logger_class = RedactingLogger
+__all__ = ["logger_class"]

@@ -14,7 +14,8 @@ from typing import Any
 from flask import Flask
 from flask_compress import Compress
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_FOLDER = Path(__file__).resolve().parent
+PROJECT_ROOT = PACKAGE_FOLDER.parent
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,
@@ -74,8 +75,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = App(
         __name__,
         instance_relative_config=True,
-        template_folder=str(PROJECT_ROOT / "templates"),
-        static_folder=str(PROJECT_ROOT / "static"),
+        template_folder=str(served_folder("templates")),
+        static_folder=str(served_folder("static")),
     )
     app.config.from_mapping(DEFAULTS)
     if test_config is None:
@@ -101,6 +102,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register(app)
     Compress(app)
     return app
+
+
+def served_folder(name: str) -> Path:
+    """templates/ or static/: inside the package when installed from a wheel (setup.py puts
+    them there), else beside it, in the checkout (an editable install serves those)."""
+    installed = PACKAGE_FOLDER / name
+    return installed if installed.is_dir() else PROJECT_ROOT / name
 
 
 def instance_secret_key(instance: Path) -> str:

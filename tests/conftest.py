@@ -3,16 +3,21 @@ TEST_DATABASE_URL names one (CI sets it), and a scorer's client."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
 import re
 import secrets
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html import unescape
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -461,3 +466,49 @@ def statements() -> Iterator[Statements]:
     yield handler
     logger.removeHandler(handler)
     logger.setLevel(level)
+
+
+# --- Servers started as people start them ------------------------------------------------
+
+
+def wait_until_serving(error_log: Path) -> str:
+    """The address gunicorn chose (it logs it), once a worker answers; at most 15 s."""
+    deadline = time.monotonic() + 15
+    url = None
+    while time.monotonic() < deadline:
+        if url is None and error_log.exists():
+            listening = re.search(r"Listening at: (http://\S+)", error_log.read_text())
+            url = listening.group(1) if listening else None
+        if url is not None:
+            try:
+                with urllib.request.urlopen(url, timeout=1):
+                    return url
+            except urllib.error.HTTPError:
+                # An error page is an answer: the test that asked says what was wrong.
+                return url
+            except OSError:
+                pass
+        time.sleep(0.1)
+    log = error_log.read_text() if error_log.exists() else "no error log"
+    raise AssertionError(f"gunicorn did not answer within 15 s:\n{log}")
+
+
+def create_session(base_url: str) -> dict[str, Any]:
+    """A Yardkle session made through a live server's API: the API's answer."""
+    body = {"game": "yardkle", "seats": ["Ann", "Bo"]}
+    sent = urllib.request.Request(
+        f"{base_url}/api/v1/sessions",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(sent, timeout=5) as response:
+        assert response.status == 201
+        return dict(json.load(response))
+
+
+def open_join_link(created: dict[str, Any], **headers: str) -> None:
+    sent = urllib.request.Request(created["links"]["join"], headers=headers)
+    # The join link redirects to the session page, which a watcher may open.
+    with urllib.request.urlopen(sent, timeout=5) as response:
+        assert response.status == 200
+        assert response.url.endswith(f"/s/{created['id']}")

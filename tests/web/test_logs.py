@@ -5,20 +5,17 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import secrets
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import make_app
+from conftest import create_session, make_app, open_join_link, wait_until_serving
 from flask import Flask, request
 from werkzeug.serving import make_server
 
@@ -45,26 +42,6 @@ GUNICORN = Path(sys.executable).with_name("gunicorn")
 )
 def test_redact_replaces_only_what_follows_join(text: str, redacted: str) -> None:
     assert redact(text) == redacted
-
-
-def create_session(base_url: str) -> dict[str, Any]:
-    body = {"game": "yardkle", "seats": ["Ann", "Bo"]}
-    sent = urllib.request.Request(
-        f"{base_url}/api/v1/sessions",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(sent, timeout=5) as response:
-        assert response.status == 201
-        return dict(json.load(response))
-
-
-def open_join_link(created: dict[str, Any], **headers: str) -> None:
-    sent = urllib.request.Request(created["links"]["join"], headers=headers)
-    # The join link redirects to the session page, which a watcher may open.
-    with urllib.request.urlopen(sent, timeout=5) as response:
-        assert response.status == 200
-        assert response.url.endswith(f"/s/{created['id']}")
 
 
 @pytest.fixture
@@ -179,25 +156,6 @@ def running_gunicorn(access_log: Path, error_log: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-
-
-def wait_until_serving(error_log: Path) -> str:
-    """The address gunicorn chose (it logs it), once a worker answers; at most 15 s."""
-    deadline = time.monotonic() + 15
-    url = None
-    while time.monotonic() < deadline:
-        if url is None and error_log.exists():
-            listening = re.search(r"Listening at: (http://\S+)", error_log.read_text())
-            url = listening.group(1) if listening else None
-        if url is not None:
-            try:
-                with urllib.request.urlopen(url, timeout=1):
-                    return url
-            except OSError:
-                pass
-        time.sleep(0.1)
-    log = error_log.read_text() if error_log.exists() else "no error log"
-    raise AssertionError(f"gunicorn did not answer within 15 s:\n{log}")
 
 
 def test_gunicorn_logs_the_join_request_without_its_key(tmp_path: Path) -> None:
