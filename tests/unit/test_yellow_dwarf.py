@@ -1166,6 +1166,21 @@ def test_when_every_card_of_the_rank_due_is_laid_only_without_is_listed() -> Non
     )
 
 
+def test_when_every_card_of_the_rank_due_is_laid_the_ruling_offers_only_without() -> None:
+    state = play(GAME.start(FOUR, {}), "KS", "KH", "KD", "KC", "QD")
+    assert expected_actions(state) == Expected(0, (Accepts("without", ranks=("K",)),))
+    assert GAME.ruling(state) == "Ann lays QD. Ann: every K is laid this round, so say “without K”."
+    state = act(state, type="without")
+    assert GAME.ruling(state) == (
+        "Ann: without K. Bo: every K is laid this round, so say “without K”."
+    )
+    wrong = refusal(state, type="play", card="3C")
+    assert (wrong.message, wrong.field) == (
+        "Every K is laid this round, so Bo can only say “without K”: 3C cannot be laid.",
+        "card",
+    )
+
+
 def test_going_out_leaves_the_reveal_to_the_table_then_the_next_seat_starts() -> None:
     players = [f"P{seat}" for seat in range(8)]  # 6 cards each
     state = play(GAME.start(players, {}), "8C", "9C", "10C", "JC", "QC", "KC")

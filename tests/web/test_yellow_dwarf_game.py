@@ -350,6 +350,8 @@ def test_when_every_card_of_the_rank_due_is_laid_only_without_is_offered(
     assert 'name="card"' not in page  # no picker of cards that cannot be laid
     shown = text(page)
     assert "Ann cannot lay a K: all four are laid this round" in shown
+    assert "Ann says “without K”: every K is laid this round." in shown
+    assert "the next card must be a K" not in shown
     assert "Ann: “without K”" in shown
     # One tap: Bo, Cy and Di cannot lay a king either, so their "without" is recorded too.
     act(table, type="without", rank="K")

@@ -487,6 +487,8 @@ def _next_text(state: State) -> str:
     name = state.players[state.turn]
     if state.required is not None:
         due = rank_name(state.required)
+        if not playable_cards(state):
+            return f"{name}: every {due} is laid this round, so say “without {due}”."
         return f"{name}: lay {a_rank(state.required)} or say “without {due}”."
     if not state.laid:
         return f"{name} starts the round with any card."
@@ -709,6 +711,12 @@ def _apply_play(state: State, action: Play) -> State:
                 f"{card} was already laid this round, by {state.players[earlier.seat]}.", "card"
             )
     due = state.required
+    if due is not None and not playable_cards(state):
+        raise IllegalAction(
+            f"Every {rank_name(due)} is laid this round, so {name} can only say "
+            f"“without {rank_name(due)}”: {card} cannot be laid.",
+            "card",
+        )
     if due is not None and card.rank != due:
         raise IllegalAction(
             f"{name} must lay {a_rank(due)} or say “without {rank_name(due)}”: "
