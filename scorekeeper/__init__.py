@@ -11,8 +11,10 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Request
 from flask_compress import Compress
+from werkzeug.exceptions import SecurityError
+from werkzeug.routing import MapAdapter
 
 PACKAGE_FOLDER = Path(__file__).resolve().parent
 PROJECT_ROOT = PACKAGE_FOLDER.parent
@@ -33,9 +35,14 @@ DEFAULTS: dict[str, Any] = {
     "SEND_FILE_MAX_AGE_DEFAULT": timedelta(hours=1),
     # How many proxies in front of the app set X-Forwarded-* headers (scorekeeper/web/https.py).
     "PROXY_COUNT": 0,
-    # The app's address as phones open it, for share links and QR codes
-    # (scorekeeper/web/addresses.py); unset, the address the page was opened at.
+    # The app's address as phones open it, for every absolute link, share links and QR
+    # codes included (scorekeeper/web/addresses.py); unset, the address the page was
+    # opened at.
     "PUBLIC_URL": None,
+    # The host names the app answers to, any other refused with a 400
+    # (scorekeeper/web/hosts.py); unset, every one, so phones open a laptop at home at
+    # whatever address the network gave it.
+    "TRUSTED_HOSTS": None,
     # Flask-Compress: pages, JSON and CSV exports, scripts and stylesheets, gzip for
     # every client and Brotli or Zstandard for those that take them.
     "COMPRESS_MIMETYPES": [
@@ -65,6 +72,19 @@ class App(Flask):
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         return self._synced(func)
 
+    def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
+        """Flask's, but a request for a host not in ``TRUSTED_HOSTS`` gets an adapter that
+        refuses it with a 400 page (scorekeeper/web/hosts.py)."""
+        try:
+            return super().create_url_adapter(request)
+        except SecurityError:
+            if request is None:
+                raise
+            # Imported here as create_app imports the web side: the package imports first.
+            from scorekeeper.web.hosts import RefusingAdapter
+
+            return RefusingAdapter.of(self, request)
+
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The app: defaults, then instance/config.py, then SCOREKEEPER_* variables.
@@ -91,15 +111,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
     from scorekeeper import announced, db, logs, migrations
-    from scorekeeper.web import addresses, https, register
+    from scorekeeper.web import addresses, hosts, https, register
 
     logs.init_app(app)
     addresses.checked_public_url(app)
+    hosts.checked_trusted_hosts(app)
     https.init_app(app)
     db.init_app(app)
     migrations.init_app(app)
     announced.init_app(app)
     register(app)
+    https.trust_proxies(app)
     Compress(app)
     return app
 

@@ -107,4 +107,6 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["page_url"] = page_url
     app.jinja_env.globals["game_template"] = game_templates(app)
 
-    app.wsgi_app = SecurityHeaders(RefreshCheck(app.wsgi_app))  # type: ignore[method-assign]
+    app.wsgi_app = SecurityHeaders(  # type: ignore[method-assign]
+        RefreshCheck(app.wsgi_app, app.config["TRUSTED_HOSTS"])
+    )

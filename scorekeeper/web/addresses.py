@@ -1,8 +1,10 @@
-"""The address other phones can reach: what share links and QR codes name.
+"""The addresses absolute links name: ``PUBLIC_URL`` whenever it is set.
 
-A page opened on the server's own computer (127.0.0.1, localhost) has an address
-no phone can open; links made from it name the computer's address on the local
-network instead, or ``PUBLIC_URL`` when it is set.
+Unset, a link names the address its request was sent to (the Host header, which
+``TRUSTED_HOSTS`` limits: hosts.py). Share links and QR codes are for other phones:
+a page opened on the server's own computer (127.0.0.1, localhost) has an address
+no phone can open, so theirs name the computer's address on the local network
+instead.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ import contextlib
 import ipaddress
 import socket
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, request, url_for
 
 # Any address outside this machine: connecting a UDP socket to it only picks the
 # route (and so the local address) the machine would use; no packet is sent.
@@ -50,6 +53,27 @@ def lan_address() -> str | None:
     return None
 
 
+def configured_base() -> str | None:
+    """``PUBLIC_URL`` without its trailing slash, or None when it is not set."""
+    configured = current_app.config.get("PUBLIC_URL")
+    return str(configured).rstrip("/") if configured else None
+
+
+def public_base() -> str:
+    """What every absolute link starts with (scheme, host, port and the path the app is
+    served under, no trailing slash): ``PUBLIC_URL``, never the Host header, when set."""
+    configured = configured_base()
+    if configured:
+        return configured
+    sent = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
+    return f"{sent.scheme}://{sent.host}{sent.script_root}"
+
+
+def external_url(endpoint: str, **values: Any) -> str:
+    """The absolute address of ``endpoint`` (``url_for``'s ``_external``, on ``public_base``)."""
+    return public_base() + url_for(endpoint, **values).removeprefix(request.script_root)
+
+
 @dataclass(frozen=True)
 class Reachable:
     """The app's address for other phones (scheme, host, port and path prefix, no
@@ -65,9 +89,9 @@ class Reachable:
 
 def reachable() -> Reachable:
     """Where other phones open this app, for the current request."""
-    configured = current_app.config.get("PUBLIC_URL")
+    configured = configured_base()
     if configured:
-        return Reachable(str(configured).rstrip("/"))
+        return Reachable(configured)
     here = Reachable(request.host_url.rstrip("/") + request.script_root)
     opened = urlsplit(f"//{request.host}")
     if opened.hostname is None or not is_loopback(opened.hostname):

@@ -13,14 +13,14 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from scorekeeper import decks, group_export, groups, keys, results, stats, store
 from scorekeeper.export import read_export, session_csv, session_json, utc_text
 from scorekeeper.games import get_game
 from scorekeeper.games.base import Expected, IllegalAction, parse_whole_number
 from scorekeeper.recent import Recent
-from scorekeeper.web import access, state_json
+from scorekeeper.web import access, addresses, state_json
 from scorekeeper.web.adapters import TrickJudge, adapters
 from scorekeeper.web.errors import error_response
 from scorekeeper.web.group_schemas import (
@@ -130,7 +130,7 @@ _LASTING: Recent[str, tuple[str, object, str]] = Recent(256)
 
 def session_fields_text(view: store.SessionView) -> str:
     """``session_fields(view)`` as compact JSON text (its lasting fields' text made once)."""
-    root = external_root()
+    root = addresses.public_base()
     kept = _LASTING.get(view.id)
     if kept is None or not (kept[0] == root and kept[1] == view.deck):
         kept = (root, view.deck, state_json.compact(_lasting_fields(view)))
@@ -138,18 +138,11 @@ def session_fields_text(view: store.SessionView) -> str:
     return f"{kept[2][:-1]},{_version_fields_text(view)[1:]}"
 
 
-def external_root() -> str:
-    """What the answer's external links are built on: scheme, host and the root the app is
-    served under (``request.url_root`` says the same, at the cost of a url_for)."""
-    sent = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
-    return f"{sent.scheme}://{sent.host}{sent.script_root}/"
-
-
 def session_links(session_id: str) -> dict[str, str]:
     # Built with the lasting fields, whose text a write's answer reuses (_LASTING).
     return {
-        "view": url_for("sessions.session_page", session_id=session_id, _external=True),
-        "export": url_for("api.export_session", session_id=session_id, _external=True),
+        "view": addresses.external_url("sessions.session_page", session_id=session_id),
+        "export": addresses.external_url("api.export_session", session_id=session_id),
     }
 
 
@@ -207,7 +200,7 @@ def session_answer(
     headers: Sequence[tuple[str, str]] = JSON_HEADERS,
 ) -> Response:
     """``session_state(view)`` as a JSON answer, its text made once per version."""
-    kept, root = _ANSWERS.get(view.id), external_root()
+    kept, root = _ANSWERS.get(view.id), addresses.public_base()
     # The store hands out one state object a version: the same object, the same version.
     if kept is None or not (kept[0] is view.state and kept[1] == view.deck and kept[2] == root):
         fields = session_fields_text(view)
@@ -230,7 +223,7 @@ def created_body(session_id: str, key: str) -> dict[str, Any]:
     if view.deck is not None:
         # The session's edit key carries the right to change its deck profile.
         body["deck_profile"]["edit_key"] = view.deck.edit_key
-    body["links"]["join"] = url_for("sessions.join", session_id=session_id, key=key, _external=True)
+    body["links"]["join"] = addresses.external_url("sessions.join", session_id=session_id, key=key)
     return body
 
 
@@ -448,15 +441,15 @@ def group_answer(group: groups.Group) -> GroupAnswer:
                 finished=s.finished,
                 winners=list(s.winners),
                 links=GroupSessionLinks(
-                    view=url_for("sessions.session_page", session_id=s.id, _external=True),
-                    api=url_for("api.read_session", session_id=s.id, _external=True),
+                    view=addresses.external_url("sessions.session_page", session_id=s.id),
+                    api=addresses.external_url("api.read_session", session_id=s.id),
                 ),
             )
             for s in store.group_summaries(group.id)
         ],
         links=GroupLinks(
-            view=url_for("groups.group_page", group_id=group.id, _external=True),
-            stats=url_for("api.read_group_stats", group_id=group.id, _external=True),
+            view=addresses.external_url("groups.group_page", group_id=group.id),
+            stats=addresses.external_url("api.read_group_stats", group_id=group.id),
         ),
     )
 
@@ -478,7 +471,7 @@ def create_group() -> tuple[Response, int]:
 def created_group(group: groups.Group) -> tuple[Response, int]:
     """A new group's answer: the group, its edit key and its "join this group" link."""
     answer = group_answer(group)
-    join = url_for("groups.join", group_id=group.id, key=group.edit_key, _external=True)
+    join = addresses.external_url("groups.join", group_id=group.id, key=group.edit_key)
     created = CreatedGroup(
         **{name: value for name, value in answer if name != "links"},
         edit_key=group.edit_key,
@@ -552,8 +545,8 @@ def stats_answer(
             neither=duel.neither,
         ),
         links=StatsLinks(
-            view=url_for("groups.group_stats", group_id=group.id, _external=True, **asked),
-            group=url_for("api.read_group", group_id=group.id, _external=True),
+            view=addresses.external_url("groups.group_stats", group_id=group.id, **asked),
+            group=addresses.external_url("api.read_group", group_id=group.id),
         ),
     )
 

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import decks
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction
-from scorekeeper.web import access
+from scorekeeper.web import access, addresses
 from scorekeeper.web.forms import KeyedForm
 
 NOT_FOUND = "No deck profile has this link. Check the address, or make a new one."
@@ -96,9 +96,7 @@ def deck_page(profile_id: str) -> Response | tuple[str, int]:
         error = IllegalAction("This form expired: reload the page and try again.")
     join_url = None
     if may_edit:
-        join_url = url_for(
-            "decks.join", profile_id=profile_id, key=profile.edit_key, _external=True
-        )
+        join_url = addresses.external_url("decks.join", profile_id=profile_id, key=profile.edit_key)
     page = render_template(
         "decks/deck.html",
         profile=profile,

@@ -70,6 +70,15 @@ def proxy_count(app: Flask) -> int:
 def init_app(app: Flask) -> None:
     app.session_interface = HttpsSessionInterface()
     add_certificate_command(app)
+    proxy_count(app)  # a wrong count stops the start before the database is opened
+
+
+def trust_proxies(app: Flask) -> None:
+    """Read the proxies' ``X-Forwarded-*`` headers, if ``PROXY_COUNT`` says there are any.
+
+    Called once the web side has its own WSGI layers: the headers are read before any of
+    them, so the refresh check answering before Flask sees the host the phones used (it
+    answers only the hosts Flask answers)."""
     count = proxy_count(app)
     if count:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]

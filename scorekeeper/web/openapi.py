@@ -23,6 +23,7 @@ from scorekeeper.web.group_schemas import (
     group_schemas,
     with_group_session_export,
 )
+from scorekeeper.web.hosts import UNTRUSTED_HOST
 from scorekeeper.web.openapi_parts import (
     CARD,
     Schema,
@@ -867,7 +868,8 @@ def _schemas() -> Schema:
 def _responses() -> Schema:
     return {
         "BadRequest": error_response(
-            "The body is not a JSON object.",
+            "The body is not a JSON object, or the request was sent to a host name the server "
+            "does not answer to (its `TRUSTED_HOSTS` setting).",
             "The request body must be a JSON object (Content-Type: application/json).",
         ),
         "Unauthorized": error_response(
@@ -901,6 +903,11 @@ def _responses() -> Schema:
             "A query argument with a control character or an unpaired surrogate.",
             "“q” contains a control character; remove it.",
             "q",
+        ),
+        "UntrustedHost": error_response(
+            "The request was sent to a host name the server does not answer to (its "
+            "`TRUSTED_HOSTS` setting).",
+            UNTRUSTED_HOST,
         ),
         "ServerError": error_response(
             "An unexpected error on the server.", InternalServerError.description or ""
@@ -1243,10 +1250,12 @@ def _game_paths() -> Schema:
 
 def _answered_everywhere(paths: Schema) -> Schema:
     """Every operation with the answers any request can get: a crash (500) and, checked
-    before any endpoint reads the request, query text that is no text (422)."""
+    before any endpoint reads the request, a host the server does not answer to (400) and
+    query text that is no text (422)."""
     for item in paths.values():
         for operation in item.values():
             responses = operation["responses"]
+            responses.setdefault("400", {"$ref": "#/components/responses/UntrustedHost"})
             responses.setdefault("422", {"$ref": "#/components/responses/BadText"})
             responses["500"] = {"$ref": "#/components/responses/ServerError"}
             operation["responses"] = dict(sorted(responses.items()))

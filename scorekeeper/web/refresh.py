@@ -7,8 +7,8 @@ the worker has heard the session's version announced (``scorekeeper.announced``)
 A plain GET of a session that exists is answered here, without the request
 context, the cookie or the hooks of a page: none of them has anything to do for it.
 Anything else (another method, a query string, an id of the wrong shape, no such
-session) goes on to the Flask view, which answers it the same way, or with its JSON
-error.
+session, a host not in ``TRUSTED_HOSTS``) goes on to the Flask view, which answers it
+the same way, or with its JSON error.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from werkzeug.http import HTTP_STATUS_CODES, parse_etags
 
 from scorekeeper import announced, keys, store
 from scorekeeper.db import database
+from scorekeeper.web.hosts import is_trusted
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -68,8 +69,9 @@ class RefreshCheck:
             watch.learn(session_id, version, generation)
         return version
 
-    def __init__(self, wsgi_app: WSGIApplication) -> None:
+    def __init__(self, wsgi_app: WSGIApplication, trusted_hosts: list[str] | None) -> None:
         self.wsgi_app = wsgi_app
+        self.trusted_hosts = trusted_hosts
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         match = VERSION_PATH.fullmatch(environ.get("PATH_INFO", ""))
@@ -78,6 +80,7 @@ class RefreshCheck:
             or environ.get("REQUEST_METHOD") != "GET"
             or environ.get("QUERY_STRING")
             or not keys.is_id(match[1])
+            or not is_trusted(environ, self.trusted_hosts)
         ):
             return self.wsgi_app(environ, start_response)
         sent = parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
