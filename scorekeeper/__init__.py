@@ -110,7 +110,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
 
-    from scorekeeper import announced, db, logs, migrations
+    from scorekeeper import announced, backups, db, logs, migrations
     from scorekeeper.web import addresses, hosts, https, register
 
     logs.init_app(app)
@@ -119,6 +119,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     https.init_app(app)
     db.init_app(app)
     migrations.init_app(app)
+    backups.init_app(app)
     announced.init_app(app)
     register(app)
     https.trust_proxies(app)
