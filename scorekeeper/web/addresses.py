@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request, url_for
+from werkzeug.sansio.utils import host_is_trusted
 
 # Any address outside this machine: connecting a UDP socket to it only picks the
 # route (and so the local address) the machine would use; no packet is sent.
@@ -111,4 +112,12 @@ def reachable() -> Reachable:
             "connect it to the Wi-Fi, or set PUBLIC_URL.",
         )
     port = f":{opened.port}" if opened.port else ""
-    return Reachable(f"{request.scheme}://{lan}{port}{request.script_root}")
+    on_the_lan = f"{request.scheme}://{lan}{port}{request.script_root}"
+    trusted = current_app.config["TRUSTED_HOSTS"]
+    if trusted and not host_is_trusted(lan, trusted):
+        return Reachable(
+            on_the_lan,
+            f"TRUSTED_HOSTS does not list {lan}, this computer's network address, so the "
+            "server refuses the phones that open these links: add it, or set PUBLIC_URL.",
+        )
+    return Reachable(on_the_lan)

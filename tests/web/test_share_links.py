@@ -95,6 +95,24 @@ def test_a_server_listening_on_this_computer_only_says_phones_cannot_open_its_li
     assert "make run HOST=0.0.0.0" in html
 
 
+@pytest.mark.usefixtures("on_a_lan")
+def test_a_lan_address_trusted_hosts_leaves_out_says_phones_are_refused(
+    database_url: str,
+) -> None:
+    app = make_app(database_url, TRUSTED_HOSTS="localhost 127.0.0.1")
+    html, session_id, _ = share_page(app, "http://127.0.0.1:5000", EVERY_INTERFACE)
+    assert links_in(html)[1] == f"http://{LAN}:5000/s/{session_id}"
+    assert f"TRUSTED_HOSTS does not list {LAN}, this computer&#39;s network address" in html
+
+
+@pytest.mark.usefixtures("on_a_lan")
+def test_a_lan_address_trusted_hosts_lists_is_shared_without_a_warning(database_url: str) -> None:
+    app = make_app(database_url, TRUSTED_HOSTS=f"localhost 127.0.0.1 {LAN}")
+    html, session_id, _ = share_page(app, "http://127.0.0.1:5000", EVERY_INTERFACE)
+    assert links_in(html)[1] == f"http://{LAN}:5000/s/{session_id}"
+    assert 'id="unreachable"' not in html
+
+
 def test_a_computer_on_no_network_says_phones_cannot_open_its_links(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
