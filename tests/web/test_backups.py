@@ -17,6 +17,7 @@ from conftest import POSTGRES_URL, ApiSession, empty_postgres, make_app
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper import migrations
 from scorekeeper.backups import USE_PG_DUMP, USE_PG_RESTORE
 from scorekeeper.db import database
 from scorekeeper.migrations import MIGRATIONS
@@ -143,25 +144,26 @@ def test_a_round_trip_keeps_the_sessions_as_they_were_at_the_backup(
 
 
 def test_a_backup_of_an_older_migration_is_restored_then_migrated(
-    sqlite_app: Flask, tmp_path: Path, live: Path
+    tmp_path: Path, live: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session = new_session(sqlite_app.test_client())
-    backup = tmp_path / "old.sqlite3"
-    assert run(sqlite_app, "backup", str(backup)).exit_code == 0
     newest = len(MIGRATIONS)
-    # Migration 12 changes nothing on SQLite: without its record, this is a backup of 11.
-    with closing(sqlite3.connect(backup)) as older:
-        older.execute("DELETE FROM schema_migration WHERE number = ?", (newest,))
-        older.commit()
-
+    # The database an app one migration older made, holding a session.
+    older = tmp_path / "older.sqlite3"
+    monkeypatch.setattr(migrations, "MIGRATIONS", MIGRATIONS[:-1])
+    session_id = new_session(make_app(f"sqlite:///{older}").test_client()).id
     stop_the_server()
-    result = run(sqlite_app, "restore", "--yes", str(backup))
+    monkeypatch.undo()
+    live.parent.mkdir()
+    app = make_app(f"sqlite:///{live}")
+    stop_the_server()
+
+    result = run(app, "restore", "--yes", str(older))
     assert result.exit_code == 0, result.output
     assert f"(migration {newest - 1})" in result.output
     assert f"applied migrations [{newest}]" in result.output
     with closing(sqlite3.connect(live)) as restored:
         assert restored.execute("SELECT MAX(number) FROM schema_migration").fetchone() == (newest,)
-    assert session.read()["version"] == 0
+    assert app.test_client().get(f"/api/v1/sessions/{session_id}").get_json()["version"] == 0
 
 
 # Makes the file offered to restore, with the app whose backup it may start from.
