@@ -169,11 +169,11 @@ def carry_over(
     was never an id, is left out."""
     with write_transaction():
         device = _device(None)
-        for model, thing, of, roles in (
+        for model, thing, things, roles in (
             (DeviceSession, DeviceSession.session, GameSession, dict(sessions)),
             (DeviceGroup, DeviceGroup.group, PlayerGroup, dict(groups)),
         ):
-            existing = _existing(of, list(roles))
+            existing = _existing(things, list(roles))
             given = [
                 {model.device: device, thing: thing_id, model.role: role, model.given_at: at}
                 for (thing_id, role), at in zip(roles.items(), _newest_first(), strict=False)
