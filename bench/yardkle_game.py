@@ -14,7 +14,7 @@ from scorekeeper import create_app, store
 from scorekeeper.db import database, write_transaction
 from scorekeeper.games.base import resolve_options
 from scorekeeper.games.yardkle import rules as yardkle
-from scorekeeper.models import GameSession
+from scorekeeper.models import Device, DeviceSession, GameSession, utc_now
 
 SEATS = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 
@@ -54,9 +54,10 @@ NewSession = Callable[[int], tuple[str, str]]
 @contextmanager
 def sessions_deleted_afterwards() -> Iterator[NewSession]:
     """A maker of 8-seat Yardkle sessions to the winning score it is given (their id and
-    edit key), each deleted at the end with all it logged: a benchmark leaves the
-    database it was given as it found it."""
+    edit key), each deleted at the end with all it logged and the phones it was opened
+    with: a benchmark leaves the database it was given as it found it."""
     made: list[str] = []
+    started = utc_now()
 
     def new_session(winning_score: int) -> tuple[str, str]:
         session = store.create("yardkle", list(SEATS), {"winning_score": winning_score})
@@ -66,6 +67,14 @@ def sessions_deleted_afterwards() -> Iterator[NewSession]:
     try:
         yield new_session
     finally:
-        # Seats, events and keys go with their session (ON DELETE CASCADE).
+        # Seats, events and keys go with their session (ON DELETE CASCADE); so do the
+        # rights of the phones that opened them, and a phone made since the benchmark
+        # started that held a right to one of them is the benchmark's own (http_load's).
         with database.connection_context(), write_transaction():
+            phones = (
+                DeviceSession.select(DeviceSession.device)
+                .join(Device)
+                .where(DeviceSession.session.in_(made) & (Device.created_at >= started))
+            )
+            Device.delete().where(Device.id.in_(phones)).execute()
             GameSession.delete().where(GameSession.id.in_(made)).execute()

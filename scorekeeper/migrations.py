@@ -354,6 +354,54 @@ def keep_one_next_game_per_session() -> None:
     )
 
 
+# --- Migration 14: the rights of each device, kept on the server ------------------------
+
+
+class _Device14(BaseModel):
+    id = CharField(primary_key=True, max_length=32)
+    created_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "device"
+
+
+class _DeviceSession14(BaseModel):
+    device = ForeignKeyField(_Device14, on_delete="CASCADE", index=False)
+    session = ForeignKeyField(_GameSession1, on_delete="CASCADE")
+    role = CharField(max_length=4)
+    given_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "device_session"
+        primary_key = CompositeKey("device", "session")
+
+
+class _DeviceGroup14(BaseModel):
+    device = ForeignKeyField(_Device14, on_delete="CASCADE", index=False)
+    group = ForeignKeyField(_PlayerGroup10, on_delete="CASCADE")
+    role = CharField(max_length=4)
+    given_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "device_group"
+        primary_key = CompositeKey("device", "group")
+
+
+class _DeviceDeck14(BaseModel):
+    device = ForeignKeyField(_Device14, on_delete="CASCADE", index=False)
+    profile = ForeignKeyField(_DeckProfile2, on_delete="CASCADE")
+    given_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "device_deck"
+        primary_key = CompositeKey("device", "profile")
+
+
+def keep_device_rights_on_the_server() -> None:
+    # Rights still in cookies move here on each phone's next request (web.access).
+    database.create_tables([_Device14, _DeviceSession14, _DeviceGroup14, _DeviceDeck14], safe=False)
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
@@ -368,6 +416,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     record_when_sessions_end,
     announce_session_versions,
     keep_one_next_game_per_session,
+    keep_device_rights_on_the_server,
 )
 
 # Any constant works: it only has to be the same for every app process.

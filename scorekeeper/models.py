@@ -205,3 +205,57 @@ class SessionDeck(BaseModel):
 
     class Meta:
         table_name = "session_deck"
+
+
+class Device(BaseModel):
+    """A phone or a browser: the rights it holds are the rows below, and its cookie carries
+    only this id. Stored here rather than in the cookie, whose 4 KB held a few dozen."""
+
+    # Unguessable like an edit key (192 random bits): whoever holds it holds the rights.
+    id = CharField(primary_key=True, max_length=32)
+    created_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "device"
+
+
+class DeviceSession(BaseModel):
+    """A session on a device's list: watched ("view") or scored there ("edit")."""
+
+    # Not indexed apart: the primary key starts with it.
+    device = ForeignKeyField(Device, on_delete="CASCADE", index=False)
+    session = ForeignKeyField(GameSession, on_delete="CASCADE")
+    role = CharField(max_length=4)
+    # When the device was given it, or the right to record in it.
+    given_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "device_session"
+        primary_key = CompositeKey("device", "session")
+
+
+class DeviceGroup(BaseModel):
+    """A group on a device's list: seen ("view") or changed from there ("edit")."""
+
+    device = ForeignKeyField(Device, on_delete="CASCADE", index=False)
+    group = ForeignKeyField(PlayerGroup, on_delete="CASCADE")
+    role = CharField(max_length=4)
+    given_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "device_group"
+        primary_key = CompositeKey("device", "group")
+
+
+class DeviceDeck(BaseModel):
+    """A deck profile a device may change (seeing one needs only its link)."""
+
+    device = ForeignKeyField(Device, on_delete="CASCADE", index=False)
+    profile = ForeignKeyField(DeckProfile, on_delete="CASCADE")
+    # When the device was last given it (it made the profile, opened its link, scored a
+    # session played with it): the newest is the one a new session offers first.
+    given_at = DateTimeField(default=utc_now)
+
+    class Meta:
+        table_name = "device_deck"
+        primary_key = CompositeKey("device", "profile")

@@ -27,7 +27,7 @@ from hypothesis import settings
 from openapi_check import CheckedClient
 from page_player import WALKS, submissions
 
-from scorekeeper import create_app, stats, store
+from scorekeeper import create_app, devices, stats, store
 from scorekeeper.db import Statement, open_database
 
 # The property tests prove rules, not speed (bench/ measures that): on a shared, busy
@@ -38,6 +38,10 @@ settings.load_profile("scorekeeper")
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 TABLES = (
+    "device_session",
+    "device_group",
+    "device_deck",
+    "device",
     "session_deck",
     "group_player",
     "player_group",
@@ -452,9 +456,11 @@ class Statements(logging.Handler):
 
 
 def prepared_sql() -> dict[str, str]:
-    """The SQL of each of the store's statements by its name as a prepared one."""
+    """The SQL of each of the store's (and the devices') statements by its name as a prepared
+    one."""
     made = [value for value in vars(store).values() if isinstance(value, Statement)]
-    return {s.prepared_name: s.sql for s in [*made, *store._COLUMN_READS.values()]}
+    statements = [*made, *store._COLUMN_READS.values(), *devices.STATEMENTS]
+    return {s.prepared_name: s.sql for s in statements}
 
 
 @pytest.fixture

@@ -1,51 +1,65 @@
-"""Who may do what: the device's signed cookie and the API's Bearer key.
+"""Who may do what: the device's rights and the API's Bearer key.
 
-No accounts. The session id is the view link. The right to record lives in
-this device's signed cookie (set for the creator and for whoever opens the
-"score with me" link) or, for the API, in ``Authorization: Bearer <edit key>``.
-A deck profile's link shows its sizes; the right to change them lives in the
-cookie too (the phone that made it, the scorers of its sessions, whoever
-opens its "edit this deck" link). So with a group: its link shows it, and the
-cookie remembers the groups this device has seen and those it may change (the
-phone that made it, whoever opens its "join this group" link).
+No accounts. The session id is the view link. The right to record is this
+device's (given to the creator and to whoever opens the "score with me" link)
+or, for the API, in ``Authorization: Bearer <edit key>``. A deck profile's
+link shows its sizes; the right to change them is the device's too (the phone
+that made it, the scorers of its sessions, whoever opens its "edit this deck"
+link). So with a group: its link shows it, and the device remembers the groups
+it has seen and those it may change (the phone that made it, whoever opens its
+"join this group" link).
+
+A device's rights are stored on the server (``scorekeeper.devices``), as many
+as it gathers; its signed cookie carries only its unguessable id.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import ParamSpec
+from typing import ParamSpec, TypeVar
 
-from flask import abort, current_app, make_response, request, session
+from flask import abort, current_app, g, make_response, request, session
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks, groups, keys, store
+from scorekeeper import decks, devices, groups, keys, store
+from scorekeeper.devices import EDIT as EDIT
+from scorekeeper.devices import VIEW as VIEW
 from scorekeeper.web import https
 
-# The cookie must stay under the 4 KB browsers keep. Sessions this device may
-# record in are kept first: opening watch links never pushes one out.
-REMEMBERED_SCORING = 60
-REMEMBERED_WATCHING = 20
-REMEMBERED_DECKS = 10
-REMEMBERED_GROUPS = 10
-EDIT = "edit"
-VIEW = "view"
-# Cookie entries: a list of [session id, role], newest first. (A dict lost its
-# order: the cookie's JSON sorts keys.)
+# The cookie's one entry: the id of this device, whose rights are stored with it
+# (``scorekeeper.devices``). Its size stays the same however many rights it holds.
+DEVICE_COOKIE = "device"
+# Lists show this many of a device's sessions, groups or deck profiles at a time.
+LIST_PAGE_SIZE = 30
+# The list of a device that has none yet.
+NOTHING = devices.Page({}, more=False)
+
+# What a device may do with a thing: a role, or whether it holds a deck profile.
+Right = TypeVar("Right", str | None, bool)
+
+# What cookies held before rights were kept on the server. The first ones: {session
+# id: role} (sorted by id) and the deck profiles the device had opened, which did not
+# all carry the right to change. Then: lists of [id, role] of sessions and groups, and
+# the ids of the deck profiles it may change, each newest first.
+FIRST_SESSIONS_COOKIE = "sessions"
+FIRST_DECKS_COOKIE = "decks"
 SESSIONS_COOKIE = "seen"
-DECKS_COOKIE = "deck_rights"
 GROUPS_COOKIE = "groups"
-
-
-# What cookies written before held: {id: role} (sorted by id) and the deck
-# profiles the device had opened, which did not all carry the right to change.
-OLD_SESSIONS_COOKIE = "sessions"
-OLD_DECKS_COOKIE = "decks"
+DECKS_COOKIE = "deck_rights"
+OLD_COOKIES = (
+    FIRST_SESSIONS_COOKIE,
+    FIRST_DECKS_COOKIE,
+    SESSIONS_COOKIE,
+    GROUPS_COOKIE,
+    DECKS_COOKIE,
+)
 
 
 def upgrade_old_cookie() -> None:
-    """Carry an old cookie's sessions over (their order is lost) and keep of its decks
-    only those this device scores a session of."""
+    """Carry the rights a cookie of before holds over to a new device, which the cookie
+    names from now on. Of the first cookies' decks, only those this device scores a
+    session of are carried over."""
     # Without a cookie there is nothing to carry over, and looking into the session would
     # mark the answer as depending on the cookie (Vary: Cookie): an API client sends none.
     sent = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
@@ -53,108 +67,138 @@ def upgrade_old_cookie() -> None:
         return
     if current_app.session_interface.get_cookie_name(current_app) not in sent.cookies:
         return
-    if OLD_SESSIONS_COOKIE not in session and OLD_DECKS_COOKIE not in session:
+    if not any(name in session for name in OLD_COOKIES):
         return
-    old_sessions = session.pop(OLD_SESSIONS_COOKIE, {})
-    old_decks = session.pop(OLD_DECKS_COOKIE, [])
-    if isinstance(old_sessions, dict):
-        session[SESSIONS_COOKIE] = [
-            [str(key), role] for key, role in old_sessions.items() if role in (EDIT, VIEW)
-        ]
-    scoring = [key for key, role in remembered().items() if role == EDIT]
-    if isinstance(old_decks, list):
-        rights = decks.of_sessions(scoring)
-        session[DECKS_COOKIE] = [str(item) for item in old_decks if item in rights]
+    old = {name: session.pop(name, None) for name in OLD_COOKIES}
+    first_sessions = old[FIRST_SESSIONS_COOKIE]
+    listed = (
+        [[key, role] for key, role in first_sessions.items()]
+        if isinstance(first_sessions, dict)
+        else old[SESSIONS_COOKIE]
+    )
+    sessions = _roles(listed)
+    profiles = _ids(old[DECKS_COOKIE])
+    if old[FIRST_DECKS_COOKIE] is not None:
+        played = decks.of_sessions([key for key, role in sessions if role == EDIT])
+        profiles += [item for item in _ids(old[FIRST_DECKS_COOKIE]) if item in played]
+    device = devices.carry_over(sessions, _roles(old[GROUPS_COOKIE]), profiles)
+    _hold(device)
 
 
-def remembered() -> dict[str, str]:
-    """This device's sessions, newest first: id → "edit" or "view"."""
-    return _roles(SESSIONS_COOKIE)
-
-
-def _roles(cookie: str) -> dict[str, str]:
-    """The [id, role] entries of a cookie list, newest first: id → "edit" or "view"."""
-    value = session.get(cookie, [])
+def _roles(value: object) -> list[tuple[str, str]]:
+    """The [id, role] entries of an old cookie's list, in its order."""
     if not isinstance(value, list):
-        return {}
-    return {
-        entry[0]: entry[1]
+        return []
+    return [
+        (entry[0], entry[1])
         for entry in value
-        if isinstance(entry, list) and len(entry) == 2 and entry[1] in (EDIT, VIEW)
-    }
+        if isinstance(entry, list)
+        and len(entry) == 2
+        and isinstance(entry[0], str)
+        and entry[1] in (EDIT, VIEW)
+    ]
+
+
+def _ids(value: object) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def device_id() -> str | None:
+    """This device's id, as its cookie names it (None: it has none yet)."""
+    value = session.get(DEVICE_COOKIE)
+    return value if keys.is_key(value) else None
+
+
+def _hold(device: str) -> None:
+    """Name ``device`` in the cookie, which is sent again: each right given starts its
+    lifetime over, so a phone in use keeps its device."""
+    session[DEVICE_COOKIE] = device
+    session.permanent = True
+    # What this request learned of the rights may no longer hold.
+    g.pop("device_rights", None)
+
+
+def _asked(kind: str, thing_id: str, look_up: Callable[[str, str], Right]) -> Right | None:
+    """What this device may do with one thing (None: it has no device yet), looked up
+    once a request: a page asks it again and again."""
+    device = device_id()
+    if device is None:
+        return None
+    known: dict[tuple[str, str], Right] = g.setdefault("device_rights", {})
+    if (kind, thing_id) not in known:
+        known[kind, thing_id] = look_up(device, thing_id)
+    return known[kind, thing_id]
+
+
+def session_role(session_id: str) -> str | None:
+    """ "edit", "view", or None: the session is not on this device's list."""
+    return _asked("session", session_id, devices.session_role)
+
+
+def group_role(group_id: str) -> str | None:
+    return _asked("group", group_id, devices.group_role)
 
 
 def remember(session_id: str, role: str) -> None:
-    known = remembered()
-    if known.get(session_id) == EDIT:
-        role = EDIT
-    newest_first = [(session_id, role), *((k, v) for k, v in known.items() if k != session_id)]
-    scoring = [entry for entry in newest_first if entry[1] == EDIT][:REMEMBERED_SCORING]
-    watching = [entry for entry in newest_first if entry[1] == VIEW][:REMEMBERED_WATCHING]
-    kept = set(scoring) | set(watching)
-    value = [list(entry) for entry in newest_first if entry in kept]
-    # Unchanged (the page seen again) leaves the cookie as it is: nothing to sign or send.
-    if session.get(SESSIONS_COOKIE) != value or not session.permanent:
-        session[SESSIONS_COOKIE] = value
-        session.permanent = True
+    """List the session on this device ("view"), or let it record there ("edit")."""
+    # Seen again, or seen by a scorer: nothing to write, no cookie to sign or send.
+    if session_role(session_id) in (role, EDIT):
+        return
+    _hold(devices.give_session(device_id(), session_id, role))
 
 
 def forget(session_id: str) -> None:
     """This device no longer lists the session, nor may it record in it."""
-    session[SESSIONS_COOKIE] = [
-        [key, role] for key, role in remembered().items() if key != session_id
-    ]
+    device = device_id()
+    if device is not None:
+        devices.take_session(device, session_id)
+        g.pop("device_rights", None)
 
 
 def remember_scorer(session_id: str) -> None:
     """This device may record in the session, and change its deck profile."""
-    remember(session_id, EDIT)
-    profile = decks.of_session(session_id)
-    if profile is not None:
-        remember_deck(profile.id)
-
-
-def remembered_decks() -> list[str]:
-    """The deck profiles this device may change, newest first."""
-    value = session.get(DECKS_COOKIE, [])
-    return [str(item) for item in value] if isinstance(value, list) else []
+    _hold(devices.give_scorer(device_id(), session_id))
 
 
 def remember_deck(profile_id: str) -> None:
-    known = [item for item in remembered_decks() if item != profile_id]
-    session[DECKS_COOKIE] = [profile_id, *known][:REMEMBERED_DECKS]
-    session.permanent = True
-
-
-def remembered_groups() -> dict[str, str]:
-    """This device's groups, newest first: id → "edit" or "view"."""
-    return _roles(GROUPS_COOKIE)
+    _hold(devices.give_deck(device_id(), profile_id))
 
 
 def remember_group(group_id: str, role: str) -> None:
     """List the group on this device; "edit": this device may change it from now on."""
-    known = remembered_groups()
-    if known.get(group_id) == EDIT:
-        role = EDIT
-    value = [[group_id, role], *([k, v] for k, v in known.items() if k != group_id)]
-    # A group this device may change is never pushed out by groups it only watches.
-    value.sort(key=lambda entry: entry[1] != EDIT)
-    kept = value[:REMEMBERED_GROUPS]
-    if session.get(GROUPS_COOKIE) != kept or not session.permanent:
-        session[GROUPS_COOKIE] = kept
-        session.permanent = True
+    if group_role(group_id) in (role, EDIT):
+        return
+    _hold(devices.give_group(device_id(), group_id, role))
+
+
+def sessions_page(page: int, size: int = LIST_PAGE_SIZE) -> devices.Page:
+    """A page of this device's sessions, the latest changed first."""
+    device = device_id()
+    return devices.sessions_page(device, page, size) if device else NOTHING
+
+
+def groups_page(page: int, size: int = LIST_PAGE_SIZE) -> devices.Page:
+    """A page of this device's groups, those it may change first."""
+    device = device_id()
+    return devices.groups_page(device, page, size) if device else NOTHING
+
+
+def decks_page(page: int, game: str | None = None, size: int = LIST_PAGE_SIZE) -> devices.Page:
+    """A page of the deck profiles this device may change, the newest given first."""
+    device = device_id()
+    return devices.decks_page(device, page, size, game) if device else NOTHING
 
 
 def device_may_edit_group(group_id: str) -> bool:
-    return remembered_groups().get(group_id) == EDIT
+    return group_role(group_id) == EDIT
 
 
 def device_may_edit(session_id: str) -> bool:
-    return remembered().get(session_id) == EDIT
+    return session_role(session_id) == EDIT
 
 
 def device_may_edit_deck(profile_id: str) -> bool:
-    return profile_id in remembered_decks()
+    return _asked("deck", profile_id, devices.holds_deck) is True
 
 
 Params = ParamSpec("Params")

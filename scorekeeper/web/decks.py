@@ -15,6 +15,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.web import access, addresses
 from scorekeeper.web.forms import KeyedForm
+from scorekeeper.web.sessions import page_asked
 
 NOT_FOUND = "No deck profile has this link. Check the address, or make a new one."
 
@@ -46,6 +47,11 @@ def chosen_game() -> str:
     return chosen
 
 
+def deck_list_url(page: int) -> str:
+    """The list of this device's deck profiles at ``page`` (the first named by no argument)."""
+    return url_for("decks.deck_list", page=page if page > 1 else None)
+
+
 @bp.route("/decks", methods=["GET", "POST"])
 def deck_list() -> Response | tuple[str, int]:
     form = KeyedForm()
@@ -60,9 +66,13 @@ def deck_list() -> Response | tuple[str, int]:
             return redirect(url_for("decks.deck_page", profile_id=profile.id), 303)
     elif request.method == "POST":
         error = "This form expired: reload the page and try again."
+    page_number = page_asked("page")
+    listed = access.decks_page(page_number)
     page = render_template(
         "decks/list.html",
-        profiles=decks.find(access.remembered_decks()),
+        profiles=decks.find(list(listed.roles)),
+        newer=deck_list_url(page_number - 1) if page_number > 1 else None,
+        older=deck_list_url(page_number + 1) if listed.more else None,
         games=decks.sized_games(),
         error=error,
         form=form,

@@ -205,7 +205,7 @@ def group_session_form(game: Game) -> NewSessionForm:
     """The new-session form of ``game`` (its options, its deck), without typed seats."""
     deck_choices = None
     if game.sized_cards is not None:
-        profiles = decks.find(access.remembered_decks(), game.slug)
+        profiles = decks.find(list(access.decks_page(1, game.slug).roles))
         deck_choices = [(p.id, p.name) for p in profiles]
     return new_session_form(game, deck_choices)
 

@@ -48,7 +48,7 @@ def known_size(slug: str, card: str) -> str | None:
     told = remembered_sizes(slug).get(card)
     if told:
         return told
-    newest = decks.find(access.remembered_decks(), slug)[:1]
+    newest = decks.find(list(access.decks_page(1, slug, size=1).roles))
     size = newest[0].sizes.get(card) if newest else None
     return None if size is None else str(size)
 

@@ -113,16 +113,43 @@ def load_or_404(session_id: str) -> store.SessionView:
         abort(404, NOT_FOUND)
 
 
+def page_asked(argument: str) -> int:
+    """The page of a list the address asks for by ``argument`` (1, the first, unless
+    asked): 404 for a page number that is none."""
+    asked = request.args.get(argument, "1")
+    page = int(asked) if is_digits(asked) and len(asked) < 10 else 0
+    if page < 1:
+        abort(404, "This list has no such page: its first page is 1.")
+    return page
+
+
+def home_url(page: int, groups_page: int, anchor: str) -> str:
+    """The home page at these pages of its sessions and of its groups (a first page is
+    named by no argument), scrolled to the list ``anchor``."""
+    return url_for(
+        "sessions.home",
+        page=page if page > 1 else None,
+        groups_page=groups_page if groups_page > 1 else None,
+        _anchor=anchor,
+    )
+
+
 @bp.get("/")
 def home() -> str:
-    known = access.remembered()
-    group_roles = access.remembered_groups()
+    """This device's sessions and groups, each list a page at a time."""
+    page, groups_page = page_asked("page"), page_asked("groups_page")
+    listed = access.sessions_page(page)
+    listed_groups = access.groups_page(groups_page)
     return render_template(
         "home.html",
-        sessions=store.summaries(list(known)),
-        roles=known,
-        groups=groups.find(list(group_roles)),
-        group_roles=group_roles,
+        sessions=store.summaries(list(listed.roles)),
+        roles=listed.roles,
+        newer_sessions=home_url(page - 1, groups_page, "sessions") if page > 1 else None,
+        older_sessions=home_url(page + 1, groups_page, "sessions") if listed.more else None,
+        groups=groups.find(list(listed_groups.roles)),
+        group_roles=listed_groups.roles,
+        previous_groups=home_url(page, groups_page - 1, "groups") if groups_page > 1 else None,
+        more_groups=home_url(page, groups_page + 1, "groups") if listed_groups.more else None,
     )
 
 
@@ -149,7 +176,7 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
         abort(422, refused.message)
     deck_choices = None
     if game.sized_cards is not None:
-        profiles = decks.find(access.remembered_decks(), game.slug)
+        profiles = decks.find(list(access.decks_page(1, game.slug).roles))
         deck_choices = [(p.id, p.name) for p in profiles]
     form = new_session_form(game, deck_choices)
     refused = False
@@ -159,14 +186,14 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
             return started
         refused = True
     refused = refused or bool(form.errors)
-    group_roles = access.remembered_groups()
+    group_roles = access.groups_page(1).roles
     page = render_template(
         "sessions/new_session.html",
         game=game,
         form=form,
         refused=refused,
-        # The names seated in this phone's sessions, offered as each seat is typed.
-        used_names=groups.names_used(list(access.remembered())),
+        # The names seated in this phone's latest sessions, offered as each seat is typed.
+        used_names=groups.names_used(list(access.sessions_page(1).roles)),
         groups=groups.find([gid for gid, role in group_roles.items() if role == access.EDIT]),
     )
     return page, 422 if refused else 200

@@ -7,10 +7,12 @@ from yardkle_game import SEATS, seeded_actions, sessions_deleted_afterwards
 
 from scorekeeper import store
 from scorekeeper.db import database
-from scorekeeper.models import Event, GameSession, Seat
+from scorekeeper.models import Device, DeviceSession, Event, GameSession, Seat
 
 
-def test_sessions_a_benchmark_made_are_deleted_with_their_seats_and_events(app: Flask) -> None:
+def test_sessions_a_benchmark_made_are_deleted_with_their_seats_events_and_phones(
+    app: Flask,
+) -> None:
     with app.app_context():
         with database.connection_context():
             kept, _key = store.create("yardkle", ["Ann", "Bo"], {})
@@ -21,7 +23,13 @@ def test_sessions_a_benchmark_made_are_deleted_with_their_seats_and_events(app: 
                 store.append(made[0], action, version)
             assert Event.select().where(Event.session == made[0]).count() == 5
             assert Seat.select().where(Seat.session.in_(made)).count() == 16
+            # The phone http_load opens a session page with, and a phone of someone else.
+            assert app.test_client().get(f"/s/{made[0]}").status_code == 200
+            assert app.test_client().get(f"/s/{kept}").status_code == 200
+            assert Device.select().count() == 2
         with database.connection_context():
             assert [row.id for row in GameSession.select()] == [kept]
             assert Seat.select().count() == 2
             assert Event.select().count() == 0
+            assert [row.session_id for row in DeviceSession.select()] == [kept]
+            assert Device.select().count() == 1
