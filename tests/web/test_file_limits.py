@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -16,6 +17,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper import export, group_export, groups, store
 from scorekeeper.db import database
+from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.score_sheet.rules import MAX_ROUND_POINTS
 from scorekeeper.models import Event, GameSession, PlayerGroup
 
 MIB = 1024 * 1024
@@ -223,3 +226,69 @@ def test_a_group_csv_with_a_lone_carriage_return_in_a_cell_is_refused_naming_its
     assert assert_error(response, 422, "file") == (
         "Line 2 of the file cannot be read as CSV: a cell holding a line break must be in quotes."
     )
+
+
+def longest_session(app: Flask) -> str:
+    """The largest session the app keeps: a score sheet of twelve seats named with 40
+    letters each, every round of its 10,000 at the most a round scores and every one
+    corrected once."""
+    names = [f"{letter * 38}{seat:02d}" for seat, letter in enumerate("ABCDEFGHIJKL")]
+    most = [-MAX_ROUND_POINTS] * len(names)
+    events = [(seq, {"type": "round", "points": most}, False, False) for seq in range(1, 10_001)]
+    corrected = datetime(2026, 11, 24, 20, 15)
+    corrections = [
+        (seq, {"type": "round", "points": [MAX_ROUND_POINTS] * len(names)}, corrected, "")
+        for seq, *_ in events
+    ]
+    assert len(events) == store.MAX_EVENTS and len(corrections) == store.MAX_CORRECTIONS
+    sheet = store.ImportedSession("score-sheet", {}, names, events, corrections=corrections)
+    with app.app_context(), database.connection_context():
+        return store.import_session(sheet)[0]
+
+
+def test_the_largest_session_the_app_keeps_exports_a_file_its_import_takes(
+    checked_app: Flask,
+) -> None:
+    app, client = checked_app, checked_app.test_client()
+    session_id = longest_session(app)
+    exported = client.get(f"/s/{session_id}/export.json").get_data()
+    assert 28 * MIB < len(exported) <= export.FILE_MAX_BYTES
+    new_id = made_id(upload_on_page(client, "/import", exported, "longest.json"))
+    assert len(rounds_of(app, new_id)) == store.MAX_EVENTS
+    with app.app_context(), database.connection_context():
+        view = store.load(new_id)
+        round_of_twelve = {"type": "round", "points": [1] * 12}
+        with pytest.raises(IllegalAction) as refused:
+            store.append(new_id, round_of_twelve, view.version)
+        assert (refused.value.field, refused.value.message) == (
+            "action",
+            "This session has logged 10,000 events, the most a session keeps (its exported "
+            "file must fit an import): play on in a new session.",
+        )
+        with pytest.raises(IllegalAction) as refused:
+            store.correct(new_id, 1, round_of_twelve, view.version)
+        assert (refused.value.field, refused.value.message) == (
+            "seq",
+            "This session has kept 10,000 corrections, the most a session keeps (its "
+            "exported file must fit an import).",
+        )
+        assert store.load(new_id).version == view.version
+
+
+def test_a_file_of_more_events_than_a_session_keeps_is_refused_naming_the_most(
+    app: Flask, client: FlaskClient
+) -> None:
+    before = counts(app)
+    events = [{"seq": seq, "action": {"type": "finish"}} for seq in range(1, 10_002)]
+    exported = {
+        "format": export.FORMAT,
+        "format_version": export.FORMAT_VERSION,
+        "game": "score-sheet",
+        "seats": [{"position": 0, "name": "Ann"}],
+        "events": events,
+    }
+    response = client.post(f"{API}/sessions/import", json=exported)
+    assert assert_error(response, 422, "events") == (
+        "The file holds 10,001 events; a session keeps at most 10,000."
+    )
+    assert counts(app) == before
