@@ -292,3 +292,20 @@ def test_a_file_of_more_events_than_a_session_keeps_is_refused_naming_the_most(
         "The file holds 10,001 events; a session keeps at most 10,000."
     )
     assert counts(app) == before
+
+
+def test_the_import_pages_and_the_api_document_state_each_files_limit(
+    client: FlaskClient,
+) -> None:
+    assert "A session file may be at most 32 MiB." in client.get("/import").get_data(as_text=True)
+    group_page = client.get("/groups/import").get_data(as_text=True)
+    assert "A group file may be at most 64 MiB." in group_page
+    paths = client.get(f"{API}/openapi.json").get_json()["paths"]
+    refusals = {
+        path: paths[path]["post"]["responses"]["413"]["description"]
+        for path in ("/sessions/import", "/groups/import")
+    }
+    assert refusals == {
+        "/sessions/import": "The file is larger than a session file may be: at most 32 MiB.",
+        "/groups/import": "The file is larger than a group file may be: at most 64 MiB.",
+    }
