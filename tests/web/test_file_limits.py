@@ -85,13 +85,16 @@ def checked_app(database_url: str) -> Flask:
     return make_app(database_url, WTF_CSRF_ENABLED=True)
 
 
-def upload_on_page(client: FlaskClient, path: str, content: bytes, name: str) -> Any:
-    """The import page's form sent with a file, as a browser sends it: with the CSRF
-    token of the page it was on."""
+def upload_on_page(
+    client: FlaskClient, path: str, content: bytes, name: str, pasted: bool = False
+) -> Any:
+    """The import page's form sent with a file (or its text pasted), as a browser sends
+    it: with the CSRF token of the page it was on."""
     page = client.get(path).get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
     assert token, "the import page has no CSRF token"
-    data = {"csrf_token": token.group(1), "form_key": name, "file": (io.BytesIO(content), name)}
+    sent = {"text": content.decode()} if pasted else {"file": (io.BytesIO(content), name)}
+    data = {"csrf_token": token.group(1), "form_key": name, **sent}
     return client.post(path, data=data, content_type="multipart/form-data")
 
 
@@ -100,18 +103,19 @@ def made_id(response: Any) -> str:
     return str(response.location.rsplit("/", 1)[1])
 
 
-def test_a_3001_round_session_exported_imports_back_on_the_page_with_its_csrf_check(
+def test_a_3001_round_session_exported_imports_back_on_the_page_chosen_or_pasted(
     checked_app: Flask,
 ) -> None:
     client = checked_app.test_client()
     session_id = long_session(checked_app, LONG_SESSION_ROUNDS)
     exported = client.get(f"/s/{session_id}/export.json").get_data()
     assert len(exported) > 1 * MIB  # the imports took 512 KiB
-    new_id = made_id(upload_on_page(client, "/import", exported, "long.json"))
-    assert new_id != session_id
     logged = rounds_of(checked_app, session_id)
     assert len(logged) == LONG_SESSION_ROUNDS
-    assert rounds_of(checked_app, new_id) == logged
+    chosen = made_id(upload_on_page(client, "/import", exported, "long.json"))
+    pasted = made_id(upload_on_page(client, "/import", exported, "pasted", pasted=True))
+    assert len({session_id, chosen, pasted}) == 3
+    assert rounds_of(checked_app, chosen) == rounds_of(checked_app, pasted) == logged
 
 
 def test_a_3001_round_session_exported_imports_back_through_the_api(
