@@ -13,7 +13,7 @@ from flask import Flask, Request, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper import export, group_export
-from scorekeeper.web.errors import error_response
+from scorekeeper.web.errors import error_response, wants_json
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -42,7 +42,7 @@ def too_large_refusal(sent: Request) -> tuple[str, str]:
     """(sentence, field) refusing ``sent``: how large it is and how large it may be."""
     upload = FILE_UPLOADS.get(sent.endpoint or "")
     # The API's body is the file itself; a page sends it as the form's "file".
-    field = "file" if upload and not sent.path.startswith("/api/") else "body"
+    field = "file" if upload and not wants_json() else "body"
     what, may_be = ("The file", upload[0]) if upload else ("The request", "a request")
     limit, size = sent.max_content_length, sent.content_length
     if limit is None or (size is not None and size <= limit):
@@ -66,5 +66,4 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(_error: RequestEntityTooLarge) -> tuple[Response, int]:
-        sent: Request = request._get_current_object()  # type: ignore[attr-defined]
-        return error_response(413, *too_large_refusal(sent))
+        return error_response(413, *too_large_refusal(request))

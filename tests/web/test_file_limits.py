@@ -313,3 +313,17 @@ def test_the_import_pages_and_the_api_document_state_each_files_limit(
         "/sessions/import": "The file is larger than a session file may be: at most 32 MiB.",
         "/groups/import": "The file is larger than a group file may be: at most 64 MiB.",
     }
+
+
+def test_a_form_field_over_the_forms_limit_is_refused_naming_that_limit(
+    database_url: str,
+) -> None:
+    # A server that takes larger requests than form text: the body is within its limit.
+    app = make_app(database_url, MAX_CONTENT_LENGTH=MIB)
+    client = app.test_client()
+    before = counts(app)
+    data = {"seats-0": "x" * (600 * 1024), "form_key": "long"}
+    response = client.post("/new/yardkle", data=data, content_type="multipart/form-data")
+    assert response.status_code == 413
+    assert refusal(response) == "A text field of this form may hold at most 512 KiB."
+    assert counts(app) == before
