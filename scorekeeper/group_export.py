@@ -27,6 +27,12 @@ from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, RequestKey
 FORMAT = "tabletop-scorekeeper/group"
 FORMAT_VERSION = 1
 CSV_COLUMNS = ("kind", "number", "name", "colour", "emoji", "session")
+# How large a group file an import takes (README: Limits): a group holds many sessions.
+FILE_MAX_BYTES = 64 * 1024 * 1024
+# A CSV row carries a whole session's export in one cell, longer than the csv module's
+# 131,072 characters by default. No cell can be longer than the file, so the limit the
+# request takes bounds every cell instead; the setting is the process's, never lowered.
+csv.field_size_limit(max(csv.field_size_limit(), FILE_MAX_BYTES))
 # The one-time keys of group imports: none of them names a session.
 IMPORT_SCOPE = "group-import"
 # Text a spreadsheet would run as a formula starts with one of these; the CSV writes a
@@ -135,7 +141,18 @@ def group_csv(group: groups.Group) -> str:
 
 def csv_as_json(text: str) -> dict[str, Any]:
     """A group CSV as the JSON file it carries; a bad row is named by its number and column."""
-    rows = list(csv.reader(io.StringIO(text)))
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = list(reader)
+    except csv.Error:
+        # What is left to refuse once the text is checked (no NUL) and no cell can pass the
+        # field limit: a carriage return alone in a cell without quotes. The reader counts
+        # lines, not rows (a quoted cell may hold line breaks).
+        raise IllegalAction(
+            f"Line {reader.line_num} of the file cannot be read as CSV: a cell holding a "
+            "line break must be in quotes.",
+            "file",
+        ) from None
     if not rows or tuple(rows[0]) != CSV_COLUMNS:
         raise IllegalAction(
             f"This is not a group CSV file: its first row must be {','.join(CSV_COLUMNS)}.",

@@ -42,6 +42,12 @@ from scorekeeper.models import (
 )
 from scorekeeper.recent import Recent
 
+# The events a session logs at most (undone ones too), and the corrections it keeps at
+# most, so that its export fits the file an import takes (export.FILE_MAX_BYTES, README:
+# Limits): a score sheet of twelve seats named in 40 letters, 10,000 rounds each
+# corrected once, exports 30.8 MB.
+MAX_EVENTS = MAX_CORRECTIONS = 10_000
+
 
 @dataclass(frozen=True)
 class ImportedSession:
@@ -498,6 +504,15 @@ def import_session(
 ) -> tuple[str, str]:
     """A new session identical to an exported one (read by ``export.read_export``)."""
     game = get_game(imported.game)
+    for listed, most, what in (
+        (imported.events, MAX_EVENTS, "events"),
+        (imported.corrections, MAX_CORRECTIONS, "corrections"),
+    ):
+        if len(listed) > most:
+            raise IllegalAction(
+                f"The file holds {len(listed):,} {what}; a session keeps at most {most:,}.",
+                "events",
+            )
     _check_deck_game(game, imported.deck_profile is not None)
     seats = check_seat_names(game, imported.seats)
     options = resolve_options(game.options, imported.options)
@@ -829,6 +844,12 @@ def append(
 def _checked_action(view: SessionView, data: Sent) -> tuple[Any, Mapping[str, Any], Any]:
     """The state after the action, the action as recorded, and the engine's action: what
     the rules make of ``data`` at ``view`` (IllegalAction if they refuse it)."""
+    if len(view.events) >= MAX_EVENTS:
+        raise IllegalAction(
+            f"This session has logged {MAX_EVENTS:,} events, the most a session keeps (its "
+            "exported file must fit an import): play on in a new session.",
+            "action",
+        )
     game = view.game
     sent = data(view) if callable(data) else data
     if view.deck is not None:
@@ -1194,6 +1215,12 @@ def correct(
             ) from None
         _update_event(session, seq, action=action)
         if action != was:
+            if Correction.select().where(Correction.session == session).count() >= MAX_CORRECTIONS:
+                raise IllegalAction(
+                    f"This session has kept {MAX_CORRECTIONS:,} corrections, the most a "
+                    "session keeps (its exported file must fit an import).",
+                    "seq",
+                )
             # The event now holds the replacement; the history keeps what it replaced.
             Correction.create(session=session, seq=seq, action=was)
         _learn_size(_with_deck(corrected), action)

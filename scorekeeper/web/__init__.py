@@ -94,8 +94,11 @@ def register(app: Flask) -> None:
         judge,
         play,
         sessions,
+        uploads,
     )
 
+    # Before the CSRF check, which reads a page's form: an imported file's own limit first.
+    uploads.init_app(app)
     csrf.init_app(app)
     csrf.exempt(api.bp)
     errors.init_app(app)

@@ -7,12 +7,13 @@ import json
 from flask import Blueprint, Response, jsonify, redirect, render_template, url_for
 
 from scorekeeper import store
-from scorekeeper.export import read_export, session_csv, session_json
+from scorekeeper.export import FILE_MAX_BYTES, read_export, session_csv, session_json
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.web import access
 from scorekeeper.web.forms import ImportForm
 from scorekeeper.web.inputs import check_text, json_strings
 from scorekeeper.web.sessions import load_or_404
+from scorekeeper.web.uploads import size_text
 
 bp = Blueprint("export", __name__)
 
@@ -79,4 +80,5 @@ def import_session() -> Response | tuple[str, int]:
             access.remember_scorer(session_id)
             return redirect(url_for("sessions.session_page", session_id=session_id), 303)
     status = 422 if error or form.errors else 200
-    return render_template("sessions/import.html", form=form, error=error), status
+    limit = size_text(FILE_MAX_BYTES)
+    return render_template("sessions/import.html", form=form, error=error, file_limit=limit), status

@@ -13,9 +13,18 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 
+from scorekeeper.group_export import FILE_MAX_BYTES
 from scorekeeper.groups import EMOJI_MAX_LENGTH
 from scorekeeper.models import NAME_MAX_LENGTH
-from scorekeeper.web.openapi_parts import Schema, body, error_response, ok, standard_errors
+from scorekeeper.web.openapi_parts import (
+    Schema,
+    body,
+    error_response,
+    file_too_large,
+    ok,
+    standard_errors,
+)
+from scorekeeper.web.uploads import size_text
 
 Name = Field(min_length=1, max_length=NAME_MAX_LENGTH)
 COLOUR_PATTERN = "^(#[0-9a-fA-F]{6})?$"
@@ -557,6 +566,9 @@ def group_paths() -> Schema:
                 },
                 "responses": {
                     **_CREATED,
+                    "413": file_too_large(
+                        "a group file", size_text(FILE_MAX_BYTES), size_text(FILE_MAX_BYTES + 1)
+                    ),
                     "422": error_response(
                         "Not a group export of this app, another format version, a bad player, "
                         "a seat's player missing or seated twice, or a session refused.",

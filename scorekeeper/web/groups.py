@@ -21,6 +21,7 @@ from scorekeeper.web.export import parse_json, uploaded
 from scorekeeper.web.forms import GroupImportForm, KeyedForm, NewSessionForm, new_session_form
 from scorekeeper.web.inputs import check_text
 from scorekeeper.web.sessions import share_page, start_session
+from scorekeeper.web.uploads import size_text
 
 bp = Blueprint("groups", __name__)
 
@@ -291,5 +292,6 @@ def import_group() -> Response | tuple[str, int]:
             return redirect(url_for("groups.group_page", group_id=group.id), 303)
     elif request.method == "POST":
         error = IllegalAction(EXPIRED)
-    page = render_template("groups/import.html", form=form, error=error)
+    limit = size_text(group_export.FILE_MAX_BYTES)
+    page = render_template("groups/import.html", form=form, error=error, file_limit=limit)
     return page, 422 if error else 200

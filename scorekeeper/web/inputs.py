@@ -23,9 +23,6 @@ from scorekeeper.web.errors import error_response
 ID_ARGUMENTS = {"session_id": sessions.NOT_FOUND, "profile_id": decks.NOT_FOUND}
 LINE_BREAKS_AND_TABS = frozenset("\t\n\r")
 FORM_TYPES = frozenset(("application/x-www-form-urlencoded", "multipart/form-data"))
-# The imports of a whole group, and how large its file may be.
-WHOLE_GROUP_UPLOADS = frozenset(("groups.import_group", "api.import_group"))
-GROUP_FILE_MAX_BYTES = 8 * 1024 * 1024
 
 
 def json_strings(value: object) -> Iterator[tuple[str, str]]:
@@ -100,9 +97,6 @@ def init_app(app: Flask) -> None:
         sent: Request = request._get_current_object()  # type: ignore[attr-defined]
         if sent.routing_exception is not None:
             return None  # no such route or method: it answers 404 or 405, nothing is read
-        if sent.endpoint in WHOLE_GROUP_UPLOADS:
-            # A group's file holds every session it played: more than any other body.
-            sent.max_content_length = sent.max_form_memory_size = GROUP_FILE_MAX_BYTES
         for name, not_found in ID_ARGUMENTS.items():
             value = (sent.view_args or {}).get(name)
             if value is not None and not keys.is_id(value):

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from werkzeug.exceptions import InternalServerError
 
-from scorekeeper.export import FORMAT_VERSION, READABLE_VERSIONS
+from scorekeeper.export import FILE_MAX_BYTES, FORMAT_VERSION, READABLE_VERSIONS
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import and_list
 from scorekeeper.web.adapters import adapters
@@ -29,6 +29,7 @@ from scorekeeper.web.openapi_parts import (
     Schema,
     body,
     error_response,
+    file_too_large,
     json_content,
     ok,
     ref,
@@ -36,6 +37,7 @@ from scorekeeper.web.openapi_parts import (
     standard_errors,
 )
 from scorekeeper.web.state_schemas import state_schemas
+from scorekeeper.web.uploads import size_text
 
 OPENAPI_VERSION = "3.1.0"
 API_VERSION = "1.0.0"
@@ -913,8 +915,10 @@ def _responses() -> Schema:
             "An unexpected error on the server.", InternalServerError.description or ""
         ),
         "TooLarge": error_response(
-            "The request body is larger than the server accepts.",
-            "The data value transmitted exceeds the capacity limit.",
+            "The request body is larger than the server takes: its `MAX_CONTENT_LENGTH`, "
+            "512 KiB unless set otherwise (an imported file has a limit of its own).",
+            "The request is 601 KiB; a request may be at most 512 KiB.",
+            "body",
         ),
     }
 
@@ -987,7 +991,10 @@ def _paths() -> Schema:
                         "CreatedSession",
                         _CREATED_EXAMPLE,
                     ),
-                    **standard_errors(400, 413),
+                    **standard_errors(400),
+                    "413": file_too_large(
+                        "a session file", size_text(FILE_MAX_BYTES), size_text(FILE_MAX_BYTES + 1)
+                    ),
                     "422": error_response(
                         "Not an export of this app, another format version, bad seats or "
                         "options, or an event the rules refuse.",

@@ -38,6 +38,15 @@ def error_response(description: str, message: str, field: str | None = None) -> 
     }
 
 
+def file_too_large(what: str, limit: str, example_size: str) -> Schema:
+    """The 413 of an import: ``what`` ("a session file") may be at most ``limit``."""
+    return error_response(
+        f"The file is larger than {what} may be: at most {limit}.",
+        f"The file is {example_size}; {what} may be at most {limit}.",
+        "body",
+    )
+
+
 def ok(description: str, schema_name: str, example: Any = None) -> Schema:
     return {"description": description, "content": json_content(ref(schema_name), example)}
 

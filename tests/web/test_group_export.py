@@ -12,7 +12,7 @@ from conftest import API, assert_error, page_error
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import groups, store
+from scorekeeper import group_export, groups, store
 from scorekeeper.db import database
 from scorekeeper.games import GAMES
 from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, Seat
@@ -297,7 +297,7 @@ def test_a_group_file_larger_than_other_bodies_may_be_is_imported(
     assert len(text) > app.config["MAX_CONTENT_LENGTH"]
     new_id = imported_id(upload(client, text, "big.json"))
     assert len(group_file(client, new_id)["sessions"]) == 600
-    too_big = " " * (8 * 1024 * 1024) + "{}"
+    too_big = " " * group_export.FILE_MAX_BYTES + "{}"
     assert (
         client.post(f"{API}/groups/import", data=too_big, content_type="text/csv").status_code
         == 413

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import io
 import re
 import secrets
 from pathlib import Path
@@ -402,19 +401,23 @@ def test_a_600_character_seat_name_is_refused_with_a_sentence(
     assert session_count(app) == before
 
 
-def test_a_request_over_the_size_limit_gets_a_413_page(app: Flask, client: FlaskClient) -> None:
-    assert app.config["MAX_CONTENT_LENGTH"] < 600 * 1024
+def test_a_request_over_the_size_limit_gets_a_413_page_naming_the_limit(
+    app: Flask, client: FlaskClient
+) -> None:
+    assert app.config["MAX_CONTENT_LENGTH"] == 512 * 1024
     before = session_count(app)
-    big = b'{"format": "' + b"x" * (600 * 1024) + b'"}'
-    response = client.post("/import", data={"file": (io.BytesIO(big), "s.json"), "form_key": "big"})
+    big = "x" * (600 * 1024)
+    response = client.post("/new/yardkle", data={"seats-0": big, "form_key": "big"})
     assert response.status_code == 413
     page = no_traceback(response)
     assert response.mimetype == "text/html"
     assert "Too large" in page
     assert '<header class="top">' in page
-    api = client.post("/api/v1/sessions/import", data=big, content_type="application/json")
+    sentence = "The request is 601 KiB; a request may be at most 512 KiB."
+    assert alerts(page) == sentence
+    api = client.post("/api/v1/sessions", json={"game": "yardkle", "seats": [big]})
     assert api.status_code == 413
-    assert api.get_json()["error"]
+    assert api.get_json() == {"error": sentence, "field": "body"}
     assert session_count(app) == before
 
 
