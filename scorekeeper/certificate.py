@@ -62,7 +62,16 @@ def named(certificate: x509.Certificate) -> tuple[list[str], list[Address]]:
     names = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
     return (
         sorted(names.get_values_for_type(x509.DNSName)),
-        sorted(names.get_values_for_type(x509.IPAddress), key=str),
+        # Only addresses: a certificate's names hold no networks (those belong to name
+        # constraints, which cryptography's type for an IP name covers too).
+        sorted(
+            (
+                address
+                for address in names.get_values_for_type(x509.IPAddress)
+                if isinstance(address, Address)
+            ),
+            key=str,
+        ),
     )
 
 

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 import psycopg2.errors
@@ -30,6 +30,7 @@ from peewee import (
     DatabaseProxy,
     Field,
     OperationalError,
+    PeeweeException,
     ProgrammingError,
     Query,
     SqliteDatabase,
@@ -44,6 +45,8 @@ except ImportError:  # Windows
 
 database = DatabaseProxy()
 log = logging.getLogger(__name__)
+
+FieldValue = TypeVar("FieldValue")
 
 SQLITE_PRAGMAS = {
     "journal_mode": "wal",
@@ -141,30 +144,31 @@ class CheckedWhenIdlePostgresqlDatabase(PooledPostgresqlDatabase):
     def execute_prepared(self, statement: Statement, values: Sequence[object]) -> Any:
         """Run ``statement`` prepared on this thread's connection (outside a transaction:
         a statement found missing there fails alone, and is sent whole instead)."""
-        connection: PreparingConnection = self.connection()
+        # Unannotated in peewee's stubs; the connection is made by our connection_factory.
+        connection: PreparingConnection = self.connection()  # type: ignore[no-untyped-call]
         name = statement.prepared_name
         try:
             if name not in connection.prepared:
                 self._prepare(statement.prepared)
                 connection.prepared.add(name)
-            return self.execute_sql(statement.executed, values)
+            return run_sql(self, statement.executed, values)
         except OperationalError as failed:
-            if not isinstance(failed.orig, psycopg2.errors.InvalidSqlStatementName):
+            if not isinstance(driver_error(failed), psycopg2.errors.InvalidSqlStatementName):
                 raise
         log.warning(
             "A prepared statement went missing (a pooler in transaction mode?): "
             "statements are sent whole from now on."
         )
         self.prepares = False
-        return self.execute_sql(statement.sql, values)
+        return run_sql(self, statement.sql, values)
 
     def _prepare(self, prepare: str) -> None:
         try:
-            self.execute_sql(prepare)
+            run_sql(self, prepare)
         except ProgrammingError as failed:
             # Through a pooler, a server connection another client prepared it on: the
             # name is the statement's text's, so it is the same statement.
-            if not isinstance(failed.orig, psycopg2.errors.DuplicatePreparedStatement):
+            if not isinstance(driver_error(failed), psycopg2.errors.DuplicatePreparedStatement):
                 raise
 
 
@@ -269,11 +273,50 @@ class Statement:
         return database.execute_sql(self.sql, values)
 
 
-def in_model_order(values: Mapping[Field, object]) -> list[object]:
+def in_model_order(values: Mapping[Field[Any], object]) -> list[object]:
     """The values as peewee's SQL takes them: in their fields' order in the model, each as
     its field stores it."""
-    ordered = sorted(values.items(), key=lambda item: item[0]._sort_key)
-    return [field.db_value(value) for field, value in ordered]
+    ordered = sorted(values.items(), key=lambda item: model_order(item[0]))
+    return [to_column(field, value) for field, value in ordered]
+
+
+# Typed ways into the parts of peewee its stubs leave unannotated (or do not declare): the
+# app goes through these, so that mypy checks what it passes and gets.
+
+
+def run_sql(backend: Database, sql: str, values: Sequence[object] = ()) -> Any:
+    """``backend.execute_sql``: the cursor of ``sql`` run with ``values``."""
+    return backend.execute_sql(sql, values)  # type: ignore[no-untyped-call]
+
+
+def to_column(field: Field[Any], value: object) -> object:
+    """``value`` as ``field`` stores it in its column."""
+    return field.db_value(value)  # type: ignore[no-untyped-call]
+
+
+def from_column(field: Field[FieldValue], stored: object) -> FieldValue:
+    """A value read from ``field``'s column as the model holds it."""
+    value: FieldValue = field.python_value(stored)  # type: ignore[no-untyped-call]
+    return value
+
+
+def model_order(field: Field[Any]) -> tuple[int, int]:
+    """Where ``field`` comes in its model: the order peewee writes the columns of an insert
+    or an update in (a field's sort key needs no query context)."""
+    key: tuple[int, int] = field.get_sort_key(None)
+    return key
+
+
+def as_dicts(query: Query) -> Iterator[dict[str, Any]]:
+    """The rows of ``query``, each a dict by the names it selects (peewee's ``dicts()``,
+    whose stubs type a model's query's rows as the model's all the same)."""
+    rows: Iterator[dict[str, Any]] = iter(query.dicts())
+    return rows
+
+
+def driver_error(failed: PeeweeException) -> object:
+    """The database driver's exception that peewee wrapped in ``failed`` (None if none)."""
+    return getattr(failed, "orig", None)
 
 
 def is_sqlite() -> bool:

@@ -95,7 +95,9 @@ def check_sizes(raw: object, sized: SizedCards, field: str = "sizes") -> dict[st
     return dict(sorted(sizes.items(), key=lambda item: sized.deck.parse(item[0], field)))
 
 
-def with_known_size(profile: Profile, session_sizes: Mapping[Card, int], data: object) -> object:
+def with_known_size(
+    profile: Profile, session_sizes: Mapping[Card, int], data: Mapping[str, object]
+) -> Mapping[str, object]:
     """``data`` (an action as sent) with the size the profile knows for its card.
 
     A later session with the deck needs no size, as the pages never ask for
@@ -104,7 +106,7 @@ def with_known_size(profile: Profile, session_sizes: Mapping[Card, int], data: o
     and actions the engine will refuse anyway, are left to the engine.
     """
     sized = profile.sized_cards
-    kind = data.get("type") if isinstance(data, Mapping) else None
+    kind = data.get("type")
     if not isinstance(kind, str) or kind not in sized.actions:
         return data
     try:

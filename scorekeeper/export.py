@@ -12,7 +12,7 @@ import csv
 import io
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction, and_list, parse_whole_number
@@ -216,6 +216,12 @@ def _read_time(data: dict[str, Any], name: str) -> datetime | None:
     return moment
 
 
+def _is_seq(value: object) -> TypeGuard[int]:
+    """Whether ``value`` can be an event's seq: a whole number from 1 to MAX_SEQ (JSON's
+    true is none, though Python counts it as the int 1)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_SEQ
+
+
 def _read_events(events: Sequence[object]) -> list[tuple[int, dict[str, object], bool, bool]]:
     read: list[tuple[int, dict[str, object], bool, bool]] = []
     for index, event in enumerate(events):
@@ -223,8 +229,7 @@ def _read_events(events: Sequence[object]) -> list[tuple[int, dict[str, object],
         if not isinstance(event, dict) or not isinstance(event.get("action"), dict):
             raise IllegalAction(f"Event {number} has no action.", field)
         seq = event.get("seq")
-        rising = isinstance(seq, int) and not isinstance(seq, bool) and 0 < seq <= MAX_SEQ
-        if not rising or (read and seq <= read[-1][0]):
+        if not _is_seq(seq) or (read and seq <= read[-1][0]):
             raise IllegalAction(
                 f"Event {number}: “seq” must be a rising whole number up to {MAX_SEQ}.", field
             )

@@ -19,7 +19,7 @@ from typing import Any
 from peewee import IntegrityError
 
 from scorekeeper import groups, keys, store
-from scorekeeper.db import write_transaction
+from scorekeeper.db import as_dicts, write_transaction
 from scorekeeper.export import read_export, session_json
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, RequestKey, Seat
@@ -72,12 +72,11 @@ class AlreadyImported(Exception):
 def _sessions_and_seated(group_id: str) -> list[tuple[str, dict[int, int]]]:
     """The group's session ids in the order they were played (then recorded), each with
     the group player's id in each seat that had one."""
-    rows = (
+    rows = as_dicts(
         Seat.select(GameSession.id.alias("played"), Seat.position, Seat.player)
         .join(GameSession)
         .where(GameSession.group == group_id)
         .order_by(GameSession.created_at, Seat.id)
-        .dicts()
     )
     seated: dict[str, dict[int, int]] = {}
     for row in rows:

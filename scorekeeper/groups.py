@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from peewee import IntegrityError
 
@@ -231,7 +232,7 @@ def add_player(group_id: str, name: object, colour: object = "", emoji: object =
     return _player(row)
 
 
-def is_player_id(raw: object) -> bool:
+def is_player_id(raw: object) -> TypeGuard[int]:
     # JSON's true is no id, though Python counts it as the int 1.
     return isinstance(raw, int) and not isinstance(raw, bool) and 0 < raw < 2**31
 

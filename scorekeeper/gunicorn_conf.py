@@ -24,7 +24,11 @@ class RedactingLogger(Logger):
         # address always.
         self.error_log.addFilter(REDACT_KEYS)
 
-    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+    # types-gunicorn's TypedDict for atoms leaves out the key gunicorn adds for each request
+    # header ("{name}i"), response header ("{name}o") and environ value ("{name}e").
+    def atoms(  # type: ignore[override]
+        self, resp: Any, req: Any, environ: Any, request_time: Any
+    ) -> dict[str, Any]:
         """The access log's values, each text redacted: the request line, the path, the
         referrer, any header or environ value a log format names."""
         return {

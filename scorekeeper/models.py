@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from peewee import (
+    AutoField,
     BooleanField,
     CharField,
     CompositeKey,
@@ -18,6 +19,7 @@ from peewee import (
     ForeignKeyField,
     IntegerField,
     Model,
+    ModelSelect,
     TextField,
 )
 
@@ -30,9 +32,14 @@ def utc_now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def json_text(value: object) -> str:
+    """``value`` as a ``JSONField`` stores it."""
+    return json.dumps(value, separators=(",", ":"))
+
+
 class JSONField(TextField):
     def db_value(self, value: Any) -> str | None:
-        return None if value is None else json.dumps(value, separators=(",", ":"))
+        return None if value is None else json_text(value)
 
     def python_value(self, value: str | None) -> Any:
         return None if value is None else json.loads(value)
@@ -41,6 +48,12 @@ class JSONField(TextField):
 class BaseModel(Model):
     class Meta:
         database = database
+
+
+# peewee adds some attributes to a model class itself: the ``id`` primary key of a model
+# that declares none, a ``<name>_id`` holding the raw key of each foreign key ``<name>``,
+# and each foreign key's ``backref`` query on the model it points to. The models below
+# declare those the code reads (annotations only: peewee still makes them).
 
 
 class PlayerGroup(BaseModel):
@@ -59,7 +72,9 @@ class PlayerGroup(BaseModel):
 
 
 class GroupPlayer(BaseModel):
+    id: AutoField[int]
     group = ForeignKeyField(PlayerGroup, backref="players", on_delete="CASCADE")
+    group_id: str
     name = CharField(max_length=NAME_MAX_LENGTH)
     colour = CharField(max_length=7, default="")  # "#rrggbb" or ""
     emoji = CharField(max_length=16, default="")  # one emoji or ""
@@ -90,6 +105,7 @@ class GameSession(BaseModel):
     imported = BooleanField(default=False)
     # The group that played it; a deleted group leaves its sessions as they were.
     group = ForeignKeyField(PlayerGroup, null=True, backref="sessions", on_delete="SET NULL")
+    group_id: str | None
     created_at = DateTimeField(default=utc_now)
     updated_at = DateTimeField(default=utc_now)
     # When a write made the session finished; None while it is in play (an undo clears it).
@@ -99,19 +115,25 @@ class GameSession(BaseModel):
     rematch_of = ForeignKeyField(
         "self", null=True, unique=True, backref="rematches", on_delete="SET NULL"
     )
+    rematch_of_id: str | None
+    seats: ModelSelect[Seat]
+    events: ModelSelect[Event]
 
     class Meta:
         table_name = "game_session"
 
 
 class Seat(BaseModel):
+    id: AutoField[int]
     session = ForeignKeyField(GameSession, backref="seats", on_delete="CASCADE")
+    session_id: str
     position = IntegerField()
     # The name shown in the game: copied from the player when the session starts, so a
     # player renamed or removed later leaves the past sessions as they were played.
     name = CharField(max_length=NAME_MAX_LENGTH)
     # The group player in that seat.
     player = ForeignKeyField(GroupPlayer, null=True, on_delete="SET NULL")
+    player_id: int | None
 
     class Meta:
         table_name = "seat"
@@ -119,6 +141,7 @@ class Seat(BaseModel):
 
 
 class Event(BaseModel):
+    id: AutoField[int]
     session = ForeignKeyField(GameSession, backref="events", on_delete="CASCADE")
     seq = IntegerField()
     action = JSONField()
@@ -136,6 +159,7 @@ class Correction(BaseModel):
     """An action a correction replaced: the event keeps the replacement, this row what it
     said before, so the history shows both and when the change was made."""
 
+    id: AutoField[int]
     session = ForeignKeyField(GameSession, on_delete="CASCADE")
     seq = IntegerField()
     # The event's action before this correction (its action after it is the next
@@ -163,6 +187,7 @@ class RequestKey(BaseModel):
     fingerprint = CharField(max_length=64, default="")
     # The session the write went to (or created).
     session = ForeignKeyField(GameSession, null=True, on_delete="CASCADE")
+    session_id: str | None
     # What the API answered the first time, to answer a retry the same way.
     answer = JSONField(null=True)
     created_at = DateTimeField(default=utc_now)
@@ -202,6 +227,7 @@ class SessionDeck(BaseModel):
 
     session = ForeignKeyField(GameSession, primary_key=True, on_delete="CASCADE")
     profile = ForeignKeyField(DeckProfile, backref="sessions", on_delete="CASCADE")
+    profile_id: str
 
     class Meta:
         table_name = "session_deck"

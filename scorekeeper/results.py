@@ -128,7 +128,7 @@ def duel(
     both: none asked for), or IllegalAction naming the field that is wrong."""
     if first is None and second is None:
         return None
-    keys = []
+    keys: list[str] = []
     for field, raw in (("first", first), ("second", second)):
         if not raw:
             raise IllegalAction(f"Choose the {field} player to compare.", field)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import TypeVar
 
 from scorekeeper import charts
 
@@ -43,19 +44,29 @@ class Result:
 
 @dataclass(frozen=True)
 class PlayerRecord:
-    """One player's figures over some games; average and best only within one game."""
+    """One player's figures over some games."""
 
     player: str
     name: str
     played: int
     won: int
     last_played: datetime
-    average: float | None = None
-    best: int | None = None
 
     @property
     def win_rate(self) -> float:
         return self.won / self.played
+
+
+@dataclass(frozen=True)
+class GamePlayerRecord(PlayerRecord):
+    """One player's figures in one game, with their scores' average and best: scores of
+    different games do not add up, so only a game's records have them."""
+
+    average: float
+    best: int
+
+
+Record = TypeVar("Record", bound=PlayerRecord)
 
 
 @dataclass(frozen=True)
@@ -67,7 +78,7 @@ class GameRecord:
     lower_is_better: bool
     played: int
     last_played: datetime
-    players: tuple[PlayerRecord, ...]
+    players: tuple[GamePlayerRecord, ...]
 
 
 @dataclass(frozen=True)
@@ -117,10 +128,8 @@ def _seats_of(results: Iterable[Result]) -> dict[str, list[_Seat]]:
     return seats
 
 
-def _record(player: str, seats: Sequence[_Seat], *, one_game: bool) -> PlayerRecord:
+def _record(player: str, seats: Sequence[_Seat]) -> PlayerRecord:
     last = seats[-1]
-    scores = [seat.score for seat in seats]
-    best = min(scores) if last.result.lower_is_better else max(scores)
     return PlayerRecord(
         player=player,
         # The name of the player's latest game (a group player may have been renamed).
@@ -128,12 +137,20 @@ def _record(player: str, seats: Sequence[_Seat], *, one_game: bool) -> PlayerRec
         played=len(seats),
         won=sum(seat.won for seat in seats),
         last_played=last.result.ended_at,
-        average=sum(scores) / len(scores) if one_game else None,
-        best=best if one_game else None,
     )
 
 
-def _ranked(records: Iterable[PlayerRecord]) -> tuple[PlayerRecord, ...]:
+def _game_record(player: str, seats: Sequence[_Seat]) -> GamePlayerRecord:
+    """The player's record in one game (``seats`` are all of that game)."""
+    scores = [seat.score for seat in seats]
+    return GamePlayerRecord(
+        **vars(_record(player, seats)),
+        average=sum(scores) / len(scores),
+        best=min(scores) if seats[-1].result.lower_is_better else max(scores),
+    )
+
+
+def _ranked(records: Iterable[Record]) -> tuple[Record, ...]:
     return tuple(sorted(records, key=lambda r: (-r.won, -r.win_rate, r.name.casefold(), r.player)))
 
 
@@ -154,14 +171,12 @@ def compute(results: Sequence[Result]) -> Stats:
                 lower_is_better=lower,
                 played=len(played),
                 last_played=max(result.ended_at for result in played),
-                players=_ranked(
-                    _record(player, mine, one_game=True) for player, mine in by_player.items()
-                ),
+                players=_ranked(_game_record(player, mine) for player, mine in by_player.items()),
             )
         )
     return Stats(
         played=len(results),
-        players=_ranked(_record(player, mine, one_game=False) for player, mine in seats.items()),
+        players=_ranked(_record(player, mine) for player, mine in seats.items()),
         games=tuple(sorted(game_records, key=lambda g: (-g.played, g.title))),
         wins_over_time=_wins_over_time(results, seats),
     )

@@ -17,7 +17,15 @@ from typing import Any
 from peewee import JOIN, Field, IntegrityError, Query
 
 from scorekeeper import announced, decks, groups, keys
-from scorekeeper.db import Statement, database, in_model_order, is_sqlite, write_transaction
+from scorekeeper.db import (
+    Statement,
+    database,
+    from_column,
+    in_model_order,
+    is_sqlite,
+    model_order,
+    write_transaction,
+)
 from scorekeeper.games import get_game
 from scorekeeper.games.base import (
     Expected,
@@ -38,6 +46,7 @@ from scorekeeper.models import (
     GameSession,
     RequestKey,
     Seat,
+    json_text,
     utc_now,
 )
 from scorekeeper.recent import Recent
@@ -330,8 +339,8 @@ def _caught_up(
             state,
             seq,
             Event.action.python_value(action),
-            Event.undone.python_value(undone),
-            Event.redoable.python_value(redoable),
+            from_column(Event.undone, undone),
+            from_column(Event.redoable, redoable),
         )
         appended.append(event)
     events = kept.events.plus(*appended) if appended else kept.events
@@ -708,7 +717,7 @@ _SESSION_ENDED_OR_REOPENED = Statement(
 
 
 def _add_event(session: GameSession, seq: int, action: Mapping[str, Any]) -> None:
-    values = {
+    values: dict[Field[Any], object] = {
         Event.session: session.id,
         Event.seq: seq,
         Event.action: action,
@@ -719,7 +728,7 @@ def _add_event(session: GameSession, seq: int, action: Mapping[str, Any]) -> Non
     _EVENT_ADDED.execute(*in_model_order(values))
 
 
-CHANGED_BY_WRITES = (
+CHANGED_BY_WRITES: tuple[Field[Any], ...] = (
     GameSession.version,
     GameSession.updated_at,
     GameSession.finished,
@@ -921,7 +930,7 @@ def _appended_at_once(
     }
     if ends:
         changed[GameSession.finished_at] = now
-    seq, action_text = appended.events[-1].seq, Event.action.db_value(recorded)
+    seq, action_text = appended.events[-1].seq, json_text(recorded)
     values = [*in_model_order(changed), session_id, version, seq, action_text, now]
     # The end of a game is not announced with its event: a view catching up on it would
     # need its end time too, and reads it from the database.
@@ -965,7 +974,7 @@ def _kept_at(session_id: str, version: int) -> SessionView | None:
     if stored != version or not _only_appends_since(kept, version, rewritten_at):
         return None
     appended = [row[3:] for row in rows if row[3] is not None]
-    view = _caught_up(kept, version, GameSession.finished_at.python_value(finished_at), appended)
+    view = _caught_up(kept, version, from_column(GameSession.finished_at, finished_at), appended)
     _views.put(session_id, view)
     return view
 
@@ -995,7 +1004,7 @@ def _appended_at_once_sql(*columns: Field, announcing: bool = False) -> str:
     is still at the version given, and its new event (a data-modifying WITH: one statement,
     so all or nothing); ``announcing``: and the announcement of that event, sent on commit
     (``announced.appended_payload``, the last value)."""
-    ordered = sorted(columns, key=lambda column: column._sort_key)  # as in_model_order
+    ordered = sorted(columns, key=model_order)  # as in_model_order
     changes = ", ".join(f'"{column.column_name}" = %s' for column in ordered)
     written = (
         f'WITH written AS (UPDATE "game_session" SET {changes} '
@@ -1241,14 +1250,13 @@ def _stored_column(session_id: str, column: str) -> Any:
     return None if row is None else row[0]
 
 
+def _column_read(field: Field[Any]) -> Statement:
+    return Statement(lambda: GameSession.select(field).where(GameSession.id == ""))
+
+
 # Every refresh check, read and API write reads one of these.
 _COLUMN_READS = {
-    column: Statement(
-        lambda field=GameSession._meta.fields[column]: GameSession.select(field).where(
-            GameSession.id == ""
-        )
-    )
-    for column in ("version", "edit_key")
+    column: _column_read(GameSession._meta.fields[column]) for column in ("version", "edit_key")
 }
 
 

@@ -61,7 +61,9 @@ def page_url(endpoint: str, **values: str) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def _page_urls(_script_root: str, endpoint: str, **values: str) -> str:
+def _page_urls(_script_root: str, endpoint: str, **values: Any) -> str:
+    # Any, not str: mypy holds a ** of str values against url_for's own keywords too
+    # (_external takes a bool), which the values of an address never name.
     return url_for(endpoint, **values)
 
 

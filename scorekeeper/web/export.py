@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, url_for
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import store
 from scorekeeper.export import FILE_MAX_BYTES, read_export, session_csv, session_json
@@ -64,7 +65,7 @@ def parse_json(raw: bytes) -> object:
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_session() -> Response | tuple[str, int]:
+def import_session() -> WerkzeugResponse | tuple[str, int]:
     form = ImportForm()
     error = None
     if form.validate_on_submit():

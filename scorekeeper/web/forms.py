@@ -16,12 +16,14 @@ from wtforms import (
     Field,
     FieldList,
     HiddenField,
-    SelectChoice,
     SelectField,
     SelectMultipleField,
     StringField,
     TextAreaField,
 )
+
+# types-WTForms, at WTForms 3.2 still, has no SelectChoice (new in 3.3, the type of choices).
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper import decks
@@ -143,7 +145,7 @@ def new_session_form(
         elif spec.kind == "multi":
             field = SelectMultipleField(
                 spec.label,
-                choices=[value for value, _ in spec.choices],
+                choices=[SelectChoice(value) for value, _ in spec.choices],
                 default=list(spec.default) if isinstance(spec.default, tuple) else [],
                 description=spec.help,
                 widget=ListWidget(prefix_label=False),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from flask import Flask, Request, abort, request
+from flask import Flask, Request, Response, abort, request
 
 from scorekeeper import keys
 from scorekeeper.games.base import IllegalAction, text_problem
@@ -92,7 +92,7 @@ def escapes_nothing_unfit(body: bytes) -> bool:
 
 def init_app(app: Flask) -> None:
     @app.before_request
-    def check_request() -> object:
+    def check_request() -> tuple[Response, int] | None:
         # The request itself, looked up once: each use of the proxy looks it up again.
         sent: Request = request._get_current_object()  # type: ignore[attr-defined]
         if sent.routing_exception is not None:

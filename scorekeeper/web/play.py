@@ -81,7 +81,8 @@ def record(
     except store.AlreadyRecorded:
         pass
     except AskFirst as ask:
-        return redirect(url_for("sessions.session_page", session_id=session_id, **ask.step), 303)
+        step: dict[str, Any] = ask.step  # Any for url_for, as in web._page_urls
+        return redirect(url_for("sessions.session_page", session_id=session_id, **step), 303)
     return redirect(url_for("sessions.session_page", session_id=session_id), 303)
 
 

@@ -172,8 +172,8 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
         abort(404, f"There is no game called “{slug}” here.")
     try:
         check_seat_fields(request.form, game)
-    except IllegalAction as refused:
-        abort(422, refused.message)
+    except IllegalAction as bad_seats:
+        abort(422, bad_seats.message)
     deck_choices = None
     if game.sized_cards is not None:
         profiles = decks.find(list(access.decks_page(1, game.slug).roles))
@@ -206,8 +206,9 @@ def start_session(
     group's players), and go to its page; None when refused, the form marked with why."""
     try:
         seated = seats()
-        seating = seated if isinstance(seated, groups.Seating) else None
-        names = seating.names if seating is not None else seated
+        seating, names = (
+            (seated, seated.names) if isinstance(seated, groups.Seating) else (None, seated)
+        )
         session_id, _key = store.create(
             game.slug,
             names,

@@ -16,10 +16,13 @@ import json
 from collections.abc import Mapping, Sequence
 from json.encoder import encode_basestring_ascii as _string_text  # what json.dumps uses
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from scorekeeper.games import cards
 from scorekeeper.games.growing import GrowingTuple
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 # Compact JSON with sorted keys, by one encoder (json.dumps builds one for each call).
 compact = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
@@ -79,7 +82,7 @@ def text(value: Any) -> str:
     return compact(plain(value))
 
 
-def is_record(value: object) -> bool:
+def is_record(value: object) -> TypeGuard[DataclassInstance]:
     """A dataclass instance but a card (a card is written as text)."""
     kind = type(value)
     known = _RECORD_TYPES.get(kind)
@@ -90,7 +93,7 @@ def is_record(value: object) -> bool:
     return known
 
 
-def _names(record: object) -> tuple[str, ...]:
+def _names(record: DataclassInstance) -> tuple[str, ...]:
     """A record's field names, sorted (as ``sort_keys`` writes them: ``plain`` builds its
     dicts in that order too), by type."""
     kind = type(record)

@@ -13,7 +13,7 @@ import typing
 from typing import Any
 
 from pydantic import TypeAdapter
-from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import core_schema
 
 from scorekeeper.games import GAMES, cards
@@ -64,7 +64,9 @@ def component_name(cls: type) -> str:
 def state_schemas() -> tuple[dict[str, Schema], dict[str, Schema]]:
     """Each game's state schema (by slug) and the components they refer to (made once:
     callers must not change them)."""
-    adapters = [(slug, "serialization", TypeAdapter(state_type(slug))) for slug in GAMES]
+    adapters: list[tuple[str, JsonSchemaMode, TypeAdapter[Any]]] = [
+        (slug, "serialization", TypeAdapter(state_type(slug))) for slug in GAMES
+    ]
     by_key, definitions = TypeAdapter.json_schemas(
         adapters, ref_template=_COMPONENTS + "{model}", schema_generator=_StateSchema
     )

@@ -1,0 +1,2 @@
+from flask_wtf.csrf import CSRFProtect as CSRFProtect
+from flask_wtf.form import FlaskForm as FlaskForm
