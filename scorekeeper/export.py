@@ -31,7 +31,7 @@ READABLE_VERSIONS = (1, 2, FORMAT_VERSION)
 MAX_SEQ = 2**31 - 1
 # How large a session file an import takes (README: Limits): the export of the longest
 # session the app records (store.MAX_EVENTS) fits, with twelve seats of 40-letter names.
-FILE_MAX_BYTES = 32 * 1024 * 1024
+FILE_MAX_BYTES = 64 * 1024 * 1024
 # How the file writes a time (UTC), as the refusal of a bad one shows it.
 EXAMPLE_TIME = "2026-11-24T20:15:00Z"
 CSV_COLUMNS = (

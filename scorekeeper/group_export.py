@@ -28,7 +28,7 @@ FORMAT = "tabletop-scorekeeper/group"
 FORMAT_VERSION = 1
 CSV_COLUMNS = ("kind", "number", "name", "colour", "emoji", "session")
 # How large a group file an import takes (README: Limits): a group holds many sessions.
-FILE_MAX_BYTES = 64 * 1024 * 1024
+FILE_MAX_BYTES = 128 * 1024 * 1024
 # A CSV row carries a whole session's export in one cell, longer than the csv module's
 # 131,072 characters by default. No cell can be longer than the file, so the limit the
 # request takes bounds every cell instead; the setting is the process's, never lowered.

@@ -53,9 +53,9 @@ from scorekeeper.recent import Recent
 
 # The events a session logs at most (undone ones too), and the corrections it keeps at
 # most, so that its export fits the file an import takes (export.FILE_MAX_BYTES, README:
-# Limits): a score sheet of twelve seats named in 40 letters, 10,000 rounds each
-# corrected once, exports 30.8 MB.
-MAX_EVENTS = MAX_CORRECTIONS = 10_000
+# Limits): a score sheet of twelve seats named in 40 letters, 20,000 rounds each
+# corrected once, exports 61.9 MB. Twice the 10,000 events of the longest benchmark.
+MAX_EVENTS = MAX_CORRECTIONS = 20_000
 
 
 @dataclass(frozen=True)

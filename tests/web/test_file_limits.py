@@ -170,8 +170,8 @@ def over(limit: int) -> bytes:
 @pytest.mark.parametrize(
     ("path", "limit", "most"),
     [
-        ("/import", export.FILE_MAX_BYTES, "a session file may be at most 32 MiB"),
-        ("/groups/import", group_export.FILE_MAX_BYTES, "a group file may be at most 64 MiB"),
+        ("/import", export.FILE_MAX_BYTES, "a session file may be at most 64 MiB"),
+        ("/groups/import", group_export.FILE_MAX_BYTES, "a group file may be at most 128 MiB"),
     ],
 )
 def test_a_file_over_its_limit_is_refused_on_the_page_naming_the_limit(
@@ -234,11 +234,14 @@ def test_a_group_csv_with_a_lone_carriage_return_in_a_cell_is_refused_naming_its
 
 def longest_session(app: Flask) -> str:
     """The largest session the app keeps: a score sheet of twelve seats named with 40
-    letters each, every round of its 10,000 at the most a round scores and every one
+    letters each, every round of its 20,000 at the most a round scores and every one
     corrected once."""
     names = [f"{letter * 38}{seat:02d}" for seat, letter in enumerate("ABCDEFGHIJKL")]
     most = [-MAX_ROUND_POINTS] * len(names)
-    events = [(seq, {"type": "round", "points": most}, False, False) for seq in range(1, 10_001)]
+    events = [
+        (seq, {"type": "round", "points": most}, False, False)
+        for seq in range(1, store.MAX_EVENTS + 1)
+    ]
     corrected = datetime(2026, 11, 24, 20, 15)
     corrections = [
         (seq, {"type": "round", "points": [MAX_ROUND_POINTS] * len(names)}, corrected, "")
@@ -256,7 +259,7 @@ def test_the_largest_session_the_app_keeps_exports_a_file_its_import_takes(
     app, client = checked_app, checked_app.test_client()
     session_id = longest_session(app)
     exported = client.get(f"/s/{session_id}/export.json").get_data()
-    assert 28 * MIB < len(exported) <= export.FILE_MAX_BYTES
+    assert 56 * MIB < len(exported) <= export.FILE_MAX_BYTES
     new_id = made_id(upload_on_page(client, "/import", exported, "longest.json"))
     assert len(rounds_of(app, new_id)) == store.MAX_EVENTS
     with app.app_context(), database.connection_context():
@@ -266,14 +269,14 @@ def test_the_largest_session_the_app_keeps_exports_a_file_its_import_takes(
             store.append(new_id, round_of_twelve, view.version)
         assert (refused.value.field, refused.value.message) == (
             "action",
-            "This session has logged 10,000 events, the most a session keeps (its exported "
+            "This session has logged 20,000 events, the most a session keeps (its exported "
             "file must fit an import): play on in a new session.",
         )
         with pytest.raises(IllegalAction) as refused:
             store.correct(new_id, 1, round_of_twelve, view.version)
         assert (refused.value.field, refused.value.message) == (
             "seq",
-            "This session has kept 10,000 corrections, the most a session keeps (its "
+            "This session has kept 20,000 corrections, the most a session keeps (its "
             "exported file must fit an import).",
         )
         assert store.load(new_id).version == view.version
@@ -283,7 +286,7 @@ def test_a_file_of_more_events_than_a_session_keeps_is_refused_naming_the_most(
     app: Flask, client: FlaskClient
 ) -> None:
     before = counts(app)
-    events = [{"seq": seq, "action": {"type": "finish"}} for seq in range(1, 10_002)]
+    events = [{"seq": seq, "action": {"type": "finish"}} for seq in range(1, store.MAX_EVENTS + 2)]
     exported = {
         "format": export.FORMAT,
         "format_version": export.FORMAT_VERSION,
@@ -293,7 +296,7 @@ def test_a_file_of_more_events_than_a_session_keeps_is_refused_naming_the_most(
     }
     response = client.post(f"{API}/sessions/import", json=exported)
     assert assert_error(response, 422, "events") == (
-        "The file holds 10,001 events; a session keeps at most 10,000."
+        "The file holds 20,001 events; a session keeps at most 20,000."
     )
     assert counts(app) == before
 
@@ -301,17 +304,17 @@ def test_a_file_of_more_events_than_a_session_keeps_is_refused_naming_the_most(
 def test_the_import_pages_and_the_api_document_state_each_files_limit(
     client: FlaskClient,
 ) -> None:
-    assert "A session file may be at most 32 MiB." in client.get("/import").get_data(as_text=True)
+    assert "A session file may be at most 64 MiB." in client.get("/import").get_data(as_text=True)
     group_page = client.get("/groups/import").get_data(as_text=True)
-    assert "A group file may be at most 64 MiB." in group_page
+    assert "A group file may be at most 128 MiB." in group_page
     paths = client.get(f"{API}/openapi.json").get_json()["paths"]
     refusals = {
         path: paths[path]["post"]["responses"]["413"]["description"]
         for path in ("/sessions/import", "/groups/import")
     }
     assert refusals == {
-        "/sessions/import": "The file is larger than a session file may be: at most 32 MiB.",
-        "/groups/import": "The file is larger than a group file may be: at most 64 MiB.",
+        "/sessions/import": "The file is larger than a session file may be: at most 64 MiB.",
+        "/groups/import": "The file is larger than a group file may be: at most 128 MiB.",
     }
 
 
