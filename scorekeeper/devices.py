@@ -235,14 +235,36 @@ def groups_page(device_id: str, page: int, size: int) -> Page:
     return _page([(str(row.group_id), str(row.role)) for row in _one_more(rows, page, size)], size)
 
 
-def decks_page(device_id: str, page: int, size: int, game: str | None = None) -> Page:
+def _decks(device_id: str, game: str | None) -> Select:
     """The deck profiles the device may change (of ``game``, when given), the newest given
     first."""
     rows = DeviceDeck.select(DeviceDeck.profile).where(DeviceDeck.device == device_id)
     if game is not None:
         rows = rows.join(DeckProfile).where(DeckProfile.game == game)
-    rows = rows.order_by(DeviceDeck.given_at.desc(), DeviceDeck.profile)
-    return _page([(str(row.profile_id), EDIT) for row in _one_more(rows, page, size)], size)
+    return rows.order_by(DeviceDeck.given_at.desc(), DeviceDeck.profile)
+
+
+def decks_page(device_id: str, page: int, size: int, game: str | None = None) -> Page:
+    """A page of the deck profiles the device may change, the newest given first."""
+    rows = _one_more(_decks(device_id, game), page, size)
+    return _page([(str(row.profile_id), EDIT) for row in rows], size)
+
+
+def all_decks(device_id: str, game: str) -> list[str]:
+    """Every deck profile of ``game`` the device may change, the newest given first: a new
+    session may be dealt any of them, however many the phone holds."""
+    return [str(row.profile_id) for row in _decks(device_id, game)]
+
+
+def all_changeable_groups(device_id: str) -> list[str]:
+    """Every group the device may change, the newest given first: a new session may be
+    played in any of them."""
+    rows = (
+        DeviceGroup.select(DeviceGroup.group)
+        .where((DeviceGroup.device == device_id) & (DeviceGroup.role == EDIT))
+        .order_by(DeviceGroup.given_at.desc(), DeviceGroup.group)
+    )
+    return [str(row.group_id) for row in rows]
 
 
 def _one_more(rows: Select, page: int, size: int) -> Select:

@@ -265,6 +265,7 @@ class DeviceGroup(BaseModel):
 
     device = ForeignKeyField(Device, on_delete="CASCADE", index=False)
     group = ForeignKeyField(PlayerGroup, on_delete="CASCADE")
+    group_id: str
     role = CharField(max_length=4)
     given_at = DateTimeField(default=utc_now)
 

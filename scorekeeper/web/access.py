@@ -189,6 +189,18 @@ def decks_page(page: int, game: str | None = None, size: int = LIST_PAGE_SIZE) -
     return devices.decks_page(device, page, size, game) if device else NOTHING
 
 
+def all_decks(game: str) -> list[str]:
+    """Every deck profile of ``game`` this device may change, the newest given first."""
+    device = device_id()
+    return devices.all_decks(device, game) if device else []
+
+
+def all_changeable_groups() -> list[str]:
+    """Every group this device may change, the newest given first."""
+    device = device_id()
+    return devices.all_changeable_groups(device) if device else []
+
+
 def device_may_edit_group(group_id: str) -> bool:
     return group_role(group_id) == EDIT
 

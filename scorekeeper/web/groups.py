@@ -206,7 +206,7 @@ def group_session_form(game: Game) -> NewSessionForm:
     """The new-session form of ``game`` (its options, its deck), without typed seats."""
     deck_choices = None
     if game.sized_cards is not None:
-        profiles = decks.find(list(access.decks_page(1, game.slug).roles))
+        profiles = decks.find(access.all_decks(game.slug))
         deck_choices = [(p.id, p.name) for p in profiles]
     return new_session_form(game, deck_choices)
 

@@ -176,7 +176,7 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
         abort(422, bad_seats.message)
     deck_choices = None
     if game.sized_cards is not None:
-        profiles = decks.find(list(access.decks_page(1, game.slug).roles))
+        profiles = decks.find(access.all_decks(game.slug))
         deck_choices = [(p.id, p.name) for p in profiles]
     form = new_session_form(game, deck_choices)
     refused = False
@@ -186,7 +186,6 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
             return started
         refused = True
     refused = refused or bool(form.errors)
-    group_roles = access.groups_page(1).roles
     page = render_template(
         "sessions/new_session.html",
         game=game,
@@ -194,7 +193,7 @@ def new_session(slug: str) -> str | Response | tuple[str, int]:
         refused=refused,
         # The names seated in this phone's latest sessions, offered as each seat is typed.
         used_names=groups.names_used(list(access.sessions_page(1).roles)),
-        groups=groups.find([gid for gid, role in group_roles.items() if role == access.EDIT]),
+        groups=groups.find(access.all_changeable_groups()),
     )
     return page, 422 if refused else 200
 

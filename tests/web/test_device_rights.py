@@ -183,6 +183,24 @@ def test_the_deck_list_shows_thirty_profiles_a_page_the_newest_first(client: Fla
     assert "Tin 0<" in second and "Tin 1<" not in second and 'href="/decks"' in second
 
 
+def test_a_new_session_offers_every_deck_profile_and_group_of_the_phone_not_a_page(
+    client: FlaskClient,
+) -> None:
+    decks = [make_deck(client, f"Tin {number}") for number in range(31)]
+    groups = [make_group(client, f"Mine {number}") for number in range(31)]
+    page = client.get("/new/yadokarick").get_data(as_text=True)
+    offered = re.findall(r'<option (?:selected )?value="([A-Za-z0-9_-]{22})"', page)
+    assert offered == decks[::-1]
+    assert [f"/g/{group_id}/play/yadokarick" in page for group_id in groups] == [True] * 31
+    assert page.index("Mine 30<") < page.index("Mine 0<")
+    # The oldest profile deals a new session as the newest does.
+    started = client.post(
+        "/new/yadokarick",
+        data={"seats-0": "Ann", "seats-1": "Bo", "seats-2": "Cy", "deck_profile": decks[0]},
+    )
+    assert started.status_code == 303, started.get_data(as_text=True)
+
+
 def test_a_page_number_that_is_none_is_404(client: FlaskClient) -> None:
     for page in ("0", "-1", "two", "9" * 12):
         assert client.get(f"/?page={page}").status_code == 404
