@@ -342,9 +342,11 @@ def measure_app(
         )
         version = store.current_version(session_id)
     # The page as a phone at the table loads it again (live refresh, a reload): with the
-    # cookie its first visit was given (signed with the same secret key as the server's).
+    # cookie that names its device (signed with the same secret key as the server's). Its
+    # first visit notes the session in the cookie, its second makes the device.
     phone = here.test_client()
-    phone.get(f"/s/{session_id}")
+    for _ in range(2):
+        phone.get(f"/s/{session_id}")
     cookie = phone.get_cookie("session")
     assert cookie is not None
     api = f"/api/v1/sessions/{session_id}"

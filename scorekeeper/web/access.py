@@ -34,6 +34,8 @@ DEVICE_COOKIE = "device"
 LIST_PAGE_SIZE = 30
 # The list of a device that has none yet.
 NOTHING = devices.Page({}, more=False)
+# The sessions, and the groups, a browser without a device keeps in its cookie at most.
+WATCHED_BEFORE_A_DEVICE = 8
 
 # What a device may do with a thing: a role, or whether it holds a deck profile.
 Right = TypeVar("Right", str | None, bool)
@@ -41,7 +43,10 @@ Right = TypeVar("Right", str | None, bool)
 # What cookies held before rights were kept on the server. The first ones: {session
 # id: role} (sorted by id) and the deck profiles the device had opened, which did not
 # all carry the right to change. Then: lists of [id, role] of sessions and groups, and
-# the ids of the deck profiles it may change, each newest first.
+# the ids of the deck profiles it may change, each newest first. The lists of sessions
+# and groups still hold what a browser without a device has watched, until it comes
+# back with its cookie: a visitor that keeps no cookie (a link preview, a crawler)
+# makes no row.
 FIRST_SESSIONS_COOKIE = "sessions"
 FIRST_DECKS_COOKIE = "decks"
 SESSIONS_COOKIE = "seen"
@@ -144,7 +149,18 @@ def remember(session_id: str, role: str) -> None:
     # Seen again, or seen by a scorer: nothing to write, no cookie to sign or send.
     if session_role(session_id) in (role, EDIT):
         return
+    if role == VIEW and device_id() is None:
+        _watched_before_a_device(SESSIONS_COOKIE, session_id)
+        return
     _hold(devices.give_session(device_id(), session_id, role))
+
+
+def _watched_before_a_device(cookie_list: str, thing_id: str) -> None:
+    """Note in the cookie that this browser, which has no device yet, watched a session or
+    a group: its next request carries it over to a new device (``upgrade_old_cookie``)."""
+    watched = [[key, role] for key, role in _roles(session.get(cookie_list)) if key != thing_id]
+    session[cookie_list] = [[thing_id, VIEW], *watched][:WATCHED_BEFORE_A_DEVICE]
+    session.permanent = True
 
 
 def forget(session_id: str) -> None:
@@ -167,6 +183,9 @@ def remember_deck(profile_id: str) -> None:
 def remember_group(group_id: str, role: str) -> None:
     """List the group on this device; "edit": this device may change it from now on."""
     if group_role(group_id) in (role, EDIT):
+        return
+    if role == VIEW and device_id() is None:
+        _watched_before_a_device(GROUPS_COOKIE, group_id)
         return
     _hold(devices.give_group(device_id(), group_id, role))
 

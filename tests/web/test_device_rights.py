@@ -13,6 +13,7 @@ from test_decks import make_deck, sizes_form
 from test_groups import make_group
 
 from scorekeeper import keys
+from scorekeeper.db import database
 from scorekeeper.models import Device, DeviceSession
 from scorekeeper.web import access
 
@@ -29,6 +30,11 @@ def device_of(app: Flask, client: FlaskClient) -> str:
         device = cookie.get(access.DEVICE_COOKIE)
     assert isinstance(device, str)
     return device
+
+
+def device_count(app: Flask) -> int:
+    with app.app_context(), database.connection_context():
+        return int(Device.select().count())
 
 
 def listed_session_ids(html: str) -> list[str]:
@@ -218,12 +224,46 @@ def test_a_session_page_reads_the_devices_rights_once(
     assert len(rights_reads) == 1 and rights_reads[0].startswith("SELECT")
 
 
+def writes(statements: Statements) -> list[str]:
+    return [sql for sql in statements.sql if sql.startswith(("INSERT", "UPDATE", "DELETE"))]
+
+
+def test_a_visitor_that_keeps_no_cookie_makes_no_row(
+    app: Flask, client: FlaskClient, statements: Statements
+) -> None:
+    table = api_session(app.test_client(), ["Ann", "Bo"])
+    group = make_group(app.test_client(), "Club")
+    before = device_count(app)
+    statements.sql.clear()
+    for _ in range(3):  # a link preview, a crawler: each time without a cookie
+        assert app.test_client().get(f"/s/{table.id}").status_code == 200
+        assert app.test_client().get(f"/g/{group}").status_code == 200
+    assert writes(statements) == [] and device_count(app) == before
+
+
+def test_a_watcher_gets_a_device_when_it_comes_back_with_its_cookie(
+    app: Flask, client: FlaskClient, statements: Statements
+) -> None:
+    table = api_session(app.test_client(), ["Ann", "Bo"])
+    group = make_group(app.test_client(), "Club")
+    before = device_count(app)
+    statements.sql.clear()
+    assert "Set-Cookie" in client.get(f"/s/{table.id}").headers
+    assert writes(statements) == [] and device_count(app) == before
+    # Back with its cookie: the session watched is carried over to a new device.
+    assert "Set-Cookie" in client.get(f"/g/{group}").headers
+    assert device_count(app) == before + 1
+    home = client.get("/").get_data(as_text=True)
+    assert f'href="/s/{table.id}"' in home and "Club<" in home
+
+
 def test_seeing_a_session_again_writes_nothing_and_sends_no_cookie(
     app: Flask, client: FlaskClient, statements: Statements
 ) -> None:
     table = api_session(app.test_client(), ["Ann", "Bo"])
-    assert "Set-Cookie" in client.get(f"/s/{table.id}").headers
+    for _ in range(2):  # noted in the cookie, then carried over to a device
+        assert "Set-Cookie" in client.get(f"/s/{table.id}").headers
     statements.sql.clear()
     again = client.get(f"/s/{table.id}")
     assert "Set-Cookie" not in again.headers
-    assert not [sql for sql in statements.sql if sql.startswith(("INSERT", "UPDATE", "DELETE"))]
+    assert writes(statements) == []
