@@ -35,7 +35,9 @@ def version_answer(version: int, sent: ETags) -> tuple[int, dict[str, str], byte
     the request's If-None-Match)."""
     # The answer may be kept, but asked again every time: the next poll revalidates.
     headers = {"ETag": f'"{version}"', "Cache-Control": "no-cache"}
-    if sent.contains(str(version)):
+    # If-None-Match compares weakly (RFC 9110, 13.1.2): a proxy that compresses the answer
+    # may have sent our tag on as W/"<version>".
+    if sent.contains_weak(str(version)):
         return 304, headers, b""
     body = f'{{"version": {version}}}\n'.encode()
     return 200, headers | {"Content-Type": "application/json"}, body
@@ -51,9 +53,10 @@ class RefreshCheck:
         watch = announced.current
         version = watch.version(session_id) if watch else None
         # A version's ETag is its digits; any other tag (or a huge number) is none of ours.
+        # Werkzeug reads an empty tag ("") as None.
         if version is not None and any(
-            len(tag) < 19 and tag.isascii() and tag.isdigit() and int(tag) > version
-            for tag in sent.as_set()
+            tag and len(tag) < 19 and tag.isascii() and tag.isdigit() and int(tag) > version
+            for tag in sent.as_set(include_weak=True)
         ):
             return None
         return version

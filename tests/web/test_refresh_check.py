@@ -126,3 +126,42 @@ def test_a_check_with_a_query_string_is_answered_by_the_flask_view(
     else:
         assert (response.status_code, response.get_json()) == (200, {"version": 0})
         assert response.headers["ETag"] == '"0"'
+
+
+# Every If-None-Match a client, a proxy or an attacker may send to a session at version 1,
+# and what it answers: a tag naming version 1 (weakly or strongly, alone or in a list)
+# or "*" is a 304, anything else the version.
+ODD_IF_NONE_MATCH = [
+    ('"", "0"', 200),
+    ('"", "1"', 304),
+    ('""', 200),
+    ("", 200),
+    ('W/"x"', 200),
+    ('W/"1"', 304),
+    ("*", 304),
+    ("garbage", 200),
+    ('"1", "x"', 304),
+    ('"1', 200),
+    ("W/", 200),
+    (",,,", 200),
+    ('"²"', 200),
+    ('"9' + "9" * 5000 + '"', 200),
+    (", ".join(f'"{n}"' for n in range(2, 5000)), 200),
+    (", ".join(['""', "garbage", 'W/""', *(f'"{n}"' for n in range(5000))]), 304),
+]
+
+
+@pytest.mark.parametrize(("if_none_match", "status"), ODD_IF_NONE_MATCH)
+@pytest.mark.parametrize("query", ["", "?v=1"], ids=["before-flask", "flask-view"])
+def test_an_odd_if_none_match_gets_the_version_or_a_304_never_an_error(
+    client: FlaskClient, if_none_match: str, status: int, query: str
+) -> None:
+    session = api_session(client)
+    # A write: on PostgreSQL the worker now knows the version without reading it.
+    session.ok({"type": "total", "points": 500})
+
+    response = client.get(f"{session.url}/version{query}", headers={"If-None-Match": if_none_match})
+
+    assert response.status_code == status
+    assert response.headers["ETag"] == '"1"'
+    assert response.get_json(silent=True) == ({"version": 1} if status == 200 else None)
