@@ -309,8 +309,8 @@ def checked_write(session_id: str, status: int, fields: tuple[str, ...], write: 
     """An edit-key-checked write with the body's version and optional request key.
 
     A retry under the same ``request_key`` records nothing and gets the first
-    answer again (without its state, if this retry prefers it minimal); another
-    request under a used key is refused.
+    answer again (without its state, if this retry prefers it minimal), whatever
+    version it carries; another request under a used key is refused.
     """
     access.require_bearer_edit(session_id, NOT_FOUND)
     body = json_body()
@@ -338,13 +338,18 @@ def request_key(
     *about: str,
 ) -> store.OneTimeKey | None:
     """The body's optional ``request_key``, with the fingerprint of the request sent under
-    it (its endpoint, ``about`` and its body) and how to make the answer a retry gets."""
+    it (its endpoint, ``about`` and its body but its ``version``) and how to make the answer
+    a retry gets."""
     if "request_key" not in body:
         return None
     key = body["request_key"]
     if not isinstance(key, str) or not 1 <= len(key) <= 64:
         raise IllegalAction("“request_key” must be a string of 1 to 64 characters.", "request_key")
-    sent = json.dumps([request.endpoint, *about, body], sort_keys=True, ensure_ascii=True)
+    # The version the client saw is no part of what it asks: a client that timed out reads
+    # the state again, which may hold its write already, and resends the write with the
+    # newer version. That is the same write, answered as the first time.
+    asked = {name: value for name, value in body.items() if name != "version"}
+    sent = json.dumps([request.endpoint, *about, asked], sort_keys=True, ensure_ascii=True)
     return store.OneTimeKey(key, "request_key", hashlib.sha256(sent.encode()).hexdigest(), answer)
 
 

@@ -70,10 +70,12 @@ session changed since (another phone at the table recorded something), the write
 with 409 and the current state of the session in `state`: show it, then try again.
 
 **Retries.** A write may carry an optional `request_key`: a fresh random string (a UUID, say)
-of up to 64 characters for each new write. Keys are scoped to this session. Sending the identical
+of up to 64 characters for each new write. Keys are scoped to this session. Sending the same
 request again with the same key records nothing new and answers exactly what the first answer
-said; the same key with a different request is refused with 422 (`field`: `request_key`), and
-nothing is recorded. Never reuse a key for another write.
+said, whatever `version` it carries: a client that timed out, read the session again (which may
+hold its write already) and resends the write with the newer version gets the first answer, and
+the write is recorded once. The same key with a different request is refused with 422 (`field`:
+`request_key`), and nothing is recorded. Never reuse a key for another write.
 
 **Lean answers.** A write (events, undo, redo) answers the whole session, its `state` included,
 and a game's state carries every turn or trick played, so the answer grows as the session does.
@@ -930,8 +932,9 @@ def _paths() -> Schema:
     session_param = [{"$ref": "#/components/parameters/SessionId"}]
     write_note = (
         "Needs the edit key as a Bearer token and the version the client last saw. "
-        "The identical request sent again with the same `request_key` records nothing new and "
-        "answers what the first answer said; the same key with another request is refused."
+        "The same request sent again with the same `request_key`, whatever its `version`, "
+        "records nothing new and answers what the first answer said; the same key with "
+        "another request is refused."
     )
     return {
         "/sessions": {

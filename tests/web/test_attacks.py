@@ -93,6 +93,53 @@ def test_the_same_request_key_with_another_action_is_refused_and_records_nothing
     assert session.version == 1
 
 
+def test_a_retry_sent_with_the_refreshed_version_answers_the_first_answer_and_records_once(
+    client: FlaskClient,
+) -> None:
+    session = api_session(client)
+    first = keyed(session, {"version": 0, "request_key": "roll-1", "action": SCORING_ROLL})
+    assert first.status_code == 201
+    # The client timed out, read the state (which holds its roll) and sends the roll again.
+    retry = keyed(session, {"version": 1, "request_key": "roll-1", "action": SCORING_ROLL})
+    assert retry.status_code == 201
+    assert retry.get_json() == first.get_json()
+    assert session.version == 1
+    assert session.read()["state"]["turn"]["pending_roll"] == [1, 1, 1, 5, 2, 3]
+
+
+@pytest.mark.parametrize("path", ["/undo", "/redo"])
+def test_an_undo_or_redo_retried_with_the_refreshed_version_is_made_once(
+    client: FlaskClient, path: str
+) -> None:
+    session = api_session(client)
+    session.ok(SCORING_ROLL)
+    session.ok(KEEP)
+    if path == "/redo":
+        assert keyed(session, {"version": 2}, "/undo").status_code == 200
+    version = session.version
+    first = keyed(session, {"version": version, "request_key": "change-1"}, path)
+    assert first.status_code == 200
+    retry = keyed(session, {"version": version + 1, "request_key": "change-1"}, path)
+    assert retry.status_code == 200
+    assert retry.get_json() == first.get_json()
+    assert session.version == version + 1
+    # One undo, or one redo: the keep is undone, or recorded again, once.
+    assert session.read()["can_redo"] is (path == "/undo")
+    assert session.read()["can_undo"] is True
+
+
+def test_the_same_request_key_with_another_action_and_the_refreshed_version_is_refused(
+    client: FlaskClient,
+) -> None:
+    session = api_session(client)
+    assert keyed(session, {"version": 0, "request_key": "k1", "action": ROLL}).status_code == 201
+    other = {"version": 1, "request_key": "k1", "action": SCORING_ROLL}
+    sentence = assert_error(keyed(session, other), 422, "request_key")
+    assert "already used" in sentence and "send a new key" in sentence
+    assert session.version == 1
+    assert session.read()["state"]["turn"]["pending_roll"] is None
+
+
 def test_an_undo_retried_under_its_key_undoes_once(client: FlaskClient) -> None:
     session = api_session(client)
     session.ok(SCORING_ROLL)
@@ -111,6 +158,7 @@ def test_the_request_key_rule_is_written_in_the_api_document(client: FlaskClient
     document = client.get(f"{API}/openapi.json").get_json()
     described = json.dumps(document)
     assert "scoped to this session" in described
+    assert "whatever `version` it carries" in described
     assert "roll-1" not in described
 
 
