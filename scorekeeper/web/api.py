@@ -270,15 +270,25 @@ def create_session() -> tuple[Response, int]:
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise IllegalAction("“options” must be an object.", "options")
-    deck: dict[str, str] = {}
-    for name in ("deck_profile", "new_deck_name"):
-        if name in body:
-            if not isinstance(body[name], str):
-                raise IllegalAction(f"“{name}” must be a string.", name)
-            deck[name] = body[name]
-    if "deck_profile" in deck:
-        decks.check_key(deck["deck_profile"], body.get("deck_key"))
+    deck = deck_choice(body)
     return created(*store.create(body.get("game"), seats, options, None, **deck, seating=seating))
+
+
+def deck_choice(body: dict[str, Any]) -> dict[str, str]:
+    """The deck profile a new session asks for: ``deck_profile`` (its key checked) or
+    ``new_deck_name``, as ``store.create`` takes them."""
+    for name in ("deck_profile", "deck_key", "new_deck_name"):
+        if name in body and not isinstance(body[name], str):
+            raise IllegalAction(f"“{name}” must be a string.", name)
+    if "deck_key" in body and "deck_profile" not in body:
+        raise IllegalAction(
+            "“deck_key” is the key of the deck profile named in “deck_profile”: "
+            "send “deck_profile” with it, or no “deck_key”.",
+            "deck_key",
+        )
+    if "deck_profile" in body:
+        decks.check_key(body["deck_profile"], body.get("deck_key"))
+    return {name: body[name] for name in ("deck_profile", "new_deck_name") if name in body}
 
 
 @bp.post("/sessions/import")

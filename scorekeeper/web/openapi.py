@@ -584,6 +584,7 @@ def _schemas() -> Schema:
             ),
             "required": ["game"],
             "oneOf": [{"required": ["seats"]}, {"required": ["group", "players"]}],
+            "dependentRequired": {"deck_profile": ["deck_key"], "deck_key": ["deck_profile"]},
             "additionalProperties": False,
             "properties": {
                 "game": {"type": "string", "enum": GAME_SLUGS},

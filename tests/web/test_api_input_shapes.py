@@ -1,0 +1,54 @@
+"""The shapes the API accepts: a value of the wrong kind, a property it does not know (at
+any depth) or a method a path does not serve is refused with the field named, and nothing
+is recorded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import API, assert_error
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.db import database
+from scorekeeper.models import DeckProfile, GameSession
+
+
+def count(app: Flask, model: Any) -> int:
+    with app.app_context(), database.connection_context():
+        return int(model.select().count())
+
+
+# --- A new session's deck profile ----------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["yardkle", "yadokarick"])
+@pytest.mark.parametrize("deck_key", [{}, [], 5, None, "k" * 32])
+def test_a_deck_key_without_a_deck_profile_is_422_naming_deck_key(
+    app: Flask, client: FlaskClient, game: str, deck_key: Any
+) -> None:
+    body = {"game": game, "seats": ["Ann", "Bo", "Cy"], "deck_key": deck_key}
+
+    response = client.post(f"{API}/sessions", json=body)
+
+    sentence = assert_error(response, 422, "deck_key")
+    assert "“deck_key”" in sentence
+    assert (count(app, GameSession), count(app, DeckProfile)) == (0, 0)
+
+
+def test_a_deck_key_that_is_not_a_string_is_422_naming_deck_key_beside_a_deck_profile(
+    app: Flask, client: FlaskClient
+) -> None:
+    made = client.post(f"{API}/sessions", json={"game": "yadokarick", "seats": ["A", "B", "C"]})
+    profile = made.get_json()["deck_profile"]
+    body = {"game": "yadokarick", "seats": ["A", "B", "C"], "deck_profile": profile["id"]}
+
+    response = client.post(f"{API}/sessions", json=body | {"deck_key": {}})
+
+    assert assert_error(response, 422, "deck_key") == "“deck_key” must be a string."
+    assert count(app, GameSession) == 1
+    # The profile's own key still starts a session with it.
+    again = client.post(f"{API}/sessions", json=body | {"deck_key": profile["edit_key"]})
+    assert again.status_code == 201
+    assert again.get_json()["deck_profile"]["id"] == profile["id"]
