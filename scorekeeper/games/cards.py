@@ -19,6 +19,7 @@ from scorekeeper.games.base import (
     IllegalAction,
     and_list,
     capitalised,
+    check_known_fields,
     is_digits,
     or_list,
     parse_whole_number,
@@ -512,12 +513,17 @@ class YadokarickTrick:
         }
 
 
+# The properties of a play the Yadokarick judge rules on: a card and its printed size.
+HOUSE_PLAY_FIELDS = frozenset({"card", "size"})
+
+
 def _house_card(raw: object, index: int) -> tuple[Card, object]:
     if not isinstance(raw, Mapping):
         raise IllegalAction(
             f'Play {index} must be a card with its size, like {{"card": "green 25", "size": 3}}.',
             f"plays.{index}",
         )
+    check_known_fields(raw, HOUSE_PLAY_FIELDS, f"Play {index}", f"plays.{index}")
     if raw.get("card") in (None, ""):
         raise IllegalAction(f"Enter the card of play {index}.", f"plays.{index}.card")
     return YADOKARICK.parse(raw["card"], f"plays.{index}.card"), raw.get("size")

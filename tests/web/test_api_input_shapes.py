@@ -52,3 +52,38 @@ def test_a_deck_key_that_is_not_a_string_is_422_naming_deck_key_beside_a_deck_pr
     again = client.post(f"{API}/sessions", json=body | {"deck_key": profile["edit_key"]})
     assert again.status_code == 201
     assert again.get_json()["deck_profile"]["id"] == profile["id"]
+
+
+# --- Objects inside a body -----------------------------------------------------------
+
+SETTLE = {
+    "winner": 0,
+    "trays": {"10D": 4, "JC": 8, "QS": 12, "KH": 16, "7D": 20},
+    "hands": [[], ["3H", "KH"], ["QS", "2C"], ["AC"]],
+    "forgot": [{"player": 1, "card": "JC"}],
+}
+
+
+def test_an_unknown_property_of_a_forgotten_taker_card_is_422_naming_it(
+    client: FlaskClient,
+) -> None:
+    body = SETTLE | {"forgot": [{"player": 1, "card": "JC", "called": False}]}
+
+    response = client.post(f"{API}/judge/yellow-dwarf/settle", json=body)
+
+    assert assert_error(response, 422, "forgot.0.called") == (
+        "Entry 0 of “forgot” has no field 'called'."
+    )
+    assert client.post(f"{API}/judge/yellow-dwarf/settle", json=SETTLE).status_code == 200
+
+
+def test_an_unknown_property_of_a_yadokarick_play_is_422_naming_it(client: FlaskClient) -> None:
+    plays = [
+        {"card": "green 25", "size": 3},
+        {"card": "pink 8", "size": 2, "seat": 1},
+        {"card": "pink 29", "size": 5},
+    ]
+
+    response = client.post(f"{API}/judge/yadokarick", json={"plays": plays})
+
+    assert assert_error(response, 422, "plays.1.seat") == "Play 1 has no field 'seat'."

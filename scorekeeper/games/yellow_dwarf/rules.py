@@ -36,6 +36,7 @@ from scorekeeper.games.base import (
     ScoreRow,
     Standing,
     and_list,
+    check_known_fields,
     parse_whole_number,
     plural,
     rank_by_score,
@@ -1105,12 +1106,7 @@ def _entries(
     for index, entry in enumerate(raw):
         if not isinstance(entry, Mapping):
             raise IllegalAction(f"Entry {index} of “{field}” must be {shape}.", f"{field}.{index}")
-        unknown = sorted(str(key) for key in entry if key not in keys)
-        if unknown:
-            raise IllegalAction(
-                f"Entry {index} of “{field}” has no field {unknown[0][:20]!r}.",
-                f"{field}.{index}.{unknown[0][:20]}",
-            )
+        check_known_fields(entry, keys, f"Entry {index} of “{field}”", f"{field}.{index}")
         entries.append(entry)
     return entries
 

@@ -23,6 +23,7 @@ from scorekeeper.games.base import (
     MINUS,
     IllegalAction,
     and_list,
+    check_known_fields,
     parse_whole_number,
     plural,
 )
@@ -242,6 +243,10 @@ def _hands(raw: object) -> list[list[PlayingCard]]:
     ]
 
 
+# The properties of an entry of "forgot": who played which taker card without calling.
+FORGOT_FIELDS = frozenset({"player", "card"})
+
+
 def _forgotten(raw: object, players: int) -> list[tuple[int, PlayingCard]]:
     if not isinstance(raw, list):
         raise IllegalAction("“forgot” must be a list of {player, card}.", "forgot")
@@ -250,6 +255,7 @@ def _forgotten(raw: object, players: int) -> list[tuple[int, PlayingCard]]:
         field = f"forgot.{index}"
         if not isinstance(entry, Mapping):
             raise IllegalAction(f"Entry {index} of “forgot” must be {{player, card}}.", field)
+        check_known_fields(entry, FORGOT_FIELDS, f"Entry {index} of “forgot”", field)
         seat = parse_whole_number(entry.get("player"), "The player", f"{field}.player")
         if not 0 <= seat < players:
             raise IllegalAction(
