@@ -63,12 +63,16 @@ class ApiDocument:
     ) -> list[str]:
         """Why this answer is not the one the document describes; empty when it is."""
         paths = self.document["paths"]
-        # As the app routes: "//" is "/", and "/sessions/import" is also
-        # "/sessions/{session_id}" for a GET.
+        # As the app routes: "//" is "/", and a path of its own ("/sessions/import") is no
+        # id of the path beside it ("/sessions/{session_id}").
         routed = re.sub("/+", "/", path)
         if status == 308 and routed != path:
             return []  # the router's redirect to the squeezed path is no answer of the API
         matching = [t for pattern, t in self.templates if pattern.match(routed)]
+        matching = [t for t in matching if "{" not in t] or matching
+        if method == "OPTIONS" and status == 200 and matching:
+            # The router's answer, as the document's description says: its methods in Allow.
+            return [] if not body else [f"OPTIONS {path} answered a body: {body!r:.80}"]
         template = next((t for t in matching if method.lower() in paths[t]), None)
         if template is None:
             # No document can list the paths and methods it lacks. Its description says they

@@ -106,6 +106,7 @@ def register(app: Flask) -> None:
     errors.init_app(app)
     inputs.init_app(app)
     app.before_request(access.upgrade_old_cookie)
+    app.url_map.converters["other_than"] = api.OtherThan
     for blueprint in (sessions.bp, play.bp, export.bp, judge.bp, decks.bp, groups.bp, api.bp):
         app.register_blueprint(blueprint)
     app.jinja_env.globals["GAMES"] = GAMES

@@ -9,11 +9,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
+from werkzeug.routing import BaseConverter, Map
 
 from scorekeeper import decks, group_export, groups, keys, results, stats, store
 from scorekeeper.export import read_export, session_csv, session_json, utc_text
@@ -47,6 +49,18 @@ from scorekeeper.web.refresh import version_answer
 from scorekeeper.web.sessions import NOT_FOUND, load_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+class OtherThan(BaseConverter):
+    """A path segment but the words given (``<other_than(import):session_id>``): where
+    ``/sessions/import`` has a rule of its own, ``/sessions/<session_id>`` must not match
+    it too, or its methods would answer there (and be listed in the Allow of OPTIONS and
+    405) beside the import's."""
+
+    def __init__(self, url_map: Map, *words: str) -> None:
+        super().__init__(url_map)
+        # Any segment, unless it is one of the words from its start to its end.
+        self.regex = f"(?!(?:{'|'.join(map(re.escape, words))})(?![^/]))[^/]+"
 
 
 @bp.errorhandler(IllegalAction)
@@ -296,7 +310,7 @@ def import_session() -> tuple[Response, int]:
     return created(*store.import_session(read_export(json_body())))
 
 
-@bp.get("/sessions/<session_id>")
+@bp.get("/sessions/<other_than(import):session_id>")
 def read_session(session_id: str) -> Response:
     return session_answer(load_or_404(session_id))
 
@@ -495,7 +509,7 @@ def created_group(group: groups.Group) -> tuple[Response, int]:
     return jsonify(created.model_dump(mode="json")), 201
 
 
-@bp.get("/groups/<group_id>")
+@bp.get("/groups/<other_than(import):group_id>")
 def read_group(group_id: str) -> Response:
     return jsonify(group_answer(load_group_or_404(group_id)).model_dump(mode="json"))
 

@@ -55,7 +55,8 @@ DESCRIPTION = (
 `field` names the input that is wrong (`"seats.2"`, `"options.winning_score"`, `"dice"`),
 `"action"` when the rules refuse the whole move, or null for an error about no input (a missing
 key, an unknown session). A path this document does not list answers 404, a method it does
-not list for a path 405 (with `Allow`), both with this error body.
+not list for a path 405 (with `Allow`), both with this error body. `OPTIONS` on a path answers
+200 with no body and the path's methods in `Allow`.
 
 **What comes next.** Every answer carrying a session's state includes `expected`: the 0-based
 seat whose move it is and every action type the game accepts now, with the accepted values

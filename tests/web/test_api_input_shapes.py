@@ -4,10 +4,11 @@ is recorded."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
-from conftest import API, assert_error
+from conftest import API, api_session, assert_error
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -87,3 +88,33 @@ def test_an_unknown_property_of_a_yadokarick_play_is_422_naming_it(client: Flask
     response = client.post(f"{API}/judge/yadokarick", json={"plays": plays})
 
     assert assert_error(response, 422, "plays.1.seat") == "Play 1 has no field 'seat'."
+
+
+# --- The methods of each path --------------------------------------------------------
+
+HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def test_every_api_path_allows_exactly_the_methods_its_document_lists(
+    client: FlaskClient,
+) -> None:
+    session = api_session(client)
+    made = client.post(f"{API}/groups", json={"name": "Friday", "players": ["Ann"]}).get_json()
+    values = {
+        "session_id": session.id,
+        "group_id": made["id"],
+        "player_id": str(made["players"][0]["id"]),
+    }
+    document = client.get(f"{API}/openapi.json").get_json()
+    for template, item in document["paths"].items():
+        path = API + re.sub(r"\{(\w+)\}", lambda name: values[name[1]], template)
+        listed = {method.upper() for method in item if method.upper() in HTTP_METHODS}
+        allowed = listed | {"OPTIONS"} | ({"HEAD"} if "GET" in listed else set())
+
+        answer = client.options(path)
+
+        assert (answer.status_code, set(answer.allow)) == (200, allowed), template
+        for method in set(HTTP_METHODS) - listed:
+            refused = client.open(path, method=method)
+            assert_error(refused, 405, None)
+            assert set(refused.allow) == allowed, (method, template)
