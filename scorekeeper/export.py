@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import IllegalAction, and_list, parse_whole_number
+from scorekeeper.games.base import IllegalAction, and_list, check_known_fields, parse_whole_number
 from scorekeeper.store import ImportedCorrection, ImportedSession, SessionView, corrections
 
 FORMAT = "tabletop-scorekeeper/session"
@@ -27,6 +27,35 @@ FORMAT = "tabletop-scorekeeper/session"
 # without them reads as before.
 FORMAT_VERSION = 3
 READABLE_VERSIONS = (1, 2, FORMAT_VERSION)
+# The properties of a session file and of the objects in it, as session_json writes them:
+# an import refuses any other, naming it, as every request does.
+FILE_FIELDS = frozenset(
+    {
+        "format",
+        "format_version",
+        "game",
+        "options",
+        "seats",
+        "events",
+        "rounds",
+        "standings",
+        "finished",
+        "winners",
+        "started_at",
+        "finished_at",
+        "deck_profile",
+    }
+)
+SEAT_FIELDS = frozenset({"position", "name"})
+ENTRY_FIELDS = {
+    "seats": SEAT_FIELDS,
+    "events": frozenset({"seq", "action", "undone", "redoable", "text", "ruling", "corrections"}),
+    "rounds": frozenset({"round", "seat", "player", "points", "running_total", "note"}),
+    "standings": frozenset({"rank", "seat", "player", "score"}),
+}
+CORRECTION_FIELDS = frozenset({"action", "text", "corrected_at"})
+DECK_FIELDS = frozenset({"name", "sizes"})
+
 # Event numbers are stored in a 32-bit integer column.
 MAX_SEQ = 2**31 - 1
 # How large a session file an import takes (README: Limits): the export of the longest
@@ -158,8 +187,9 @@ def seats_counted_from_zero(slug: object, options: dict[str, object]) -> dict[st
     return converted
 
 
-def read_export(data: object) -> ImportedSession:
-    """The parts of an exported file an import needs, checked for shape."""
+def read_export(data: object, seat_fields: frozenset[str] = SEAT_FIELDS) -> ImportedSession:
+    """The parts of an exported file an import needs, checked for shape; ``seat_fields``:
+    the properties a seat may have (a group's file seats its players too)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise IllegalAction(
             "This is not a session file exported by Tabletop Scorekeeper.", "format"
@@ -171,6 +201,8 @@ def read_export(data: object) -> ImportedSession:
             f"{and_list(READABLE_VERSIONS)}.",
             "format_version",
         )
+    # Checked once the version is known to be one this app reads: another has other fields.
+    _check_known_fields(data, seat_fields)
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise IllegalAction("“options” must be an object.", "options")
@@ -201,6 +233,19 @@ def read_export(data: object) -> ImportedSession:
         started_at=started_at,
         finished_at=finished_at,
     )
+
+
+def _check_known_fields(data: dict[str, Any], seat_fields: frozenset[str]) -> None:
+    """Refuse a property the file's objects do not have, at any depth, naming it. The parts
+    an import does not read (rounds, standings) are left alone if they are no list."""
+    check_known_fields(data, FILE_FIELDS, "A session file", "")
+    for name, known in (ENTRY_FIELDS | {"seats": seat_fields}).items():
+        listed = data.get(name)
+        for index, entry in enumerate(listed if isinstance(listed, list) else []):
+            if isinstance(entry, dict):
+                check_known_fields(entry, known, f"Entry {index} of “{name}”", f"{name}.{index}")
+    if isinstance(data.get("deck_profile"), dict):
+        check_known_fields(data["deck_profile"], DECK_FIELDS, "“deck_profile”", "deck_profile")
 
 
 def _read_time(data: dict[str, Any], name: str) -> datetime | None:
@@ -268,6 +313,8 @@ def _read_corrections(
                 raise IllegalAction(
                     f"Event {index + 1}: correction {number + 1} has no action.", where
                 )
+            label = f"Event {index + 1}: correction {number + 1}"
+            check_known_fields(correction, CORRECTION_FIELDS, label, where)
             when = _utc_time(correction.get("corrected_at"))
             if when is None:
                 raise IllegalAction(

@@ -20,12 +20,17 @@ from peewee import IntegrityError
 
 from scorekeeper import groups, keys, store
 from scorekeeper.db import as_dicts, write_transaction
-from scorekeeper.export import read_export, session_json
-from scorekeeper.games.base import IllegalAction
+from scorekeeper.export import SEAT_FIELDS, read_export, session_json
+from scorekeeper.games.base import IllegalAction, check_known_fields
 from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, RequestKey, Seat
 
 FORMAT = "tabletop-scorekeeper/group"
 FORMAT_VERSION = 1
+# The properties of a group file, of its players and of its sessions' seats, as group_json
+# writes them: an import refuses any other, naming it.
+FILE_FIELDS = frozenset({"format", "format_version", "name", "players", "sessions"})
+PLAYER_FIELDS = frozenset({"number", "name", "colour", "emoji"})
+SEATED_FIELDS = SEAT_FIELDS | {"player"}
 CSV_COLUMNS = ("kind", "number", "name", "colour", "emoji", "session")
 # How large a group file an import takes (README: Limits): a group holds many sessions.
 FILE_MAX_BYTES = 128 * 1024 * 1024
@@ -206,6 +211,7 @@ def read_group(data: object) -> ImportedGroup:
             f"This file has format version {version!r}; this app reads version {FORMAT_VERSION}.",
             "format_version",
         )
+    check_known_fields(data, FILE_FIELDS, "A group file", "")
     name = groups.check_group_name(data.get("name"))
     players = _read_players(data.get("players"))
     listed = data.get("sessions")
@@ -226,6 +232,7 @@ def _read_players(listed: object) -> tuple[ImportedPlayer, ...]:
     players: list[ImportedPlayer] = []
     for index, player in enumerate(listed):
         field = f"players.{index}"
+        check_known_fields(player, PLAYER_FIELDS, f"Entry {index} of “players”", field)
         read = ImportedPlayer(
             groups.check_player_name(player.get("name"), f"{field}.name"),
             groups.check_colour(player.get("colour", ""), f"{field}.colour"),
@@ -242,7 +249,7 @@ def _read_players(listed: object) -> tuple[ImportedPlayer, ...]:
 
 def _read_session(data: object, players: int, field: str) -> ImportedGroupSession:
     try:
-        session = read_export(data)
+        session = read_export(data, SEATED_FIELDS)
     except IllegalAction as refused:
         raise _in_session(refused, field) from None
     assert isinstance(data, dict)  # read_export refused anything else

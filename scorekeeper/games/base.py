@@ -203,14 +203,15 @@ def parse_whole_number(raw: object, label: str, field: str) -> int:
 
 
 def check_known_fields(
-    entry: Mapping[object, object], known: frozenset[str], label: str, field: str
+    entry: Mapping[str, object], known: frozenset[str], label: str, field: str
 ) -> None:
-    """Refuse a property of the object ``entry`` (``label``, at ``field``) that is not
-    ``known``, naming it, as a request body's own unknown fields are refused."""
+    """Refuse a property of the object ``entry`` (``label``, at ``field``; "" for a whole
+    body) that is not ``known``, naming it, as a request body's own unknown fields are
+    refused."""
     unknown = sorted(str(key) for key in entry if key not in known)
     if unknown:
         name = unknown[0][:20]
-        raise IllegalAction(f"{label} has no field {name!r}.", f"{field}.{name}")
+        raise IllegalAction(f"{label} has no field {name!r}.", f"{field}.{name}" if field else name)
 
 
 def check_seat_option(seat: int, seats: int, label: str, field: str) -> None:

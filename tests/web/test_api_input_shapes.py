@@ -4,7 +4,9 @@ is recorded."""
 
 from __future__ import annotations
 
+import copy
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.db import database
-from scorekeeper.models import DeckProfile, GameSession
+from scorekeeper.models import DeckProfile, GameSession, PlayerGroup
 
 
 def count(app: Flask, model: Any) -> int:
@@ -90,6 +92,62 @@ def test_an_unknown_property_of_a_yadokarick_play_is_422_naming_it(client: Flask
     assert assert_error(response, 422, "plays.1.seat") == "Play 1 has no field 'seat'."
 
 
+Place = tuple[str | int, ...]
+
+
+def objects_in(value: Any, place: Place = ()) -> Iterator[Place]:
+    """Where each object inside ``value`` (itself included) is."""
+    if isinstance(value, dict):
+        yield place
+        for name, inner in value.items():
+            yield from objects_in(inner, (*place, name))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            yield from objects_in(inner, (*place, index))
+
+
+def test_an_unknown_property_anywhere_in_a_documented_request_is_422_naming_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    session = api_session(client)
+    made = client.post(f"{API}/groups", json={"name": "Friday", "players": ["Ann"]}).get_json()
+    values = {
+        "session_id": session.id,
+        "group_id": made["id"],
+        "player_id": str(made["players"][0]["id"]),
+    }
+    keys = {"session_id": session.key, "group_id": made["edit_key"]}
+    document = client.get(f"{API}/openapi.json").get_json()
+    before = (count(app, GameSession), count(app, PlayerGroup))
+    tried = 0
+    for template, item in document["paths"].items():
+        path = API + re.sub(r"\{(\w+)\}", lambda name: values[name[1]], template)
+        key = next((keys[name] for name in keys if "{" + name + "}" in template), None)
+        for method, operation in item.items():
+            media = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if media is None or "example" not in media:
+                continue
+            for place in objects_in(media["example"]):
+                sent = copy.deepcopy(media["example"])
+                inner = sent
+                for step in place:
+                    inner = inner[step]
+                inner["surplus"] = 1
+                if "version" in sent:
+                    sent["version"] = 0  # the session's: the refusal is about the property
+                headers = {"Authorization": f"Bearer {key}"} if key else {}
+
+                answer = client.open(path, method=method.upper(), json=sent, headers=headers)
+
+                where = (template, method, place)
+                assert answer.status_code == 422, where
+                assert answer.get_json()["field"].endswith("surplus"), where
+                assert "surplus" in answer.get_json()["error"], where
+                tried += 1
+    assert tried > 30  # every documented body, with the objects inside it
+    assert (count(app, GameSession), count(app, PlayerGroup), session.version) == (*before, 0)
+
+
 # --- The methods of each path --------------------------------------------------------
 
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
@@ -118,3 +176,76 @@ def test_every_api_path_allows_exactly_the_methods_its_document_lists(
             refused = client.open(path, method=method)
             assert_error(refused, 405, None)
             assert set(refused.allow) == allowed, (method, template)
+
+
+def exported_session(client: FlaskClient) -> dict[str, Any]:
+    """A session's file with one event, corrected once (a correction as a file holds it)."""
+    session = api_session(client)
+    session.ok({"type": "total", "points": 500})
+    exported: dict[str, Any] = client.get(f"{session.url}/export").get_json()
+    exported["events"][0]["corrections"] = [
+        {"action": {"type": "total", "points": 450}, "corrected_at": "2026-11-24T20:15:00Z"}
+    ]
+    return exported
+
+
+@pytest.mark.parametrize(
+    "place",
+    [(), ("seats", 1), ("events", 0), ("events", 0, "corrections", 0), ("rounds", 0)],
+    ids=str,
+)
+def test_an_unknown_property_anywhere_in_a_session_file_is_422_naming_it(
+    app: Flask, client: FlaskClient, place: Place
+) -> None:
+    exported = exported_session(client)
+    assert client.post(f"{API}/sessions/import", json=exported).status_code == 201
+    inner = exported
+    for step in place:
+        inner = inner[step]
+    inner["surplus"] = 1
+
+    response = client.post(f"{API}/sessions/import", json=exported)
+
+    field = ".".join(str(step) for step in (*place, "surplus"))
+    assert "has no field 'surplus'" in assert_error(response, 422, field)
+    assert count(app, GameSession) == 2
+
+
+def test_a_session_file_of_another_format_version_is_refused_for_its_version_not_its_fields(
+    client: FlaskClient,
+) -> None:
+    exported = exported_session(client) | {"format_version": 99, "surplus": 1}
+
+    response = client.post(f"{API}/sessions/import", json=exported)
+
+    assert "format version 99" in assert_error(response, 422, "format_version")
+
+
+@pytest.mark.parametrize(
+    ("place", "field"),
+    [
+        ((), "surplus"),
+        (("players", 0), "players.0.surplus"),
+        (("sessions", 0, "seats", 0), "sessions.0.seats.0.surplus"),
+        (("sessions", 0), "sessions.0.surplus"),
+    ],
+    ids=str,
+)
+def test_an_unknown_property_anywhere_in_a_group_file_is_422_naming_it(
+    app: Flask, client: FlaskClient, place: Place, field: str
+) -> None:
+    made = client.post(f"{API}/groups", json={"name": "Friday", "players": ["Ann", "Bo"]})
+    group = made.get_json()
+    sent = {"game": "yardkle", "group": group["id"], "players": [1, 2]}
+    bearer = {"Authorization": f"Bearer {group['edit_key']}"}
+    assert client.post(f"{API}/sessions", json=sent, headers=bearer).status_code == 201
+    exported = client.get(f"{API}/groups/{group['id']}/export").get_json()
+    inner = exported
+    for step in place:
+        inner = inner[step]
+    inner["surplus"] = 1
+
+    response = client.post(f"{API}/groups/import", json=exported)
+
+    assert "has no field 'surplus'" in assert_error(response, 422, field)
+    assert count(app, PlayerGroup) == 1
