@@ -300,6 +300,12 @@ def deck_choice(body: dict[str, Any]) -> dict[str, str]:
             "send “deck_profile” with it, or no “deck_key”.",
             "deck_key",
         )
+    if "deck_profile" in body and "new_deck_name" in body:
+        raise IllegalAction(
+            "“new_deck_name” names the new deck profile made for a session without "
+            "“deck_profile”: send one of the two.",
+            "new_deck_name",
+        )
     if "deck_profile" in body:
         decks.check_key(body["deck_profile"], body.get("deck_key"))
     return {name: body[name] for name in ("deck_profile", "new_deck_name") if name in body}

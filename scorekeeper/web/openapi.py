@@ -586,6 +586,7 @@ def _schemas() -> Schema:
             "required": ["game"],
             "oneOf": [{"required": ["seats"]}, {"required": ["group", "players"]}],
             "dependentRequired": {"deck_profile": ["deck_key"], "deck_key": ["deck_profile"]},
+            "not": {"required": ["deck_profile", "new_deck_name"]},
             "additionalProperties": False,
             "properties": {
                 "game": {"type": "string", "enum": GAME_SLUGS},

@@ -57,6 +57,25 @@ def test_a_deck_key_that_is_not_a_string_is_422_naming_deck_key_beside_a_deck_pr
     assert again.get_json()["deck_profile"]["id"] == profile["id"]
 
 
+def test_a_new_deck_name_beside_a_deck_profile_is_422_naming_new_deck_name(
+    app: Flask, client: FlaskClient
+) -> None:
+    made = client.post(f"{API}/sessions", json={"game": "yadokarick", "seats": ["A", "B", "C"]})
+    profile = made.get_json()["deck_profile"]
+    body = {
+        "game": "yadokarick",
+        "seats": ["A", "B", "C"],
+        "deck_profile": profile["id"],
+        "deck_key": profile["edit_key"],
+        "new_deck_name": "Tin",
+    }
+
+    response = client.post(f"{API}/sessions", json=body)
+
+    assert "send one of the two" in assert_error(response, 422, "new_deck_name")
+    assert (count(app, GameSession), count(app, DeckProfile)) == (1, 1)
+
+
 # --- Objects inside a body -----------------------------------------------------------
 
 SETTLE = {
