@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+
+from scorekeeper.games.base import and_list
 
 TITLES = {
     400: "That request was not understood",
@@ -32,6 +34,13 @@ def error_response(status: int, message: str, field: str | None = None) -> tuple
     return Response(page, mimetype="text/html"), status
 
 
+def method_refusal(error: MethodNotAllowed) -> str:
+    """What a 405 says: the methods this address answers, and the one that was sent."""
+    # HEAD and OPTIONS come with every route; the Allow header lists them all.
+    answered = [m for m in error.valid_methods or () if m not in ("HEAD", "OPTIONS")]
+    return f"{request.path} answers {and_list(sorted(answered))}, not {request.method}."
+
+
 def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError) -> tuple[Response, int]:
@@ -45,7 +54,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Response, int]:
         status = error.code or 500
-        response, status = error_response(status, error.description or TITLES.get(status, "Error"))
+        description = error.description or TITLES.get(status, "Error")
+        if isinstance(error, MethodNotAllowed) and description == MethodNotAllowed.description:
+            description = method_refusal(error)
+        response, status = error_response(status, description)
         # The error's own headers, such as a 405's Allow; the body is ours.
         for name, value in error.get_headers():
             if name.lower() != "content-type":

@@ -15,6 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.db import database
+from scorekeeper.games.base import and_list
 from scorekeeper.models import DeckProfile, GameSession, PlayerGroup
 
 
@@ -193,7 +194,9 @@ def test_every_api_path_allows_exactly_the_methods_its_document_lists(
         assert (answer.status_code, set(answer.allow)) == (200, allowed), template
         for method in set(HTTP_METHODS) - listed:
             refused = client.open(path, method=method)
-            assert_error(refused, 405, None)
+            assert assert_error(refused, 405, None) == (
+                f"{path} answers {and_list(sorted(listed))}, not {method}."
+            )
             assert set(refused.allow) == allowed, (method, template)
 
 

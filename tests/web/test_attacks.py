@@ -444,8 +444,10 @@ def test_a_405_answer_carries_the_allow_header(client: FlaskClient) -> None:
     response = client.delete("/new/yardkle")
     assert response.status_code == 405
     assert set(response.headers["Allow"].replace(" ", "").split(",")) >= {"GET", "POST"}
+    assert "/new/yardkle answers GET and POST, not DELETE." in response.get_data(as_text=True)
     api = client.get(f"{API}/judge/cryptruck")
     assert api.status_code == 405 and "POST" in api.headers["Allow"]
+    assert api.get_json()["error"] == "/api/v1/judge/cryptruck answers POST, not GET."
 
 
 # --- 13. inputs beyond a game's largest table ------------------------------------------------
