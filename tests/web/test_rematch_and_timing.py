@@ -255,8 +255,14 @@ def test_play_again_starts_the_next_session_with_the_same_seats_and_options_for_
     # This phone scores the new session: its page offers the round's form.
     assert "Record round 1" in following.page()
     assert f'href="/s/{next_id}"' in client.get("/").get_data(as_text=True)
-    # Each session links to the other.
-    assert f'href="/s/{next_id}">next game →</a>' in table.page()
+    # Each session links to the other: the finished one offers its scorer to score the next
+    # game (the same form, which lands there), a watcher a link to it.
+    finished = table.page()
+    assert '<button type="submit">Score the next game →</button>' in finished
+    assert "Play again" not in finished and "next game →</a>" not in finished
+    watched = app.test_client().get(table.url).get_data(as_text=True)
+    assert f'href="/s/{next_id}">next game →</a>' in watched
+    assert "Score the next game" not in watched
     assert f'href="/s/{table.id}">← previous game</a>' in following.page()
     assert row(app, next_id).rematch_of_id == table.id
 
