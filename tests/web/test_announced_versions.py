@@ -75,12 +75,14 @@ def table() -> Iterator[Table]:
 
 
 def cut_off_the_listener() -> int:
-    """Cut the listener's connection from the server's side, as a restart would."""
+    """Cut the listener's connection from the server's side, as a restart would. Only this
+    database's: another app served from the same PostgreSQL keeps its own listeners."""
     assert POSTGRES_URL
     with psycopg2.connect(POSTGRES_URL) as admin, admin.cursor() as cursor:
         cursor.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE pid <> pg_backend_pid() AND application_name = %s",
+            "WHERE pid <> pg_backend_pid() AND application_name = %s "
+            "AND datname = current_database()",
             (APPLICATION_NAME,),
         )
         return cursor.rowcount
