@@ -162,13 +162,22 @@ def take_session(device_id: str, session_id: str) -> None:
 
 
 def carry_over(
-    sessions: Sequence[tuple[str, str]], groups: Sequence[tuple[str, str]], profiles: Sequence[str]
+    sessions: Sequence[tuple[str, str]],
+    groups: Sequence[tuple[str, str]],
+    profiles: Sequence[str],
+    device_id: str | None = None,
 ) -> str:
-    """A new device holding what a cookie of before held, each list newest first; returns
-    its id. The order is kept by the times each right is given; what no longer exists, or
-    was never an id, is left out."""
+    """A device holding what a cookie of before held, each list newest first; returns its
+    id: ``device_id`` when the cookie names the device it is to be (made here, or by a
+    request sent at the same time with the same cookie), else a new one. The order is kept
+    by the times each right is given; what no longer exists, or was never an id, is left
+    out. A right the device holds already stays as it is, but a "view" becomes an "edit"."""
     with write_transaction():
-        device = _device(None)
+        if device_id is None:
+            device = _device(None)
+        else:
+            Device.insert(id=device_id).on_conflict_ignore().execute()
+            device = device_id
         for model, thing, things, roles in (
             (DeviceSession, DeviceSession.session, GameSession, dict(sessions)),
             (DeviceGroup, DeviceGroup.group, PlayerGroup, dict(groups)),
@@ -179,8 +188,19 @@ def carry_over(
                 for (thing_id, role), at in zip(roles.items(), _newest_first(), strict=False)
                 if thing_id in existing and role in (EDIT, VIEW)
             ]
-            if given:
-                model.insert_many(given).execute()
+            for role in (EDIT, VIEW):
+                rows = [row for row in given if row[model.role] == role]
+                if not rows:
+                    continue
+                insert = model.insert_many(rows)
+                insert = (
+                    insert.on_conflict(
+                        conflict_target=[model.device, thing], update={model.role: EDIT}
+                    )
+                    if role == EDIT
+                    else insert.on_conflict_ignore()
+                )
+                insert.execute()
         existing = _existing(DeckProfile, profiles)
         held = [
             {DeviceDeck.device: device, DeviceDeck.profile: profile_id, DeviceDeck.given_at: at}
@@ -188,7 +208,7 @@ def carry_over(
             if profile_id in existing
         ]
         if held:
-            DeviceDeck.insert_many(held).execute()
+            DeviceDeck.insert_many(held).on_conflict_ignore().execute()
     return device
 
 

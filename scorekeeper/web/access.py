@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
-from flask import abort, current_app, g, make_response, request, session
+from flask import abort, after_this_request, current_app, g, make_response, request, session
 from werkzeug.wrappers import Response
 
 from scorekeeper import decks, devices, groups, keys, store
@@ -59,6 +59,12 @@ OLD_COOKIES = (
     GROUPS_COOKIE,
     DECKS_COOKIE,
 )
+# Beside the lists of a browser without a device: the id its device will have. Requests
+# the browser sends at once with that cookie (tabs restored together, a "score with me"
+# link opened while a page loads) each carry it over, and all to the same device: the
+# cookie each answer names is the same, so a right one of them gives is not lost to the
+# cookie of another, whichever answer comes last.
+WATCHER_COOKIE = "watcher"
 
 
 def upgrade_old_cookie() -> None:
@@ -75,6 +81,7 @@ def upgrade_old_cookie() -> None:
     if not any(name in session for name in OLD_COOKIES):
         return
     old = {name: session.pop(name, None) for name in OLD_COOKIES}
+    named = session.pop(WATCHER_COOKIE, None)
     first_sessions = old[FIRST_SESSIONS_COOKIE]
     listed = (
         [[key, role] for key, role in first_sessions.items()]
@@ -86,7 +93,12 @@ def upgrade_old_cookie() -> None:
     if old[FIRST_DECKS_COOKIE] is not None:
         played = decks.of_sessions([key for key, role in sessions if role == EDIT])
         profiles += [item for item in _ids(old[FIRST_DECKS_COOKIE]) if item in played]
-    device = devices.carry_over(sessions, _roles(old[GROUPS_COOKIE]), profiles)
+    device = devices.carry_over(
+        sessions,
+        _roles(old[GROUPS_COOKIE]),
+        profiles,
+        named if keys.is_key(named) else None,
+    )
     _hold(device)
 
 
@@ -160,7 +172,17 @@ def _watched_before_a_device(cookie_list: str, thing_id: str) -> None:
     a group: its next request carries it over to a new device (``upgrade_old_cookie``)."""
     watched = [[key, role] for key, role in _roles(session.get(cookie_list)) if key != thing_id]
     session[cookie_list] = [[thing_id, VIEW], *watched][:WATCHED_BEFORE_A_DEVICE]
+    if not keys.is_key(session.get(WATCHER_COOKIE)):
+        session[WATCHER_COOKIE] = keys.new_key()
+        # The id is this browser's alone: no shared cache may hand the answer to another
+        # visitor without a cookie, who would then hold the same device.
+        after_this_request(_kept_private)
     session.permanent = True
+
+
+def _kept_private(response: Response) -> Response:
+    response.headers["Cache-Control"] = "private"
+    return response
 
 
 def forget(session_id: str) -> None:

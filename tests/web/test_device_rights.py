@@ -267,3 +267,30 @@ def test_seeing_a_session_again_writes_nothing_and_sends_no_cookie(
     again = client.get(f"/s/{table.id}")
     assert "Set-Cookie" not in again.headers
     assert writes(statements) == []
+
+
+def test_a_watchers_requests_sent_at_once_with_its_cookie_all_reach_one_device(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Tabs restored together, a "score with me" link opened while a page loads: each
+    request carries the watcher's cookie over, and whichever answer the browser keeps last,
+    its device holds the right another of them gave."""
+    watched = api_session(app.test_client(), ["Ann", "Bo"])
+    joined = api_session(app.test_client(), ["Cy", "Di"])
+    first = client.get(f"/s/{watched.id}")  # noted in the cookie: no device yet
+    # The cookie names the device this browser will have: no shared cache may keep it.
+    assert first.headers["Cache-Control"] == "private"
+    noted = cookie_value(client)
+    tabs = [app.test_client() for _ in range(3)]
+    for tab in tabs:
+        tab.set_cookie("session", noted)
+    # The join first, then two pages: each sent with the cookie as it was.
+    assert tabs[0].get(f"/s/{joined.id}/join/{joined.key}").status_code == 303
+    assert tabs[1].get("/").status_code == 200
+    assert tabs[2].get(f"/s/{watched.id}").status_code == 200
+    assert len({device_of(app, tab) for tab in tabs}) == 1
+    for tab in tabs:
+        home = tab.get("/").get_data(as_text=True)
+        assert set(listed_session_ids(home)) == {watched.id, joined.id}
+        assert tab.post(f"/s/{joined.id}/action", data={"type": "roll"}).status_code != 403
+        assert tab.post(f"/s/{watched.id}/action", data={"type": "roll"}).status_code == 403
