@@ -21,7 +21,7 @@ from peewee import IntegrityError
 from scorekeeper import groups, keys, store
 from scorekeeper.db import as_dicts, write_transaction
 from scorekeeper.export import SEAT_FIELDS, read_export, session_json
-from scorekeeper.games.base import IllegalAction, check_known_fields
+from scorekeeper.games.base import IllegalAction, check_known_fields, is_digits
 from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, RequestKey, Seat
 
 FORMAT = "tabletop-scorekeeper/group"
@@ -177,7 +177,10 @@ def csv_as_json(text: str) -> dict[str, Any]:
             if "name" in data:
                 raise IllegalAction(f"Row {number}: a file holds one group row.", f"row {number}")
             version = cells["number"]
-            data["format_version"] = int(version) if version.isdigit() else version
+            # Read as a number when it is one int() reads: not "²" (a digit to isdigit), nor
+            # thousands of digits. Any other text stays text, which read_group refuses.
+            short = is_digits(version) and len(version) <= 9
+            data["format_version"] = int(version) if short else version
             data["name"] = _uncell(cells["name"])
         elif kind == "player":
             data["players"].append(

@@ -302,3 +302,15 @@ def test_a_group_file_larger_than_other_bodies_may_be_is_imported(
         client.post(f"{API}/groups/import", data=too_big, content_type="text/csv").status_code
         == 413
     )
+
+
+@pytest.mark.parametrize("version", ["²", "\u0661", "9" * 5000])
+def test_a_csv_group_row_whose_version_is_no_number_int_reads_is_refused_naming_it(
+    app: Flask, client: FlaskClient, version: str
+) -> None:
+    text = f"{','.join(group_export.CSV_COLUMNS)}\r\ngroup,{version},Friday,,,\r\n"
+    response = client.post(f"{API}/groups/import", data=text, content_type="text/csv")
+    assert "format version" in assert_error(response, 422, "format_version")
+    page = upload(client, text, "g.csv")
+    assert page.status_code == 422
+    assert "format version" in page_error(page.get_data(as_text=True))
