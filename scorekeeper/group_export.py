@@ -189,6 +189,11 @@ def csv_as_json(text: str) -> dict[str, Any]:
         elif kind == "session":
             try:
                 data["sessions"].append(json.loads(cells["session"]))
+            except RecursionError:
+                raise IllegalAction(
+                    f"Row {number}, column session nests too deeply to be a session's JSON.",
+                    f"row {number}, column session",
+                ) from None
             except ValueError as error:
                 raise IllegalAction(
                     f"Row {number}, column session is not a session's JSON ({error}).",

@@ -314,3 +314,17 @@ def test_a_csv_group_row_whose_version_is_no_number_int_reads_is_refused_naming_
     page = upload(client, text, "g.csv")
     assert page.status_code == 422
     assert "format version" in page_error(page.get_data(as_text=True))
+
+
+def test_a_csv_session_cell_nested_too_deeply_is_refused_naming_its_row_and_column(
+    app: Flask, client: FlaskClient
+) -> None:
+    text = (
+        f"{','.join(group_export.CSV_COLUMNS)}\r\ngroup,1,Friday,,,\r\n"
+        f'session,0,,,,"{"[" * 100_000}"\r\n'
+    )
+    response = client.post(f"{API}/groups/import", data=text, content_type="text/csv")
+    assert "nests too deeply" in assert_error(response, 422, "row 3, column session")
+    page = upload(client, text, "g.csv")
+    assert page.status_code == 422
+    assert "Row 3, column session" in page_error(page.get_data(as_text=True))
