@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask, Request
 from flask_compress import Compress
-from werkzeug.exceptions import SecurityError
+from werkzeug.exceptions import BadHost, SecurityError
 from werkzeug.routing import MapAdapter
 
 PACKAGE_FOLDER = Path(__file__).resolve().parent
@@ -73,17 +73,19 @@ class App(Flask):
         return self._synced(func)
 
     def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
-        """Flask's, but a request for a host not in ``TRUSTED_HOSTS`` gets an adapter that
-        refuses it with a 400 page (scorekeeper/web/hosts.py)."""
+        """Flask's, but a request for a host not in ``TRUSTED_HOSTS``, or for a host no URL
+        can hold (Werkzeug's BadHost), gets an adapter that refuses it with a 400 page
+        (scorekeeper/web/hosts.py)."""
         try:
             return super().create_url_adapter(request)
-        except SecurityError:
+        except (SecurityError, BadHost) as refused:
             if request is None:
                 raise
             # Imported here as create_app imports the web side: the package imports first.
-            from scorekeeper.web.hosts import RefusingAdapter
+            from scorekeeper.web.hosts import NoHostName, RefusingAdapter, UntrustedHost
 
-            return RefusingAdapter.of(self, request)
+            refusal = UntrustedHost if isinstance(refused, SecurityError) else NoHostName
+            return RefusingAdapter.of(self, request, refusal)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

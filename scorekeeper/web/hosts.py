@@ -26,6 +26,11 @@ UNTRUSTED_HOST = (
     "at its own address (its TRUSTED_HOSTS setting lists the names it answers to)."
 )
 
+NO_HOST_NAME = (
+    "The Host header of this request names no host a web address can hold: open the app "
+    "at its own address."
+)
+
 # A name as Flask matches it (werkzeug's host_is_trusted): a domain or an IPv4 address,
 # with a leading dot for its subdomains too; a port may follow (the match ignores it).
 HOST_NAME = re.compile(r"\.?[a-z0-9-]+(\.[a-z0-9-]+)*(:[0-9]{1,5})?", re.ASCII)
@@ -37,8 +42,15 @@ class UntrustedHost(BadRequest):
     description = UNTRUSTED_HOST
 
 
+class NoHostName(BadRequest):
+    """The 400 of a request whose host is no name a URL can hold (".", a label longer than
+    63 characters): Werkzeug cannot encode it."""
+
+    description = NO_HOST_NAME
+
+
 class RefusingAdapter(MapAdapter):
-    """The URL adapter of a request for a host not trusted.
+    """The URL adapter of a request for a host not trusted, or for no host name at all.
 
     Flask leaves such a request no adapter at all, so its error page could build no link
     (its stylesheet) and failed with a 500. This one builds links, and matches no route:
@@ -46,13 +58,19 @@ class RefusingAdapter(MapAdapter):
     the route (the CSRF check, the input checks) leave it alone.
     """
 
+    refusal: type[BadRequest] = UntrustedHost
+
     @classmethod
-    def of(cls, app: Flask, request: Request) -> RefusingAdapter:
+    def of(
+        cls, app: Flask, request: Request, refusal: type[BadRequest] = UntrustedHost
+    ) -> RefusingAdapter:
         # No absolute link is built for a refused request: no host name is needed.
-        return cls(app.url_map, "", request.script_root, "", request.scheme, "/", "GET")
+        adapter = cls(app.url_map, "", request.script_root, "", request.scheme, "/", "GET")
+        adapter.refusal = refusal
+        return adapter
 
     def match(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise UntrustedHost()
+        raise self.refusal()
 
 
 def is_trusted(environ: WSGIEnvironment, trusted_hosts: list[str] | None) -> bool:

@@ -913,7 +913,8 @@ def _responses() -> Schema:
         ),
         "UntrustedHost": error_response(
             "The request was sent to a host name the server does not answer to (its "
-            "`TRUSTED_HOSTS` setting).",
+            "`TRUSTED_HOSTS` setting), or its Host header names no host a web address can "
+            "hold.",
             UNTRUSTED_HOST,
         ),
         "ServerError": error_response(

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app
-from scorekeeper.web.hosts import UNTRUSTED_HOST
+from scorekeeper.web.hosts import NO_HOST_NAME, UNTRUSTED_HOST
 
 EVIL = {"Host": "evil.example"}
 PUBLIC_URL = "https://scores.example/club"
@@ -183,3 +183,22 @@ def test_behind_a_proxy_the_forwarded_host_is_the_one_checked(
 def test_with_neither_set_links_name_the_lan_address_the_phone_opened(app: Flask) -> None:
     created = new_session(app.test_client(), base_url="http://192.168.1.7:5000")
     assert created["links"]["join"].startswith(f"http://192.168.1.7:5000/s/{created['id']}/join/")
+
+
+@pytest.mark.parametrize("host", [".", "a..b", "a" * 64, "x." + "a" * 64 + ".example"])
+@pytest.mark.parametrize("trusted", [None, ["localhost"]])
+def test_a_host_header_that_is_no_host_name_is_refused_with_a_sentence(
+    database_url: str, host: str, trusted: list[str] | None
+) -> None:
+    client = make_app(database_url, TRUSTED_HOSTS=trusted).test_client()
+    page = client.get("/", headers={"Host": host})
+    assert page.status_code == 400
+    text = page.get_data(as_text=True)
+    assert "Traceback" not in text
+    assert 'href="/static/app.css' in text  # the app's own error page, styled
+    assert NO_HOST_NAME in text or UNTRUSTED_HOST in text
+    if trusted is None:
+        assert NO_HOST_NAME in text
+    api = client.post("/api/v1/sessions", json={}, headers={"Host": host})
+    assert api.status_code == 400
+    assert api.get_json()["error"] in (NO_HOST_NAME, UNTRUSTED_HOST)
