@@ -166,18 +166,17 @@ def carry_over(
     groups: Sequence[tuple[str, str]],
     profiles: Sequence[str],
     device_id: str | None = None,
-) -> str:
+) -> str | None:
     """A device holding what a cookie of before held, each list newest first; returns its
     id: ``device_id`` when the cookie names the device it is to be (made here, or by a
     request sent at the same time with the same cookie), else a new one. The order is kept
     by the times each right is given; what no longer exists, or was never an id, is left
-    out. A right the device holds already stays as it is, but a "view" becomes an "edit"."""
+    out. A right the device holds already stays as it is, but a "view" becomes an "edit".
+    None, and no device made, when nothing is left: a device is made when it is first
+    given a right."""
     with write_transaction():
-        if device_id is None:
-            device = _device(None)
-        else:
-            Device.insert(id=device_id).on_conflict_ignore().execute()
-            device = device_id
+        device = keys.new_key() if device_id is None else device_id
+        inserts = []
         for model, thing, things, roles in (
             (DeviceSession, DeviceSession.session, GameSession, dict(sessions)),
             (DeviceGroup, DeviceGroup.group, PlayerGroup, dict(groups)),
@@ -193,14 +192,13 @@ def carry_over(
                 if not rows:
                     continue
                 insert = model.insert_many(rows)
-                insert = (
+                inserts.append(
                     insert.on_conflict(
                         conflict_target=[model.device, thing], update={model.role: EDIT}
                     )
                     if role == EDIT
                     else insert.on_conflict_ignore()
                 )
-                insert.execute()
         existing = _existing(DeckProfile, profiles)
         held = [
             {DeviceDeck.device: device, DeviceDeck.profile: profile_id, DeviceDeck.given_at: at}
@@ -208,7 +206,12 @@ def carry_over(
             if profile_id in existing
         ]
         if held:
-            DeviceDeck.insert_many(held).on_conflict_ignore().execute()
+            inserts.append(DeviceDeck.insert_many(held).on_conflict_ignore())
+        if not inserts:
+            return None
+        Device.insert(id=device).on_conflict_ignore().execute()
+        for insert in inserts:
+            insert.execute()
     return device
 
 

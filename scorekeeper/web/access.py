@@ -69,8 +69,8 @@ WATCHER_COOKIE = "watcher"
 
 def upgrade_old_cookie() -> None:
     """Carry the rights a cookie of before holds over to a new device, which the cookie
-    names from now on. Of the first cookies' decks, only those this device scores a
-    session of are carried over."""
+    names from now on (none when none of them still exists). Of the first cookies' decks,
+    only those this device scores a session of are carried over."""
     # Without a cookie there is nothing to carry over, and looking into the session would
     # mark the answer as depending on the cookie (Vary: Cookie): an API client sends none.
     sent = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
@@ -99,7 +99,10 @@ def upgrade_old_cookie() -> None:
         profiles,
         named if keys.is_key(named) else None,
     )
-    _hold(device)
+    # Nothing left to carry over (what it named was deleted): no device, and the cookie
+    # is sent again without the old lists.
+    if device is not None:
+        _hold(device)
 
 
 def _roles(value: object) -> list[tuple[str, str]]:

@@ -294,3 +294,26 @@ def test_a_watchers_requests_sent_at_once_with_its_cookie_all_reach_one_device(
         assert set(listed_session_ids(home)) == {watched.id, joined.id}
         assert tab.post(f"/s/{joined.id}/action", data={"type": "roll"}).status_code != 403
         assert tab.post(f"/s/{watched.id}/action", data={"type": "roll"}).status_code == 403
+
+
+def test_a_cookie_of_before_naming_only_what_no_longer_exists_makes_no_device(
+    app: Flask, client: FlaskClient
+) -> None:
+    # What the cookies named is gone (deleted, or restored from an older copy): ids that
+    # name nothing, or entries that were never ids.
+    before = device_count(app)
+    for old in (
+        {"seen": [[keys.new_id(), "view"], ["no-such-id", "edit"]]},
+        {"groups": [[keys.new_id(), "edit"]], "deck_rights": [keys.new_id()]},
+        {"sessions": {keys.new_id(): "edit"}, "decks": []},
+        {"seen": "not a list", "groups": [[1, 2]]},
+        {"seen": [[keys.new_id(), "view"]], access.WATCHER_COOKIE: keys.new_key()},
+    ):
+        with client.session_transaction() as cookie:
+            cookie.clear()
+            cookie.update(old)
+        assert client.get("/").status_code == 200
+        with client.session_transaction() as cookie:
+            assert not set(cookie) & {*access.OLD_COOKIES, access.WATCHER_COOKIE}
+            assert access.DEVICE_COOKIE not in cookie
+    assert device_count(app) == before
