@@ -8,8 +8,11 @@ codes name the address the phones used.
 
 from __future__ import annotations
 
+import re
 import socket
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from flask import Flask, Request, Response, request
@@ -19,6 +22,9 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper import certificate
 from scorekeeper.web import addresses
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 
 class HttpsSessionInterface(SecureCookieSessionInterface):
@@ -82,8 +88,37 @@ def trust_proxies(app: Flask) -> None:
     count = proxy_count(app)
     if count:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=count, x_proto=count, x_host=count, x_port=count, x_prefix=count
+            PlainPrefix(app.wsgi_app),
+            x_for=count,
+            x_proto=count,
+            x_host=count,
+            x_port=count,
+            x_prefix=count,
         )
+
+
+# A path prefix of plain segments, a slash at its end or not: no empty segment ("//x" is
+# another host to a browser), no backslash, space or control character (a browser reads
+# "/\x" or "/<tab>/x" as "//x").
+PLAIN_PREFIX = re.compile(r"(/[A-Za-z0-9._~%!$&'()*+,;=:@-]+)*/?", re.ASCII)
+
+
+class PlainPrefix:
+    """Below ProxyFix: an ``X-Forwarded-Prefix`` that is no plain path is left unused.
+
+    A proxy passes on the header as the phone sent it unless it sets its own, and every
+    link of the page starts with the prefix: "//evil.example" would send its forms and
+    links to another site."""
+
+    def __init__(self, app: WSGIApplication) -> None:
+        self.app = app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        script_name = environ.get("SCRIPT_NAME", "")
+        if not PLAIN_PREFIX.fullmatch(script_name):
+            original = environ.get("werkzeug.proxy_fix.orig", {})
+            environ["SCRIPT_NAME"] = original.get("SCRIPT_NAME", "")
+        return self.app(environ, start_response)
 
 
 def add_certificate_command(app: Flask) -> None:

@@ -80,3 +80,23 @@ def test_a_proxy_count_that_is_not_a_number_of_proxies_stops_the_start(
 ) -> None:
     with pytest.raises(ValueError, match=r"^PROXY_COUNT must be the number of proxies in front"):
         make_app(database_url, PROXY_COUNT=count)
+
+
+@pytest.mark.parametrize(
+    "prefix", ["//evil.example", "/\\evil.example", "/\t/evil.example", "/ok//x"]
+)
+def test_behind_a_proxy_a_forwarded_prefix_that_is_no_plain_path_is_not_used(
+    app_behind_a_proxy: Flask, prefix: str
+) -> None:
+    page = app_behind_a_proxy.test_client().get("/new", headers={"X-Forwarded-Prefix": prefix})
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert 'href="/static/app.css' in text
+    assert "evil.example" not in text and "//x" not in text
+
+
+def test_behind_a_proxy_a_forwarded_prefix_that_is_a_path_starts_every_link(
+    app_behind_a_proxy: Flask,
+) -> None:
+    page = app_behind_a_proxy.test_client().get("/new", headers={"X-Forwarded-Prefix": "/scores/"})
+    assert 'href="/scores/static/app.css' in page.get_data(as_text=True)
