@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
@@ -73,6 +75,14 @@ CSV_COLUMNS = (
     "started_at",
     "finished_at",
 )
+
+
+def json_error_text(error: ValueError) -> str:
+    """Why a text is no JSON, as json.loads says it, but in a person's words for a number
+    longer than Python reads (its sentence advises a call of Python's own)."""
+    if isinstance(error, json.JSONDecodeError) or "digits" not in str(error):
+        return str(error)
+    return f"a number has more than {sys.get_int_max_str_digits()} digits"
 
 
 def session_json(view: SessionView) -> dict[str, Any]:

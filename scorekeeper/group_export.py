@@ -20,7 +20,7 @@ from peewee import IntegrityError
 
 from scorekeeper import groups, keys, store
 from scorekeeper.db import as_dicts, write_transaction
-from scorekeeper.export import SEAT_FIELDS, read_export, session_json
+from scorekeeper.export import SEAT_FIELDS, json_error_text, read_export, session_json
 from scorekeeper.games.base import IllegalAction, check_known_fields, is_digits
 from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, RequestKey, Seat
 
@@ -196,7 +196,8 @@ def csv_as_json(text: str) -> dict[str, Any]:
                 ) from None
             except ValueError as error:
                 raise IllegalAction(
-                    f"Row {number}, column session is not a session's JSON ({error}).",
+                    f"Row {number}, column session is not a session's JSON "
+                    f"({json_error_text(error)}).",
                     f"row {number}, column session",
                 ) from None
         else:

@@ -8,7 +8,13 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, url_f
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import store
-from scorekeeper.export import FILE_MAX_BYTES, read_export, session_csv, session_json
+from scorekeeper.export import (
+    FILE_MAX_BYTES,
+    json_error_text,
+    read_export,
+    session_csv,
+    session_json,
+)
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.web import access
 from scorekeeper.web.forms import ImportForm
@@ -59,7 +65,9 @@ def parse_json(raw: bytes) -> object:
     except RecursionError:
         raise IllegalAction("The file nests too deeply to be a session export.", "file") from None
     except ValueError as error:  # not UTF-8, not JSON, or a number too long to read
-        raise IllegalAction(f"The file is not valid JSON ({error}).", "file") from None
+        raise IllegalAction(
+            f"The file is not valid JSON ({json_error_text(error)}).", "file"
+        ) from None
     check_text(json_strings(data))
     return data
 

@@ -328,3 +328,20 @@ def test_a_csv_session_cell_nested_too_deeply_is_refused_naming_its_row_and_colu
     page = upload(client, text, "g.csv")
     assert page.status_code == 422
     assert "Row 3, column session" in page_error(page.get_data(as_text=True))
+
+
+def test_a_number_too_long_to_read_is_refused_in_words_not_with_python_advice(
+    app: Flask, client: FlaskClient
+) -> None:
+    number = "9" * 5000
+    header = f"{','.join(group_export.CSV_COLUMNS)}\r\ngroup,1,Friday,,,\r\n"
+    text = f"{header}session,0,,,,{number}\r\n"
+    response = client.post(f"{API}/groups/import", data=text, content_type="text/csv")
+    sentence = assert_error(response, 422, "row 3, column session")
+    assert "more than 4300 digits" in sentence and "sys." not in sentence
+    for path in ("/groups/import", "/import"):
+        page = client.post(path, data={"text": f'{{"format": {number}}}', "form_key": "k"})
+        assert page.status_code == 422
+        shown = page.get_data(as_text=True)
+        assert "not valid JSON (a number has more than 4300 digits)" in shown
+        assert "sys." not in shown
