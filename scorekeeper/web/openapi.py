@@ -875,8 +875,9 @@ def _schemas() -> Schema:
 def _responses() -> Schema:
     return {
         "BadRequest": error_response(
-            "The body is not a JSON object, or the request was sent to a host name the server "
-            "does not answer to (its `TRUSTED_HOSTS` setting).",
+            "The body is not a JSON object (or nests too deeply, or holds a number too long to "
+            "read), or the request was sent to a host name the server does not answer to (its "
+            "`TRUSTED_HOSTS` setting).",
             "The request body must be a JSON object (Content-Type: application/json).",
         ),
         "Unauthorized": error_response(

@@ -271,3 +271,34 @@ def test_an_unknown_property_anywhere_in_a_group_file_is_422_naming_it(
 
     assert "has no field 'surplus'" in assert_error(response, 422, field)
     assert count(app, PlayerGroup) == 1
+
+
+# --- A body that is JSON no reader takes -----------------------------------------------
+
+
+def test_a_body_nesting_too_deeply_is_refused_saying_so(client: FlaskClient) -> None:
+    deep = b'{"game": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    response = client.post(f"{API}/sessions", data=deep, content_type="application/json")
+    assert assert_error(response, 400, None) == (
+        "The request body nests lists or objects too deeply to be read."
+    )
+
+
+def test_a_body_with_a_number_too_long_to_read_is_refused_saying_so(client: FlaskClient) -> None:
+    long_number = b'{"game": "yardkle", "seats": ["Ann"], "options": {"x": ' + b"9" * 5000 + b"}}"
+    response = client.post(f"{API}/sessions", data=long_number, content_type="application/json")
+    assert assert_error(response, 400, None) == (
+        "The request body is JSON, but a number has more than 4300 digits."
+    )
+
+
+def test_a_body_that_is_no_json_object_is_still_refused_as_before(client: FlaskClient) -> None:
+    for body, mimetype in (
+        (b"[1, 2]", "application/json"),
+        (b"{", "application/json"),
+        (b'{"game": "yardkle"}', "text/plain"),
+    ):
+        response = client.post(f"{API}/sessions", data=body, content_type=mimetype)
+        assert assert_error(response, 400, None) == (
+            "The request body must be a JSON object (Content-Type: application/json)."
+        )
