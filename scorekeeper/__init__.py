@@ -60,8 +60,8 @@ DEFAULTS: dict[str, Any] = {
 class App(Flask):
     """Flask, asking once per function whether it is a coroutine function.
 
-    Flask asks it of every hook and view on every request (inspect's check cost a
-    request with seven hooks a twentieth of its time), and the answer never changes.
+    Flask asks it of every hook and view on every request, through inspect's check, which
+    is not free, and the answer never changes.
     Bounded: a callback made for one request (``after_this_request``) comes and goes.
     """
 

@@ -685,7 +685,7 @@ def _locked_session(session_id: str) -> GameSession:
     if row is None:
         raise SessionNotFound(session_id)
     # Built from the row's values directly: peewee's raw query resolves its columns to
-    # fields anew each time, which cost a write more than the query itself.
+    # fields anew each time, work every write would repeat for the same columns.
     fields = GameSession._meta.sorted_fields  # the columns select() lists, in its order
     return GameSession(**{f.name: f.python_value(v) for f, v in zip(fields, row, strict=True)})
 

@@ -2,9 +2,9 @@
 
 ``dataclasses.replace`` reads every field, then calls the class's ``__init__``, which
 stores each field through ``object.__setattr__`` (the way round a frozen class's own
-``__setattr__``). For an 11-field state that is some 37,000 machine instructions, five
-times what copying the instance's attributes costs, and every event a session logs
-makes such copies: the writing worker's and each worker catching up on it.
+``__setattr__``), field by field, where copying the instance's attributes does the same
+in one step; and every event a session logs makes such copies: the writing worker's and
+each worker catching up on it.
 
 ``evolve`` copies the attributes instead: every engine makes its next state with it. It
 serves the classes whose ``__init__`` only stores its fields (no ``__post_init__``, no

@@ -195,11 +195,11 @@ def json_answer(body: dict[str, Any] | str, status: int, minimal: bool) -> Respo
 
 
 def write_headers(minimal: bool) -> tuple[tuple[str, str], ...]:
-    """A write's answer's headers, given to the answer as it is made (setting each one
-    after cost werkzeug as much again as making the answer)."""
+    """A write's answer's headers, given to the answer as it is made: every write answers
+    with them, and werkzeug sets headers given up front in one step, not one by one."""
     preference = (("Preference-Applied", "return=minimal"),) if minimal else ()
     # Accept-Encoding named already: Flask-Compress adds it to any Vary that lacks it, and
-    # rewriting the header cost each write 1% of an API append's instructions.
+    # would otherwise rewrite the header on every write.
     return (*JSON_HEADERS, ("Vary", "Prefer, Accept-Encoding"), *preference)
 
 
