@@ -19,13 +19,16 @@ from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+import psycopg2
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
 from openapi_check import CheckedClient
 from page_player import WALKS, submissions
+from psycopg2 import sql
 
 from scorekeeper import create_app, devices, stats, store
 from scorekeeper.db import Statement, open_database
@@ -35,7 +38,37 @@ from scorekeeper.db import Statement, open_database
 settings.register_profile("scorekeeper", deadline=None)
 settings.load_profile("scorekeeper")
 
-POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
+
+def worker_database(url: str | None) -> str | None:
+    """Under pytest-xdist, each worker's own database beside TEST_DATABASE_URL's
+    (``<name>_gw0``, ...), made if missing: workers never drop each other's tables."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    parts = urlsplit(url)
+    name = f"{parts.path.lstrip('/') or 'postgres'}_{worker}"
+    # The server's own database answers even before the given one exists.
+    for admin_path in ("/postgres", parts.path):
+        try:
+            admin = psycopg2.connect(urlunsplit(parts._replace(path=admin_path)))
+        except psycopg2.OperationalError:
+            continue
+        try:
+            admin.autocommit = True
+            with admin.cursor() as cursor:
+                cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,))
+                if cursor.fetchone() is None:
+                    cursor.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        finally:
+            admin.close()
+        break
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+POSTGRES_URL = worker_database(os.environ.get("TEST_DATABASE_URL"))
+if POSTGRES_URL:
+    # Servers a test starts, and tests that read the variable, use the worker's database.
+    os.environ["TEST_DATABASE_URL"] = POSTGRES_URL
 BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 TABLES = (
     "device_session",

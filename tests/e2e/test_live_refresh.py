@@ -32,7 +32,13 @@ def workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     folder = tmp_path_factory.mktemp("workers")
     database = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{folder}/live.sqlite3"
-    env = {**os.environ, "DATABASE_URL": database, "SCOREKEEPER_SECRET_KEY": "e2e"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database,
+        "SCOREKEEPER_SECRET_KEY": "e2e",
+        # Gunicorn's control socket goes here, not beside another test's gunicorn in $HOME.
+        "XDG_RUNTIME_DIR": str(folder),
+    }
     process = subprocess.Popen(
         [
             *(sys.executable, "-m", "gunicorn", "--workers", "3"),
