@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from scorekeeper import keys
 from scorekeeper.db import write_transaction
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Game, IllegalAction, parse_name
+from scorekeeper.games.base import IllegalAction, parse_name
 from scorekeeper.games.cards import Card
+from scorekeeper.games.engine import Game
 from scorekeeper.games.house_sizes import SizedCards, parse_size
 from scorekeeper.models import NAME_MAX_LENGTH, DeckProfile, GameSession, SessionDeck, utc_now
 

@@ -20,7 +20,8 @@ from peewee import IntegrityError
 
 from scorekeeper import keys
 from scorekeeper.db import write_transaction
-from scorekeeper.games.base import Game, IllegalAction, is_digits, number_range, parse_name
+from scorekeeper.games.base import IllegalAction, is_digits, number_range, parse_name
+from scorekeeper.games.engine import Game
 from scorekeeper.models import NAME_MAX_LENGTH, GameSession, GroupPlayer, PlayerGroup, Seat, utc_now
 
 NO_SUCH_GROUP = "No group has this link. Check the address, or make a new group."

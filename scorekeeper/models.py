@@ -210,7 +210,7 @@ class DeckProfile(BaseModel):
     # The right to change the profile: held by the phone that made it, by the
     # scorers of its sessions and by whoever opens its "edit this deck" link.
     edit_key = CharField(max_length=64)
-    # The slug of the game whose deck it describes (see games.base.Game.sized_cards).
+    # The slug of the game whose deck it describes (see games.engine.Engine.sized_cards).
     game = CharField(max_length=32)
     name = CharField(max_length=NAME_MAX_LENGTH)
     # {"green 25": 3, ...}: only the cards whose size is known.

@@ -29,7 +29,6 @@ from scorekeeper.db import (
 from scorekeeper.games import get_game
 from scorekeeper.games.base import (
     Expected,
-    Game,
     IllegalAction,
     OptionValue,
     number_range,
@@ -37,6 +36,7 @@ from scorekeeper.games.base import (
     parse_name,
     resolve_options,
 )
+from scorekeeper.games.engine import Game
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.records import evolve
 from scorekeeper.models import (

@@ -1,15 +1,21 @@
 """The games the app keeps, each a package of its own, listed once here.
 
-A game's package holds its rules engine (``GAME``, pure Python, see
-``base.Game``) and its web adapter (``web.ADAPTER``, see
-``scorekeeper.web.adapters``). Nothing outside a game's package names it.
+A game's package holds its rules engine in ``rules`` (``GAME``, pure Python: a
+subclass of ``engine.Engine`` that declares the game's facts, its actions with
+one handler each and the kinds of value its ``expected`` lists, and writes its
+rules), its deck and trick rule where it has them (``cards``), and its web
+adapter (``web.ADAPTER``, see ``scorekeeper.web.adapters``). Its ``__init__``
+exports ``GAME``. Nothing outside a game's package names it: the registry below
+is the one line a new game adds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from importlib import import_module
 
-from scorekeeper.games.base import Game, IllegalAction
+from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.engine import Game, Listed
 
 # The registry: one line per game, in the order the app lists them.
 PACKAGES = (
@@ -28,6 +34,32 @@ for _package in PACKAGES:
     _game: Game = import_module(f"{__name__}.{_package}").GAME
     GAMES[_game.slug] = _game
     PACKAGE_OF[_game.slug] = _package
+
+
+def merge_listed(games: Iterable[Game]) -> dict[str, Listed]:
+    """The kinds of value ``games`` list in ``expected``, by name, in their order: one name
+    is one kind of value across games (the API document says it once), so a name declared
+    otherwise by two games is an error."""
+    merged: dict[str, Listed] = {}
+    for game in games:
+        for kind in game.listed:
+            known = merged.setdefault(kind.name, kind)
+            if known != kind:
+                raise TypeError(
+                    f"{game.slug} declares the listed values {kind.name!r} otherwise than "
+                    f"another game: {kind} is not {known}"
+                )
+    return merged
+
+
+# Two games declaring one name otherwise fail the import, not the first request.
+merge_listed(GAMES.values())
+
+
+def listed_values() -> dict[str, Listed]:
+    """Every kind of value a game lists in ``expected``, by name: the registered games'
+    ``listed`` declarations merged in registry order."""
+    return merge_listed(GAMES.values())
 
 
 def get_game(slug: object) -> Game:

@@ -1,8 +1,9 @@
-"""What every game engine offers the rest of the app.
+"""The small helpers every game's rules share, at the bottom of the games' floor.
 
-Engines are pure: no Flask, no peewee, no clock, no randomness. Chance (dice,
-deals) arrives as input. A state is rebuilt by replaying actions from
-``start``; every ruling an engine makes carries a sentence a player can read.
+Refusals (``IllegalAction``), the words of a ruling (``and_list``, ``plural``…),
+options (``OptionSpec``) and the records an engine answers with (``Standing``,
+``ScoreRow``, ``Accepts``, ``Expected``). It imports no other module of the app;
+the engine base every game builds on is ``engine``.
 """
 
 from __future__ import annotations
@@ -12,11 +13,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
-
-if TYPE_CHECKING:
-    from scorekeeper.games.actions import ActionSet
-    from scorekeeper.games.house_sizes import SizedCards
+from typing import Literal
 
 # A "multi" option's value is the names picked, a list in JSON.
 OptionValue = int | str | bool | tuple[str, ...]
@@ -298,31 +295,41 @@ class ScoreRow:
     note: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Accepts:
     """One action type an engine accepts now, with its accepted values where they are few.
 
-    A field left None means "any value the rules allow" (a die, a number of
-    points); a tuple lists every value that can be accepted now: the ``cards``
-    that may be played, the ``ranks`` of a "without", the marker ``moves``, the
-    solo ``crabs``, the cards whose size the table must give (``sizes``), the
-    ``choices`` of a question (a bid's want, a revoke flag's number).
+    Each list, given by keyword (``Accepts("play", cards=...)``) under a name its game
+    declares (``engine.Listed``), holds every value that can be accepted now: the
+    ``cards`` that may be played, the ``choices`` of a question. A name not given (or
+    given None) means "any value the rules allow" (a die, a number of points). The JSON
+    and ``lists`` keep the order the lists were given in; ``accepts.cards`` reads one
+    (None when not listed), as the templates do.
     """
 
     type: str
-    cards: tuple[str, ...] | None = None
-    ranks: tuple[str, ...] | None = None
-    moves: tuple[str, ...] | None = None
-    crabs: tuple[int, ...] | None = None
-    sizes: tuple[str, ...] | None = None
-    choices: tuple[OptionValue, ...] | None = None
+    lists: tuple[tuple[str, tuple[OptionValue, ...]], ...]
+
+    def __init__(self, type: str, **lists: tuple[OptionValue, ...] | None) -> None:
+        object.__setattr__(self, "type", type)
+        listed = tuple((name, values) for name, values in lists.items() if values is not None)
+        object.__setattr__(self, "lists", listed)
+
+    def listed(self, name: str) -> tuple[OptionValue, ...] | None:
+        """The values listed under ``name``, or None when any value the rules allow will do."""
+        return next((values for listed, values in self.lists if listed == name), None)
+
+    def __getattr__(self, name: str) -> tuple[OptionValue, ...] | None:
+        # Only names no attribute has reach here; the fields and Python's own probes
+        # (copy's, pickle's) must fail as usual rather than read a list.
+        if name.startswith("_") or name in ("type", "lists"):
+            raise AttributeError(name)
+        return self.listed(name)
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {"type": self.type}
-        for name in ("cards", "ranks", "moves", "crabs", "sizes", "choices"):
-            values = getattr(self, name)
-            if values is not None:
-                data[name] = list(values)
+        for name, values in self.lists:
+            data[name] = list(values)
         return data
 
 
@@ -348,66 +355,13 @@ class Expected:
         if len(self.actions) != 1:
             return None
         action = self.actions[0]
-        if action.cards is None or len(action.cards) != 1 or action.choices is not None:
+        cards = action.listed("cards")
+        if cards is None or len(cards) != 1 or action.listed("choices") is not None:
             return None
-        return {"type": action.type, "card": action.cards[0]}
+        return {"type": action.type, "card": cards[0]}
 
     def to_json(self) -> dict[str, object]:
         return {"seat": self.seat, "actions": [action.to_json() for action in self.actions]}
 
 
 NOTHING_EXPECTED = Expected(None, ())
-
-
-class Game(Protocol):
-    """The fixed facts and the rules of one game.
-
-    States and actions are a game's own frozen dataclasses; the store only
-    moves actions as JSON (``parse_action`` / ``action_to_json``) and hands
-    states back to the game and to its templates.
-    """
-
-    slug: str
-    title: str
-    min_players: int
-    max_players: int
-    options: tuple[OptionSpec, ...]
-    # Cards with a printed size the table tells once, kept in a deck profile (or None).
-    sized_cards: SizedCards | None
-    # Its actions, declared once: parse_action and action_to_json go through them.
-    actions: ActionSet[Any]
-
-    def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> Any: ...
-
-    def parse_action(self, data: Mapping[str, object]) -> Any: ...
-
-    def action_to_json(self, action: Any) -> dict[str, object]: ...
-
-    def apply(self, state: Any, action: Any) -> Any: ...
-
-    def expected(self, state: Any) -> Expected: ...
-
-    def ruling(self, state: Any) -> str: ...
-
-    def describe(self, action: Any) -> str: ...
-
-    def is_finished(self, state: Any) -> bool: ...
-
-    def winners(self, state: Any) -> list[int]: ...
-
-    def standings(self, state: Any) -> list[Standing]: ...
-
-    def score_rows(self, state: Any) -> list[ScoreRow]: ...
-
-    def rematch_options(
-        self, options: Mapping[str, OptionValue], seats: Sequence[str]
-    ) -> dict[str, OptionValue]:
-        """The options of the next game at the same table ("Play again"): these, with the
-        first player or dealer moved on as the rule sheet has it."""
-        ...
-
-    def rematch_first_seat(self, state: Any) -> int:
-        """The seat of this finished game who sits first in the next one at the same table:
-        "Play again" keeps the table's order around and starts it at this seat. 0 where the
-        options move the first player or dealer on, or where nobody starts by seat."""
-        ...

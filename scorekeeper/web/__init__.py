@@ -10,7 +10,7 @@ from flask import Flask, request, url_for
 from flask_wtf.csrf import CSRFProtect
 
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Game
+from scorekeeper.games.engine import Game
 from scorekeeper.web.refresh import RefreshCheck
 
 if TYPE_CHECKING:

@@ -27,7 +27,8 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper import decks
-from scorekeeper.games.base import Game, IllegalAction, is_digits
+from scorekeeper.games.base import IllegalAction, is_digits
+from scorekeeper.games.engine import Game
 from scorekeeper.models import NAME_MAX_LENGTH
 
 

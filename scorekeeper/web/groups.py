@@ -15,7 +15,8 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import decks, group_export, groups, results, stats, store
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import Game, IllegalAction
+from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.engine import Game
 from scorekeeper.web import access
 from scorekeeper.web.export import parse_json, uploaded
 from scorekeeper.web.forms import GroupImportForm, KeyedForm, NewSessionForm, new_session_form

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.games.base import Game, OptionSpec
+from scorekeeper.games.base import OptionSpec
+from scorekeeper.games.engine import Game
 
 Schema = dict[str, Any]
 

@@ -13,7 +13,8 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import charts, decks, groups, stats, store
 from scorekeeper.games import GAMES, cards
-from scorekeeper.games.base import Game, IllegalAction, and_list, is_digits, number_range
+from scorekeeper.games.base import IllegalAction, and_list, is_digits, number_range
+from scorekeeper.games.engine import Game
 from scorekeeper.models import utc_now
 from scorekeeper.recent import Recent
 from scorekeeper.results import score_chart

@@ -49,8 +49,8 @@ class _StateSchema(GenerateJsonSchema):
 
 
 def state_type(slug: str) -> Any:
-    """The type a game's ``start`` (and so every replay) returns."""
-    return typing.get_type_hints(type(GAMES[slug]).start)["return"]
+    """The type a game's ``first_state`` (and so ``start`` and every replay) returns."""
+    return typing.get_type_hints(type(GAMES[slug]).first_state)["return"]
 
 
 def component_name(cls: type) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, with_config
 
@@ -22,7 +22,6 @@ from scorekeeper.games.base import (
     MINUS,
     Accepts,
     Expected,
-    Game,
     IllegalAction,
     OptionSpec,
     OptionValue,
@@ -37,8 +36,8 @@ from scorekeeper.games.base import (
     resolve_options,
 )
 from scorekeeper.games.cards import CRYPTRUCK, Card, cryptruck_trick
+from scorekeeper.games.engine import CARDS, CHOICES, Engine, on
 from scorekeeper.games.follow import ResolveRevoke, RevokeFlag
-from scorekeeper.games.house_sizes import SizedCards
 from scorekeeper.games.records import evolve
 
 # Re-exported: the play action and a completed trick live in trickplay.py, shared with Yokai Septet.
@@ -840,15 +839,26 @@ def _colours_option(ticked: tuple[str, ...], seats: int) -> tuple[str, ...]:
     return ticked
 
 
-class Cryptruck:
-    """The game object the app registers (see base.Game)."""
+def _describe_give(give: Give) -> str:
+    return "give a card" if give.card is None else f"give {give.card}"
 
-    slug: str = "cryptruck"
-    title: str = "Cryptruck"
-    min_players: int = MIN_SEATS
-    max_players: int = MAX_SEATS
-    sized_cards: SizedCards | None = None
-    options: tuple[OptionSpec, ...] = (
+
+def _describe_won(won: WonCards) -> str:
+    return f"cards won: {plural(sum(len(seat) for seat in won.cards), 'card')}"
+
+
+class Cryptruck(Engine[State, Action]):
+    """The game object the app registers (see engine.Engine).
+
+    Log lines have no names. Play again keeps the seats in order: the options move the
+    first dealer on (``rematch_options``).
+    """
+
+    slug = "cryptruck"
+    title = "Cryptruck"
+    min_players = MIN_SEATS
+    max_players = MAX_SEATS
+    options = (
         OptionSpec(
             "colours",
             "Colours in use",
@@ -866,20 +876,26 @@ class Cryptruck:
             maximum=MAX_SEATS - 1,
         ),
     )
+    actions = ACTIONS
+    handlers = (
+        on(Reveal, _apply_reveal, lambda reveal: f"revealed card {reveal.card}"),
+        on(DealerCard, _apply_dealer_card, lambda dealt: f"dealer's card {dealt.card}"),
+        on(Bid, _apply_bid, lambda bid: "want" if bid.want else "pass"),
+        on(Give, _apply_give, _describe_give),
+        on(Play, _apply_play, lambda play: f"play {play.card}"),
+        on(WonCards, _apply_won, _describe_won),
+        on(ResolveRevoke, _apply_revoke, follow.describe_resolve),
+    )
+    listed = (CARDS, CHOICES)
+    expected_actions = staticmethod(expected_actions)
 
-    actions: ActionSet[Action] = ACTIONS
-
-    def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
-        names = tuple(players)
-        seats = len(names)
-        if not MIN_SEATS <= seats <= MAX_SEATS:
-            raise IllegalAction(f"Cryptruck is for 3 to 5 players; you entered {seats}.", "players")
-        resolved = resolve_options(self.options, options)
-        colours = _colours_option(names_option(resolved, "colours"), seats)
-        first = int_option(resolved, "first_dealer")
+    def first_state(self, players: tuple[str, ...], options: Mapping[str, OptionValue]) -> State:
+        seats = len(players)
+        colours = _colours_option(names_option(options, "colours"), seats)
+        first = int_option(options, "first_dealer")
         check_seat_option(first, seats, "First dealer", "options.first_dealer")
         state = State(
-            players=names,
+            players=players,
             colours=colours,
             first_dealer=first,
             round=_new_round(1, first, seats),
@@ -890,64 +906,6 @@ class Cryptruck:
             last_ruling="",
         )
         return evolve(state, last_ruling=_next_text(state))
-
-    def parse_action(self, data: Mapping[str, object]) -> Action:
-        return self.actions.parse(data)
-
-    def action_to_json(self, action: Action) -> dict[str, object]:
-        return self.actions.to_json(action)
-
-    def apply(self, state: State, action: Action) -> State:
-        if isinstance(action, Reveal):
-            return _apply_reveal(state, action)
-        if isinstance(action, DealerCard):
-            return _apply_dealer_card(state, action)
-        if isinstance(action, Bid):
-            return _apply_bid(state, action)
-        if isinstance(action, Give):
-            return _apply_give(state, action)
-        if isinstance(action, Play):
-            return _apply_play(state, action)
-        if isinstance(action, WonCards):
-            return _apply_won(state, action)
-        if isinstance(action, ResolveRevoke):
-            return _apply_revoke(state, action)
-        raise IllegalAction(
-            "Unknown action: the type is reveal, dealer-card, bid, give, play, won or revoke.",
-            "type",
-        )
-
-    def expected(self, state: State) -> Expected:
-        return expected_actions(state)
-
-    def ruling(self, state: State) -> str:
-        return state.last_ruling
-
-    def describe(self, action: Action) -> str:
-        """A short log line, no names; flags counted from 1."""
-        if isinstance(action, Reveal):
-            return f"revealed card {action.card}"
-        if isinstance(action, DealerCard):
-            return f"dealer's card {action.card}"
-        if isinstance(action, Bid):
-            return "want" if action.want else "pass"
-        if isinstance(action, Give):
-            return "give a card" if action.card is None else f"give {action.card}"
-        if isinstance(action, Play):
-            return f"play {action.card}"
-        if isinstance(action, WonCards):
-            listed = sum(len(seat) for seat in action.cards)
-            return f"cards won: {plural(listed, 'card')}"
-        return follow.describe_resolve(action)
-
-    def is_finished(self, state: State) -> bool:
-        return state.finished
-
-    def winners(self, state: State) -> list[int]:
-        """The seats with the top total once the game is over (ties share); none before."""
-        if not state.finished:
-            return []
-        return _top_seats(state)
 
     def standings(self, state: State) -> list[Standing]:
         return rank_by_score(state.players, state.totals)
@@ -960,10 +918,6 @@ class Cryptruck:
         resolved = resolve_options(self.options, options)
         dealer = (int_option(resolved, "first_dealer") + ROUNDS) % len(seats)
         return {**resolved, "first_dealer": dealer}
-
-    def rematch_first_seat(self, state: State) -> int:
-        """The seats stay in order: the options move the first dealer on."""
-        return 0
 
     def score_rows(self, state: State) -> list[ScoreRow]:
         """One row per seat per scored round: its points less penalties, and the sum."""
@@ -982,6 +936,3 @@ class Cryptruck:
 
 
 GAME = Cryptruck()
-
-if TYPE_CHECKING:
-    _conforms: Game = GAME

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, with_config
 
@@ -22,7 +22,6 @@ from scorekeeper.games.base import (
     NOTHING_EXPECTED,
     Accepts,
     Expected,
-    Game,
     IllegalAction,
     OptionSpec,
     OptionValue,
@@ -33,10 +32,9 @@ from scorekeeper.games.base import (
     int_option,
     is_digits,
     rank_by_score,
-    resolve_options,
     signed,
 )
-from scorekeeper.games.house_sizes import SizedCards
+from scorekeeper.games.engine import Engine, on
 from scorekeeper.games.records import evolve
 
 # Bigger than any game's round; a typo of a few extra digits is refused, not added up.
@@ -245,16 +243,18 @@ def _parse_point(raw: object, seat: int, who: str) -> int:
 ACTIONS: ActionSet[Action] = ActionSet(Action)
 
 
-class ScoreSheet:
-    """The game object the app registers (see base.Game)."""
+class ScoreSheet(Engine[State, Action]):
+    """The game object the app registers (see engine.Engine).
 
-    slug: str = "score-sheet"
-    title: str = "Score sheet"
-    min_players: int = MIN_PLAYERS
-    max_players: int = MAX_PLAYERS
-    sized_cards: SizedCards | None = None
-    actions: ActionSet[Action] = ACTIONS
-    options: tuple[OptionSpec, ...] = (
+    A score sheet knows no first player and has no turns: Play again keeps the options
+    and the seats in order.
+    """
+
+    slug = "score-sheet"
+    title = "Score sheet"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options = (
         OptionSpec(
             "game_name",
             "Game played",
@@ -282,24 +282,29 @@ class ScoreSheet:
             maximum=MAX_ROUND_POINTS,
         ),
     )
+    actions = ACTIONS
+    handlers = (
+        on(
+            Round,
+            _apply_round,
+            lambda scored: "round: " + ", ".join(number_text(value) for value in scored.points),
+        ),
+        on(Finish, lambda state, _finish: _apply_finish(state), lambda _finish: "finish"),
+    )
+    expected_actions = staticmethod(expected_actions)
 
-    def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
-        names = tuple(players)
-        if not self.min_players <= len(names) <= self.max_players:
-            raise IllegalAction(
-                f"A score sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players; "
-                f"you entered {len(names)}.",
-                "players",
-            )
-        resolved = resolve_options(self.options, options)
-        target = int_option(resolved, "target")
+    def players_needed(self) -> str:
+        return f"A score sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players"
+
+    def first_state(self, players: tuple[str, ...], options: Mapping[str, OptionValue]) -> State:
+        target = int_option(options, "target")
         state = State(
-            players=names,
-            game_name=str(resolved["game_name"]),
-            winner=str(resolved["winner"]),
+            players=players,
+            game_name=str(options["game_name"]),
+            winner=str(options["winner"]),
             target=target,
             rounds=(),
-            totals=(0,) * len(names),
+            totals=(0,) * len(players),
             finished=False,
             last_ruling="",
         )
@@ -314,53 +319,15 @@ class ScoreSheet:
             last_ruling=f"Enter round 1: one number per player. The {goal} total wins; {end}.",
         )
 
-    def parse_action(self, data: Mapping[str, object]) -> Action:
-        return self.actions.parse(data)
-
-    def action_to_json(self, action: Action) -> dict[str, object]:
-        return self.actions.to_json(action)
-
     def apply(self, state: State, action: Action) -> State:
         if state.finished:
             raise IllegalAction("The game is over.")
-        if isinstance(action, Round):
-            return _apply_round(state, action)
-        if isinstance(action, Finish):
-            return _apply_finish(state)
-        raise IllegalAction("Unknown action: the type is round or finish.", "type")
-
-    def expected(self, state: State) -> Expected:
-        return expected_actions(state)
-
-    def ruling(self, state: State) -> str:
-        return state.last_ruling
-
-    def describe(self, action: Action) -> str:
-        if isinstance(action, Round):
-            return "round: " + ", ".join(number_text(value) for value in action.points)
-        return "finish"
-
-    def is_finished(self, state: State) -> bool:
-        return state.finished
-
-    def winners(self, state: State) -> list[int]:
-        """The seats with the best total once the game is over; none before."""
-        return best_seats(state) if state.finished else []
+        return super().apply(state, action)
 
     def standings(self, state: State) -> list[Standing]:
         # Where the lowest total wins, ranking the negated totals puts the lowest first.
         ranked = [-total for total in state.totals] if state.lowest_wins else state.totals
         return rank_by_score(state.players, state.totals, ranked_by=ranked)
-
-    def rematch_options(
-        self, options: Mapping[str, OptionValue], seats: Sequence[str]
-    ) -> dict[str, OptionValue]:
-        """A score sheet knows no first player: the options stay."""
-        return resolve_options(self.options, options)
-
-    def rematch_first_seat(self, state: State) -> int:
-        """The seats stay in order: a score sheet has no turns."""
-        return 0
 
     def score_rows(self, state: State) -> list[ScoreRow]:
         totals = [0] * len(state.players)
@@ -373,6 +340,3 @@ class ScoreSheet:
 
 
 GAME = ScoreSheet()
-
-if TYPE_CHECKING:
-    _conforms: Game = GAME

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal
 
 from scorekeeper.games.actions import ActionSet
 from scorekeeper.games.base import (
@@ -24,7 +24,6 @@ from scorekeeper.games.base import (
     NOTHING_EXPECTED,
     Accepts,
     Expected,
-    Game,
     IllegalAction,
     OptionSpec,
     OptionValue,
@@ -39,6 +38,7 @@ from scorekeeper.games.base import (
     signed,
 )
 from scorekeeper.games.cards import YADOKARICK, Card, Deck, yadokarick_trick
+from scorekeeper.games.engine import CARDS, Engine, Handler, Listed, on
 from scorekeeper.games.house_sizes import NO_SIZES, SizedCards, learn_size, parse_size
 from scorekeeper.games.records import evolve
 from scorekeeper.games.yadokarick import npc, solo
@@ -468,15 +468,66 @@ def _check_options(resolved: Mapping[str, OptionValue], seats: int) -> None:
 SIZED_CARDS = SizedCards(YADOKARICK, frozenset({"play", "draw"}), lambda state: state.sizes)
 
 
-class Yadokarick:
-    """The game object the app registers (see base.Game)."""
+def _in_trick_game(handler: Handler[State]) -> Handler[State | solo.SoloState]:
+    """``handler``, refused in the solo game."""
 
-    slug: str = "yadokarick"
-    title: str = "Yadokarick"
-    min_players: int = MIN_SEATS
-    max_players: int = MAX_SEATS
-    sized_cards: SizedCards | None = SIZED_CARDS
-    options: tuple[OptionSpec, ...] = (
+    def apply(state: State | solo.SoloState, action: Any) -> State | solo.SoloState:
+        if isinstance(state, solo.SoloState):
+            raise IllegalAction(
+                "The solo game has no tricks: draw a card, take one onto a crab, "
+                "take a bonus or give up a crab.",
+                "type",
+            )
+        return handler.apply(state, action)
+
+    return Handler(handler.action, apply, handler.describe)
+
+
+def _in_solo_game(kind: type[solo.SoloAction]) -> Handler[State | solo.SoloState]:
+    """The solo game's own rule for the actions of class ``kind``, refused in the trick
+    games."""
+
+    def apply(state: State | solo.SoloState, action: Any) -> State | solo.SoloState:
+        if not isinstance(state, solo.SoloState):
+            raise IllegalAction(
+                "Draw, take, bonus and give-up belong to the solo game; "
+                "this game plays cards and moves the size marker.",
+                "type",
+            )
+        return solo.apply(state, action)
+
+    return Handler(kind, apply, solo.describe)
+
+
+def _describe_play(play: Play) -> str:
+    size = "" if play.size is None else f" (size {play.size})"
+    return f"play {play.card}{size}"
+
+
+# What the Yadokarick games list besides cards.
+MOVES = Listed("moves", str, "The size marker's moves accepted (Yadokarick).")
+CRABS = Listed("crabs", int, "The crabs a card may go onto (solo Yadokarick).")
+SIZES = Listed(
+    "sizes",
+    str,
+    "The cards among `cards` whose printed size the session does not know yet: playing one "
+    "needs its `size` (Yadokarick).",
+)
+
+
+class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
+    """The game object the app registers (see engine.Engine).
+
+    Log lines have no names: "play green 25 (size 3)", "marker left". Play again keeps
+    the seats in order: the options move the first dealer on (standard game).
+    """
+
+    slug = "yadokarick"
+    title = "Yadokarick"
+    min_players = MIN_SEATS
+    max_players = MAX_SEATS
+    sized_cards = SIZED_CARDS
+    options = (
         OptionSpec(
             "rounds",
             "Rounds",
@@ -552,47 +603,46 @@ class Yadokarick:
             maximum=3,
         ),
     )
+    actions = ACTIONS
+    handlers = (
+        _in_trick_game(on(Play, _apply_play, _describe_play)),
+        _in_trick_game(on(MarkerMove, _apply_marker, lambda marker: f"marker {marker.move}")),
+        *(_in_solo_game(kind) for kind in solo.ACTIONS.declarations),
+    )
+    listed = (CARDS, MOVES, CRABS, SIZES)
+    expected_actions = staticmethod(expected_actions)
 
-    actions: ActionSet[Action | solo.SoloAction] = ACTIONS
-
-    def start(
-        self, players: Sequence[str], options: Mapping[str, OptionValue]
+    def first_state(
+        self, players: tuple[str, ...], options: Mapping[str, OptionValue]
     ) -> State | solo.SoloState:
-        names = tuple(players)
-        seats = len(names)
-        if not MIN_SEATS <= seats <= MAX_SEATS:
-            raise IllegalAction(
-                f"Yadokarick is for {MIN_SEATS} to {MAX_SEATS} players; you entered {seats}.",
-                "players",
-            )
-        resolved = resolve_options(self.options, options)
-        _check_options(resolved, seats)
+        seats = len(players)
+        _check_options(options, seats)
         if seats == SOLO_PLAYERS:
-            return solo.start(names[0])
-        advanced = resolved["advanced"] == "on"
+            return solo.start(players[0])
+        advanced = options["advanced"] == "on"
         highest = ADVANCED_HIGHEST[seats] if advanced else HIGHEST_NUMBER
-        one_colour = (str(resolved["colour"]),)
-        first, last = int_option(resolved, "size_first"), int_option(resolved, "size_last")
-        marker = int_option(resolved, "marker_start")
-        first_dealer = int_option(resolved, "first_dealer")
+        one_colour = (str(options["colour"]),)
+        first, last = int_option(options, "size_first"), int_option(options, "size_last")
+        marker = int_option(options, "marker_start")
+        first_dealer = int_option(options, "first_dealer")
         if seats == npc.NPC_PLAYERS:
             state = npc.start(
-                names,
+                players,
                 colours=one_colour,
                 highest_number=highest,
                 advanced=advanced,
                 first_dealer=first_dealer,
-                npc_position=int_option(resolved, "npc_position"),
+                npc_position=int_option(options, "npc_position"),
             )
             return evolve(state, last_ruling=f"{npc.start_text(state)} {_next_text(state)}")
         state = State(
-            players=names,
+            players=players,
             mode="standard",
             play_order=tuple(range(seats)),
             colours=one_colour if seats == 3 else COLOURS,
             highest_number=highest,
             advanced=advanced,
-            rounds_to_play=int_option(resolved, "rounds"),
+            rounds_to_play=int_option(options, "rounds"),
             first_dealer=first_dealer,
             size_row=(first, last),
             marker_start=marker,
@@ -613,51 +663,6 @@ class Yadokarick:
         )
         state = _new_round(state, 1)
         return evolve(state, last_ruling=_round_start_text(state))
-
-    def parse_action(self, data: Mapping[str, object]) -> Action | solo.SoloAction:
-        return self.actions.parse(data)
-
-    def action_to_json(self, action: Action | solo.SoloAction) -> dict[str, object]:
-        return self.actions.to_json(action)
-
-    def apply(
-        self, state: State | solo.SoloState, action: Action | solo.SoloAction
-    ) -> State | solo.SoloState:
-        if isinstance(state, solo.SoloState):
-            if isinstance(action, Play | MarkerMove):
-                raise IllegalAction(
-                    "The solo game has no tricks: draw a card, take one onto a crab, "
-                    "take a bonus or give up a crab.",
-                    "type",
-                )
-            return solo.apply(state, action)
-        if not isinstance(action, Play | MarkerMove):
-            raise IllegalAction(
-                "Draw, take, bonus and give-up belong to the solo game; "
-                "this game plays cards and moves the size marker.",
-                "type",
-            )
-        if isinstance(action, Play):
-            return _apply_play(state, action)
-        return _apply_marker(state, action)
-
-    def expected(self, state: State | solo.SoloState) -> Expected:
-        return expected_actions(state)
-
-    def ruling(self, state: State | solo.SoloState) -> str:
-        return state.last_ruling
-
-    def describe(self, action: Action | solo.SoloAction) -> str:
-        """A short log line, no names: "play green 25 (size 3)", "marker left"."""
-        if not isinstance(action, Play | MarkerMove):
-            return solo.describe(action)
-        if isinstance(action, Play):
-            size = "" if action.size is None else f" (size {action.size})"
-            return f"play {action.card}{size}"
-        return f"marker {action.move}"
-
-    def is_finished(self, state: State | solo.SoloState) -> bool:
-        return state.finished
 
     def winners(self, state: State | solo.SoloState) -> list[int]:
         """Once the game is over, the seats with the top total (ties share); none before.
@@ -691,10 +696,6 @@ class Yadokarick:
             seats
         )
         return {**resolved, "first_dealer": dealer}
-
-    def rematch_first_seat(self, state: State) -> int:
-        """The seats stay in order: the options move the first dealer on (standard game)."""
-        return 0
 
     def score_rows(self, state: State | solo.SoloState) -> list[ScoreRow]:
         """One row per seat per scored round; in the NPC game one per player, the crab left out.
@@ -730,6 +731,3 @@ def _standing_scores(state: State) -> tuple[int, ...]:
 
 
 GAME = Yadokarick()
-
-if TYPE_CHECKING:
-    _conforms: Game = GAME

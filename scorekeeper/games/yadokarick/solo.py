@@ -34,6 +34,7 @@ from scorekeeper.games.base import (
     signed,
 )
 from scorekeeper.games.cards import YADOKARICK, Card
+from scorekeeper.games.engine import Handlers, on
 from scorekeeper.games.house_sizes import NO_SIZES, PrintedSize, Sizes, learn_size
 from scorekeeper.games.records import evolve
 
@@ -676,31 +677,9 @@ def _apply_give_up(state: SoloState, action: GiveUp) -> SoloState:
     return _settle(given, sentences)
 
 
-def apply(state: SoloState, action: SoloAction) -> SoloState:
-    """The state after ``action``, or IllegalAction (the state is untouched)."""
-    if state.finished:
-        raise _game_over(state)
-    if isinstance(action, Draw):
-        return _apply_draw(state, action)
-    if isinstance(action, Take):
-        return _apply_take(state, action)
-    if isinstance(action, Bonus):
-        return _apply_bonus(state, action)
-    if isinstance(action, GiveUp):
-        return _apply_give_up(state, action)
-    raise IllegalAction("Unknown action: the type is draw, take, bonus or give-up.", "type")
-
-
-def describe(action: SoloAction) -> str:
-    """A short log line: "draw pink 18 (size 2)", "green 25 onto crab 2"."""
-    if isinstance(action, Draw):
-        size = "" if action.size is None else f" (size {action.size})"
-        return f"draw {action.card}{size}"
-    if isinstance(action, Take):
-        return f"{action.card} onto crab {action.crab}"
-    if isinstance(action, Bonus):
-        return f"bonus {action.card}"
-    return f"give up crab {action.crab}"
+def _describe_draw(draw: Draw) -> str:
+    size = "" if draw.size is None else f" (size {draw.size})"
+    return f"draw {draw.card}{size}"
 
 
 def score_rows(state: SoloState) -> list[ScoreRow]:
@@ -732,3 +711,28 @@ def parse_action(data: Mapping[str, object]) -> SoloAction:
 def action_to_json(action: SoloAction) -> dict[str, object]:
     """The action as stored; crabs are numbered 1 to 4 from the left."""
     return ACTIONS.to_json(action)
+
+
+# --- The game: each action by its handler ---------------------------------------
+
+RULES: Handlers[SoloState] = Handlers(
+    (
+        on(Draw, _apply_draw, _describe_draw),
+        on(Take, _apply_take, lambda take: f"{take.card} onto crab {take.crab}"),
+        on(Bonus, _apply_bonus, lambda bonus: f"bonus {bonus.card}"),
+        on(GiveUp, _apply_give_up, lambda give_up: f"give up crab {give_up.crab}"),
+    ),
+    ACTIONS,
+)
+
+
+def apply(state: SoloState, action: SoloAction) -> SoloState:
+    """The state after ``action``, or IllegalAction (the state is untouched)."""
+    if state.finished:
+        raise _game_over(state)
+    return RULES.apply(state, action)
+
+
+def describe(action: SoloAction) -> str:
+    """A short log line: "draw pink 18 (size 2)", "green 25 onto crab 2"."""
+    return RULES.describe(action)

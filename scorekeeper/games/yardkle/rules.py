@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, with_config
 
@@ -19,7 +19,6 @@ from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask
 from scorekeeper.games.base import (
     Accepts,
     Expected,
-    Game,
     IllegalAction,
     OptionSpec,
     OptionValue,
@@ -31,10 +30,9 @@ from scorekeeper.games.base import (
     is_digits,
     parse_whole_number,
     rank_by_score,
-    resolve_options,
 )
+from scorekeeper.games.engine import CHOICES, Engine, on
 from scorekeeper.games.growing import GrowingTuple
-from scorekeeper.games.house_sizes import SizedCards
 from scorekeeper.games.records import evolve
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -767,15 +765,18 @@ def _apply_quick(state: State, action: QuickTurn) -> State:
 ACTIONS: ActionSet[Action] = ActionSet(Action)
 
 
-class Yardkle:
-    """The game object the app registers (see base.Game)."""
+def _describe_keep(keep: Keep) -> str:
+    return f"set aside {_dice_text(keep.dice)}" + (" and bank" if keep.bank else "")
 
-    slug: str = "yardkle"
-    title: str = "Yardkle"
-    min_players: int = 1
-    max_players: int = 8
-    sized_cards: SizedCards | None = None
-    options: tuple[OptionSpec, ...] = (
+
+class Yardkle(Engine[State, Action]):
+    """The game object the app registers (see engine.Engine)."""
+
+    slug = "yardkle"
+    title = "Yardkle"
+    min_players = 1
+    max_players = 8
+    options = (
         OptionSpec(
             "entry_threshold",
             "Entry threshold",
@@ -797,80 +798,41 @@ class Yardkle:
             step=50,
         ),
     )
+    actions = ACTIONS
+    handlers = (
+        on(Roll, _apply_roll, lambda roll: f"roll {_dice_text(roll.dice)}"),
+        on(Keep, _apply_keep, _describe_keep),
+        on(Bank, lambda state, _bank: _apply_bank(state), lambda _bank: "bank"),
+        on(QuickTurn, _apply_quick, lambda total: f"turn total {_num(total.points)}"),
+    )
+    listed = (CHOICES,)
+    expected_actions = staticmethod(expected_actions)
 
-    actions: ActionSet[Action] = ACTIONS
-
-    def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
-        names = tuple(players)
-        if not self.min_players <= len(names) <= self.max_players:
-            raise IllegalAction(
-                f"Yardkle is for 1 to 8 players; you entered {len(names)}.", "players"
-            )
-        resolved = resolve_options(self.options, options)
-        threshold = int_option(resolved, "entry_threshold")
+    def first_state(self, players: tuple[str, ...], options: Mapping[str, OptionValue]) -> State:
+        threshold = int_option(options, "entry_threshold")
         return State(
-            players=names,
+            players=players,
             entry_threshold=threshold,
-            winning_score=int_option(resolved, "winning_score"),
-            scores=(0,) * len(names),
-            entered=(threshold == 0,) * len(names),
+            winning_score=int_option(options, "winning_score"),
+            scores=(0,) * len(players),
+            entered=(threshold == 0,) * len(players),
             current=0,
             turn=NEW_TURN,
             turns=GrowingTuple(),
             final_round_by=None,
             finished=False,
-            last_ruling=f"{names[0]} rolls first.",
+            last_ruling=f"{players[0]} rolls first.",
         )
-
-    def parse_action(self, data: Mapping[str, object]) -> Action:
-        return self.actions.parse(data)
-
-    def action_to_json(self, action: Action) -> dict[str, object]:
-        return self.actions.to_json(action)
 
     def apply(self, state: State, action: Action) -> State:
         if state.finished:
             raise IllegalAction("The game is over.")
-        if isinstance(action, Roll):
-            return _apply_roll(state, action)
-        if isinstance(action, Keep):
-            return _apply_keep(state, action)
-        if isinstance(action, Bank):
-            return _apply_bank(state)
-        if isinstance(action, QuickTurn):
-            return _apply_quick(state, action)
-        raise IllegalAction("Unknown action: the type is roll, keep, bank or total.", "type")
-
-    def expected(self, state: State) -> Expected:
-        return expected_actions(state)
-
-    def ruling(self, state: State) -> str:
-        return state.last_ruling
-
-    def describe(self, action: Action) -> str:
-        if isinstance(action, Roll):
-            return f"roll {_dice_text(action.dice)}"
-        if isinstance(action, Keep):
-            return f"set aside {_dice_text(action.dice)}" + (" and bank" if action.bank else "")
-        if isinstance(action, Bank):
-            return "bank"
-        return f"turn total {_num(action.points)}"
-
-    def is_finished(self, state: State) -> bool:
-        return state.finished
-
-    def winners(self, state: State) -> list[int]:
-        """Seats with the top score once the game is over; none before."""
-        return winning_seats(state) if state.finished else []
+        return super().apply(state, action)
 
     def standings(self, state: State) -> list[Standing]:
         return rank_by_score(state.players, state.scores)
 
-    def rematch_options(
-        self, options: Mapping[str, OptionValue], seats: Sequence[str]
-    ) -> dict[str, OptionValue]:
-        """The sheet's first player is seat 1, with no choice to move on: the options stay."""
-        return resolve_options(self.options, options)
+    # The sheet's first player is seat 1, with no choice to move on: the options stay.
 
     def rematch_first_seat(self, state: State) -> int:
         """Seat 1 started this game: the next game starts with the player after them, as a
@@ -898,6 +860,3 @@ class Yardkle:
 
 
 GAME = Yardkle()
-
-if TYPE_CHECKING:
-    _conforms: Game = GAME

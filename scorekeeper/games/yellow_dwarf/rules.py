@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BeforeValidator,
@@ -29,7 +29,6 @@ from scorekeeper.games.base import (
     NOTHING_EXPECTED,
     Accepts,
     Expected,
-    Game,
     IllegalAction,
     OptionSpec,
     OptionValue,
@@ -40,10 +39,9 @@ from scorekeeper.games.base import (
     parse_whole_number,
     plural,
     rank_by_score,
-    resolve_options,
 )
 from scorekeeper.games.cards import PlayingCard, parse_playing_card
-from scorekeeper.games.house_sizes import SizedCards
+from scorekeeper.games.engine import CARDS, CHOICES, Engine, Listed, on
 from scorekeeper.games.records import evolve
 from scorekeeper.games.yellow_dwarf.settlement import (
     ACE,
@@ -1152,15 +1150,38 @@ ACTIONS: ActionSet[Action] = ActionSet(Action)
 # --- The game ----------------------------------------------------------------------------
 
 
-class YellowDwarf:
-    """The game object the app registers (see base.Game)."""
+def _describe_play(play: Play) -> str:
+    if play.called is None:
+        return str(play.card)
+    return f"{play.card}, {'called' if play.called else 'not called'}"
 
-    slug: str = "yellow-dwarf"
-    title: str = "Yellow Dwarf"
-    min_players: int = MIN_PLAYERS
-    max_players: int = MAX_PLAYERS
-    sized_cards: SizedCards | None = None
-    options: tuple[OptionSpec, ...] = (
+
+def _describe_without(without: Without) -> str:
+    return "without" if without.rank is None else f"without {rank_name(without.rank)}"
+
+
+def _describe_summary(summary: RoundSummary) -> str:
+    grand = ", Grand Opera" if summary.grand_opera else ""
+    return f"round summary: seat {summary.winner + 1} went out{grand}"
+
+
+# The rank a "without" may name.
+RANKS = Listed("ranks", str, "The ranks accepted (Yellow Dwarf's “without”).")
+
+
+class YellowDwarf(Engine[State, Action]):
+    """The game object the app registers (see engine.Engine).
+
+    Log lines have no names (the log has no state): seats count from 1 in them. Seat 1
+    starts round 1 and the sheet names no other first player: Play again keeps the
+    options.
+    """
+
+    slug = "yellow-dwarf"
+    title = "Yellow Dwarf"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options = (
         OptionSpec(
             "starting_chips",
             "Chips each at the start",
@@ -1194,28 +1215,28 @@ class YellowDwarf:
             ),
         ),
     )
+    actions = ACTIONS
+    handlers = (
+        on(Play, _apply_play, _describe_play),
+        on(Without, _apply_without, _describe_without),
+        on(Reveal, _apply_reveal, lambda _reveal: "reveal"),
+        on(RoundSummary, _apply_summary, _describe_summary),
+    )
+    listed = (CARDS, RANKS, CHOICES)
+    expected_actions = staticmethod(expected_actions)
 
-    actions: ActionSet[Action] = ACTIONS
-
-    def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
-        names = tuple(players)
-        seats = len(names)
-        if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
-            raise IllegalAction(
-                f"Yellow Dwarf is for {MIN_PLAYERS} to {MAX_PLAYERS} players; you entered {seats}.",
-                "players",
-            )
-        resolved = resolve_options(self.options, options)
+    def first_state(self, players: tuple[str, ...], options: Mapping[str, OptionValue]) -> State:
+        seats = len(players)
         each = parse_whole_number(
-            resolved["starting_chips"], "Chips each at the start", "options.starting_chips"
+            options["starting_chips"], "Chips each at the start", "options.starting_chips"
         )
         chosen = Options(
             starting_chips=each,
-            payout="points" if resolved["payout"] == "points" else "cards",
-            game_end="last-standing" if resolved["game_end"] == "last-standing" else "first-broke",
+            payout="points" if options["payout"] == "points" else "cards",
+            game_end="last-standing" if options["game_end"] == "last-standing" else "first-broke",
         )
         state = State(
-            players=names,
+            players=players,
             options=chosen,
             chips=(each,) * seats,
             trays=dict.fromkeys(TRAY_STAKES, 0),
@@ -1237,44 +1258,8 @@ class YellowDwarf:
         )
         return _check_conserved(_begin_round(state, 1, []))
 
-    def parse_action(self, data: Mapping[str, object]) -> Action:
-        return self.actions.parse(data)
-
-    def action_to_json(self, action: Action) -> dict[str, object]:
-        return self.actions.to_json(action)
-
     def apply(self, state: State, action: Action) -> State:
-        if isinstance(action, Play):
-            return _check_conserved(_apply_play(state, action))
-        if isinstance(action, Without):
-            return _check_conserved(_apply_without(state, action))
-        if isinstance(action, Reveal):
-            return _check_conserved(_apply_reveal(state, action))
-        if isinstance(action, RoundSummary):
-            return _check_conserved(_apply_summary(state, action))
-        raise IllegalAction("Unknown action: the type is play, without, reveal or round.", "type")
-
-    def expected(self, state: State) -> Expected:
-        return expected_actions(state)
-
-    def ruling(self, state: State) -> str:
-        return state.last_ruling
-
-    def describe(self, action: Action) -> str:
-        """A short log line, no names (the log has no state): seats counted from 1."""
-        if isinstance(action, Play):
-            if action.called is None:
-                return str(action.card)
-            return f"{action.card}, {'called' if action.called else 'not called'}"
-        if isinstance(action, Without):
-            return "without" if action.rank is None else f"without {rank_name(action.rank)}"
-        if isinstance(action, Reveal):
-            return "reveal"
-        grand = ", Grand Opera" if action.grand_opera else ""
-        return f"round summary: seat {action.winner + 1} went out{grand}"
-
-    def is_finished(self, state: State) -> bool:
-        return state.finished
+        return _check_conserved(super().apply(state, action))
 
     def winners(self, state: State) -> list[int]:
         """Once over: the most chips (ties share); in the last-standing variant, among
@@ -1284,12 +1269,6 @@ class YellowDwarf:
     def standings(self, state: State) -> list[Standing]:
         """Everyone by the chips they hold, seats out of the game included."""
         return rank_by_score(state.players, state.chips)
-
-    def rematch_options(
-        self, options: Mapping[str, OptionValue], seats: Sequence[str]
-    ) -> dict[str, OptionValue]:
-        """Seat 1 starts round 1 and the sheet names no other first player: the options stay."""
-        return resolve_options(self.options, options)
 
     def rematch_first_seat(self, state: State) -> int:
         """Each round is started by the seat after the last round's first player, all seats
@@ -1313,6 +1292,3 @@ class YellowDwarf:
 
 
 GAME = YellowDwarf()
-
-if TYPE_CHECKING:
-    _conforms: Game = GAME

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema, with_config
 
@@ -21,7 +21,6 @@ from scorekeeper.games.actions import ACTION_CONFIG, AS_TEXT, ActionSet, Ask, Ca
 from scorekeeper.games.base import (
     Accepts,
     Expected,
-    Game,
     IllegalAction,
     OptionSpec,
     OptionValue,
@@ -32,15 +31,14 @@ from scorekeeper.games.base import (
     parse_whole_number,
     plural,
     rank_by_score,
-    resolve_options,
 )
 from scorekeeper.games.cards import YOKAI_SEPTET, Card, yokai_septet_trick
+from scorekeeper.games.engine import CARDS, CHOICES, Engine, on
 
 # Re-exported: the revoke flag and its action live in follow.py, shared with Cryptruck.
 from scorekeeper.games.follow import FlagStatus as FlagStatus
 from scorekeeper.games.follow import ResolveRevoke as ResolveRevoke
 from scorekeeper.games.follow import RevokeFlag as RevokeFlag
-from scorekeeper.games.house_sizes import SizedCards
 from scorekeeper.games.records import evolve
 
 # Re-exported: the play action lives in trickplay.py, shared with Cryptruck.
@@ -805,15 +803,27 @@ def _text_option(options: Mapping[str, OptionValue], name: str) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-class YokaiSeptet:
-    """The game object the app registers (see base.Game)."""
+def _describe_result(result: RoundResult) -> str:
+    how = {
+        "four-boss": "by four Boss Yokai",
+        "seven-tricks": "as the other team took seven tricks",
+        "last-trick": "by the last trick",
+    }[result.how]
+    return f"result: team {result.team + 1} {how}"
 
-    slug: str = "yokai-septet"
-    title: str = "Yokai Septet"
-    min_players: int = SEATS
-    max_players: int = SEATS
-    sized_cards: SizedCards | None = None
-    options: tuple[OptionSpec, ...] = (
+
+class YokaiSeptet(Engine[State, Action]):
+    """The game object the app registers (see engine.Engine).
+
+    Log lines have no names; seats and teams count from 1 in them. Play again keeps the
+    options and the seats in order: the green 1, wherever it was dealt, leads round 1.
+    """
+
+    slug = "yokai-septet"
+    title = "Yokai Septet"
+    min_players = SEATS
+    max_players = SEATS
+    options = (
         OptionSpec(
             "team_a",
             "Team of seats 1 & 3",
@@ -831,22 +841,26 @@ class YokaiSeptet:
             maximum=40,
         ),
     )
+    actions = ACTIONS
+    handlers = (
+        on(TrumpCard, _apply_trump, lambda trump: f"trump card {trump.card}"),
+        on(FirstLead, _apply_first_lead, lambda lead: f"first lead: seat {lead.seat + 1}"),
+        on(Pass, lambda state, _pass: _apply_pass(state), lambda _pass: "pass"),
+        on(Play, _apply_play, lambda play: f"play {play.card}"),
+        on(RoundResult, _apply_result, _describe_result),
+        on(ResolveRevoke, _apply_revoke, follow.describe_resolve),
+    )
+    listed = (CARDS, CHOICES)
+    expected_actions = staticmethod(expected_actions)
 
-    actions: ActionSet[Action] = ACTIONS
+    def players_needed(self) -> str:
+        return "Yokai Septet is for exactly 4 players, two teams of partners sitting across"
 
-    def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
-        names = tuple(players)
-        if len(names) != SEATS:
-            raise IllegalAction(
-                f"Yokai Septet is for exactly 4 players, two teams of partners sitting "
-                f"across; you entered {len(names)}.",
-                "players",
-            )
-        resolved = resolve_options(self.options, options)
-        team_a = _text_option(resolved, "team_a") or f"{names[0]} & {names[2]}"
-        team_b = _text_option(resolved, "team_b") or f"{names[1]} & {names[3]}"
+    def first_state(self, players: tuple[str, ...], options: Mapping[str, OptionValue]) -> State:
+        team_a = _text_option(options, "team_a") or f"{players[0]} & {players[2]}"
+        team_b = _text_option(options, "team_b") or f"{players[1]} & {players[3]}"
         return State(
-            players=names,
+            players=players,
             team_names=(team_a, team_b),
             scores=(0, 0),
             rounds=(),
@@ -857,77 +871,8 @@ class YokaiSeptet:
             last_ruling="Turn up the trump card to start round 1.",
         )
 
-    def parse_action(self, data: Mapping[str, object]) -> Action:
-        return self.actions.parse(data)
-
-    def action_to_json(self, action: Action) -> dict[str, object]:
-        return self.actions.to_json(action)
-
-    def apply(self, state: State, action: Action) -> State:
-        if isinstance(action, TrumpCard):
-            return _apply_trump(state, action)
-        if isinstance(action, FirstLead):
-            return _apply_first_lead(state, action)
-        if isinstance(action, Pass):
-            return _apply_pass(state)
-        if isinstance(action, Play):
-            return _apply_play(state, action)
-        if isinstance(action, RoundResult):
-            return _apply_result(state, action)
-        if isinstance(action, ResolveRevoke):
-            return _apply_revoke(state, action)
-        raise IllegalAction(
-            "Unknown action: the type is trump, first-lead, pass, play, result or revoke.",
-            "type",
-        )
-
-    def expected(self, state: State) -> Expected:
-        return expected_actions(state)
-
-    def ruling(self, state: State) -> str:
-        return state.last_ruling
-
-    def describe(self, action: Action) -> str:
-        """A short log line, no names; seats, teams and flags counted from 1."""
-        if isinstance(action, TrumpCard):
-            return f"trump card {action.card}"
-        if isinstance(action, FirstLead):
-            return f"first lead: seat {action.seat + 1}"
-        if isinstance(action, Pass):
-            return "pass"
-        if isinstance(action, Play):
-            return f"play {action.card}"
-        if isinstance(action, RoundResult):
-            how = {
-                "four-boss": "by four Boss Yokai",
-                "seven-tricks": "as the other team took seven tricks",
-                "last-trick": "by the last trick",
-            }[action.how]
-            return f"result: team {action.team + 1} {how}"
-        return follow.describe_resolve(action)
-
-    def is_finished(self, state: State) -> bool:
-        return state.finished
-
-    def winners(self, state: State) -> list[int]:
-        """The seats of the team with the top score once the game is over; none before."""
-        if not state.finished:
-            return []
-        top = max(state.scores)
-        return [seat for seat in range(SEATS) if state.scores[team_of(seat)] == top]
-
     def standings(self, state: State) -> list[Standing]:
         return rank_by_score(state.players, [state.scores[team_of(s)] for s in range(SEATS)])
-
-    def rematch_options(
-        self, options: Mapping[str, OptionValue], seats: Sequence[str]
-    ) -> dict[str, OptionValue]:
-        """The holder of the green 1 leads round 1 of every game: the options stay."""
-        return resolve_options(self.options, options)
-
-    def rematch_first_seat(self, state: State) -> int:
-        """The seats stay in order: the green 1, wherever it was dealt, leads."""
-        return 0
 
     def score_rows(self, state: State) -> list[ScoreRow]:
         """One row per seat per round with points: the round's result plus its penalties."""
@@ -964,6 +909,3 @@ class YokaiSeptet:
 
 
 GAME = YokaiSeptet()
-
-if TYPE_CHECKING:
-    _conforms: Game = GAME
