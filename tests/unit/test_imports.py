@@ -1,4 +1,5 @@
-"""The modules of the app import one another without cycles, even inside functions."""
+"""The modules of the app import one another without cycles, even inside functions or for
+types only."""
 
 from __future__ import annotations
 
@@ -15,22 +16,12 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def runtime_nodes(tree: ast.Module) -> list[ast.AST]:
-    """Every node of the module but those only a type checker reads (``if TYPE_CHECKING``)."""
-    skipped = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
-        for inner in ast.walk(node)
-    }
-    return [node for node in ast.walk(tree) if id(node) not in skipped]
-
-
 def module_imports(path: Path, modules: set[str]) -> set[str]:
-    """The app's modules ``path`` imports, at its top or inside a function: an import
-    deferred into a function to dodge a cycle is still a cycle."""
+    """The app's modules ``path`` imports, at its top, inside a function or for a type
+    checker only (``if TYPE_CHECKING``): an import deferred into a function or hidden from
+    the interpreter to dodge a cycle is still a cycle, as a reader follows it."""
     found: set[str] = set()
-    for node in runtime_nodes(ast.parse(path.read_text())):
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("scorekeeper"):
             for alias in node.names:
                 submodule = f"{node.module}.{alias.name}"
@@ -62,7 +53,7 @@ def cycle_from(start: str, graph: dict[str, set[str]]) -> list[str] | None:
     return walk(start)
 
 
-def test_no_module_of_the_app_imports_itself_back_through_others() -> None:
+def test_no_module_of_the_app_imports_itself_back_through_others_even_for_types() -> None:
     paths = {module_name(path): path for path in ROOT.rglob("*.py")}
     modules = set(paths)
     graph = {name: module_imports(path, modules) - {name} for name, path in paths.items()}
@@ -71,3 +62,13 @@ def test_no_module_of_the_app_imports_itself_back_through_others() -> None:
     assert "scorekeeper.export" not in graph["scorekeeper.store"]
     cycles = [cycle for name in sorted(graph) if (cycle := cycle_from(name, graph))]
     assert cycles == []
+
+
+def test_an_import_for_a_type_checker_only_counts_as_an_import(tmp_path: Path) -> None:
+    typed = tmp_path / "typed.py"
+    typed.write_text(
+        "from typing import TYPE_CHECKING\n\n"
+        "if TYPE_CHECKING:\n    from scorekeeper import store\n    import scorekeeper.db\n"
+    )
+    modules = {"scorekeeper.store", "scorekeeper.db", "scorekeeper.export"}
+    assert module_imports(typed, modules) == {"scorekeeper.store", "scorekeeper.db"}
