@@ -1,10 +1,12 @@
-"""Cards and tricks: the decks, reading and writing cards, and who takes a trick.
+"""Cards and tricks, as the card games share them: reading and writing cards, and the
+checks and sentences of a trick.
 
 Cards are written ``<colour> <number>`` ("blue 13") in the coloured decks and
-``<rank><suit>`` ("10D", "QS") in the 52-card deck. Each trick game has one
-ruling function; it checks the trick (known cards, no card played more often
-than the deck holds it) and says in a sentence why the winner wins. Rule
-sheets: shared/rules/ and NOTES.md.
+``<rank><suit>`` ("10D", "QS") in the 52-card deck. A coloured deck and the
+trick rule of a game live in that game's own ``cards`` module (Yokai Septet,
+Cryptruck, Yadokarick): each trick rule checks the trick with the helpers here
+(known cards, no card played more often than the deck holds it) and says in a
+sentence why the winner wins. Rule sheets: shared/rules/ and NOTES.md.
 """
 
 from __future__ import annotations
@@ -15,22 +17,14 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from scorekeeper.games.base import (
-    IllegalAction,
-    and_list,
-    capitalised,
-    check_known_fields,
-    is_digits,
-    or_list,
-    parse_whole_number,
-)
+from scorekeeper.games.base import IllegalAction, and_list, is_digits, or_list
 
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
 _TIMES = ("never", "once", "twice", "three times", "four times", "five times", "six times")
 _LONGEST_SHOWN = 30
 
 
-def _count(number: int) -> str:
+def count_word(number: int) -> str:
     return _COUNT_WORDS[number] if number < len(_COUNT_WORDS) else str(number)
 
 
@@ -169,7 +163,7 @@ def _card_number(digits: str) -> int:
     return int(digits) if len(digits) <= 9 else -1
 
 
-def _deck(
+def coloured_deck(
     title: str,
     numbers: Mapping[str, range],
     copies: Mapping[Card, int] | None = None,
@@ -181,39 +175,6 @@ def _deck(
         MappingProxyType(dict(copies or {})),
         MappingProxyType(dict(aliases or {})),
     )
-
-
-YOKAI_SEPTET = _deck(
-    "Yokai Septet",
-    {
-        "green": range(1, 8),
-        "purple": range(2, 9),
-        "pink": range(3, 10),
-        "yellow": range(4, 11),
-        "black": range(5, 12),
-        "red": range(6, 13),
-        "blue": range(7, 14),
-    },
-    aliases={"a": 1, "ace": 1},
-)
-
-CRYPTRUCK = _deck(
-    "Cryptruck",
-    {
-        "red": range(1, 7),
-        "yellow": range(1, 7),
-        "green": range(1, 7),
-        "blue": range(1, 7),
-        "purple": range(1, 7),
-        "white": range(3, 4),
-    },
-    copies={Card("white", 3): 2},
-)
-
-YADOKARICK = _deck("Yadokarick", {"green": range(1, 37), "pink": range(1, 37)})
-
-_GREEN_ONE = Card("green", 1)
-_WHITE = "white"
 
 
 # --- The 52-card deck --------------------------------------------------------
@@ -287,10 +248,10 @@ def parse_playing_card(text: object, field: str) -> PlayingCard:
     raise IllegalAction(f"“{typed}”: {reason}; {_WRITE_IT}.", field)
 
 
-# --- Checking a trick --------------------------------------------------------
+# --- Checking a trick: the helpers of each game's trick rule -----------------
 
 
-def _play_list(plays: object, title: str, smallest: int, largest: int) -> list[object]:
+def play_list(plays: object, title: str, smallest: int, largest: int) -> list[object]:
     if isinstance(plays, (str, bytes, Mapping)) or not isinstance(plays, Sequence):
         raise IllegalAction(
             "Enter the plays as a list of cards in the order they were played, lead first.",
@@ -307,7 +268,7 @@ def _play_list(plays: object, title: str, smallest: int, largest: int) -> list[o
     return items
 
 
-def _seat_names(names: object, count: int) -> tuple[str, ...] | None:
+def seat_names(names: object, count: int) -> tuple[str, ...] | None:
     if names is None:
         return None
     if isinstance(names, (str, bytes, Mapping)) or not isinstance(names, Sequence):
@@ -322,21 +283,21 @@ def _seat_names(names: object, count: int) -> tuple[str, ...] | None:
     return tuple(str(name) for name in listed)
 
 
-def _check_copies(deck: Deck, cards: Sequence[Card], field_suffix: str = "") -> None:
+def check_copies(deck: Deck, cards: Sequence[Card], field_suffix: str = "") -> None:
     """Refuse a card played more often than the deck holds it, at the first extra play."""
     for index, card in enumerate(cards):
         earlier = [i for i in range(index) if cards[i] == card]
         allowed = deck.copies_of(card)
         if len(earlier) >= allowed:
             at = [i for i, other in enumerate(cards) if other == card]
-            only = "there is only one" if allowed == 1 else f"there are only {_count(allowed)}"
+            only = "there is only one" if allowed == 1 else f"there are only {count_word(allowed)}"
             raise IllegalAction(
                 f"“{card}” is played {_times(len(at))} (plays {and_list(at)}); {only}.",
                 f"plays.{index}{field_suffix}",
             )
 
 
-def _parse_trump(deck: Deck, raw: object, choices: Sequence[str]) -> str:
+def parse_trump(deck: Deck, raw: object, choices: Sequence[str]) -> str:
     listed = or_list(list(choices))
     if not isinstance(raw, str) or not raw.strip():
         raise IllegalAction(f"Choose the trump colour: {listed}.", "trump")
@@ -349,7 +310,7 @@ def _parse_trump(deck: Deck, raw: object, choices: Sequence[str]) -> str:
     return colour
 
 
-class _Labels:
+class PlayLabels:
     """How the explanation names a played card: "red 6", or "red 6 (Cy)" with seat names."""
 
     def __init__(self, cards: Sequence[Card], names: tuple[str, ...] | None) -> None:
@@ -364,7 +325,7 @@ class _Labels:
         return and_list([self(index) for index in indexes])
 
 
-# --- Yokai Septet and Cryptruck ------------------------------------------------
+# --- Who takes a trick where a trump or the led colour wins (Yokai Septet, Cryptruck)
 
 Rule = Literal["green-one", "trump", "lead-suit"]
 
@@ -387,13 +348,13 @@ class TrickWinner:
         }
 
 
-def _parse_plays(deck: Deck, raw: list[object]) -> tuple[Card, ...]:
+def parse_plays(deck: Deck, raw: list[object]) -> tuple[Card, ...]:
     cards = tuple(deck.parse(play, f"plays.{index}") for index, play in enumerate(raw))
-    _check_copies(deck, cards)
+    check_copies(deck, cards)
     return cards
 
 
-def _lead_suit_win(cards: Sequence[Card], label: _Labels, noun: str) -> TrickWinner:
+def lead_suit_win(cards: Sequence[Card], label: PlayLabels, noun: str) -> TrickWinner:
     led = cards[0].colour
     following = [i for i, card in enumerate(cards) if card.colour == led]
     winner = max(following, key=lambda i: cards[i].number)
@@ -407,224 +368,7 @@ def _lead_suit_win(cards: Sequence[Card], label: _Labels, noun: str) -> TrickWin
     return TrickWinner(winner, cards[winner], "lead-suit", why)
 
 
-def _only_trump(cards: Sequence[Card], winner: int, label: _Labels, noun: str) -> str:
+def only_trump_text(cards: Sequence[Card], winner: int, label: PlayLabels, noun: str) -> str:
     if winner == 0:
         return f"Trump wins: {label(0)} is the only trump."
     return f"Trump beats the led {noun}: {label(winner)} is the only trump."
-
-
-def yokai_septet_trick(
-    trump: object, plays: Sequence[object], names: Sequence[str] | None = None
-) -> TrickWinner:
-    """Who takes a Yokai Septet trick: the green 1, else the highest trump, else the led suit."""
-    deck = YOKAI_SEPTET
-    trump_colour = _parse_trump(deck, trump, deck.colours)
-    cards = _parse_plays(deck, _play_list(plays, deck.title, 3, 4))
-    label = _Labels(cards, _seat_names(names, len(cards)))
-    if _GREEN_ONE in cards:
-        winner = cards.index(_GREEN_ONE)
-        return TrickWinner(
-            winner,
-            _GREEN_ONE,
-            "green-one",
-            f"The {label(winner)} takes every trick it is in, whatever the trump.",
-        )
-    trumps = [i for i, card in enumerate(cards) if card.colour == trump_colour]
-    if not trumps:
-        return _lead_suit_win(cards, label, "suit")
-    winner = max(trumps, key=lambda i: cards[i].number)
-    if len(trumps) == 1:
-        why = _only_trump(cards, winner, label, "suit")
-    else:
-        beaten = [i for i in trumps if i != winner]
-        why = f"The highest trump wins: {label(winner)} beats {label.all(beaten)}."
-    return TrickWinner(winner, cards[winner], "trump", why)
-
-
-def _cryptruck_colour_count(cards: Sequence[Card], trump: str) -> None:
-    # One colour per player is in the game, so more colours than plays means
-    # some card comes from a colour this table left in the box.
-    shown = {card.colour for card in cards if card.colour != _WHITE}
-    if trump != _WHITE:
-        shown.add(trump)
-    if len(shown) > len(cards):
-        colours = [colour for colour in CRYPTRUCK.colours if colour in shown]
-        raise IllegalAction(
-            f"A {len(cards)}-player game uses {len(cards)} colours; "
-            f"this trick shows {len(colours)}: {and_list(colours)}.",
-            "plays",
-        )
-
-
-def _tie_text(cards: Sequence[Card], tied: Sequence[int], label: _Labels) -> str:
-    if label.names is None and len({cards[i] for i in tied}) == 1:
-        return f"the {_count(len(tied))} {cards[tied[0]]}s"
-    return label.all(tied)
-
-
-def cryptruck_trick(
-    trump: object, plays: Sequence[object], names: Sequence[str] | None = None
-) -> TrickWinner:
-    """Who takes a Cryptruck trick: the highest trump (the later of equals), else the led colour."""
-    deck = CRYPTRUCK
-    trump_colour = _parse_trump(deck, trump, deck.colours)
-    cards = _parse_plays(deck, _play_list(plays, deck.title, 3, 5))
-    _cryptruck_colour_count(cards, trump_colour)
-    label = _Labels(cards, _seat_names(names, len(cards)))
-    trumps = [i for i, card in enumerate(cards) if card.colour in (trump_colour, _WHITE)]
-    if not trumps:
-        return _lead_suit_win(cards, label, "colour")
-    top = max(cards[i].number for i in trumps)
-    tied = [i for i in trumps if cards[i].number == top]
-    winner = tied[-1]
-    if len(trumps) == 1:
-        why = _only_trump(cards, winner, label, "colour")
-    elif len(tied) > 1:
-        later = "the later card wins" if len(tied) == 2 else "the last of them wins"
-        why = f"The highest trump wins, and {_tie_text(cards, tied, label)} tie at {top}: {later}."
-    else:
-        beaten = [i for i in trumps if i != winner]
-        why = f"The highest trump wins: {label(winner)} beats {label.all(beaten)}."
-    return TrickWinner(winner, cards[winner], "trump", why)
-
-
-# --- Yadokarick ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class YadokarickTrick:
-    """A Yadokarick trick's outcome: who moves the size marker, who leads, who takes what."""
-
-    movers: tuple[int, ...]
-    next_lead: int
-    takes: Mapping[int, tuple[Card, ...]]
-    discarded: tuple[Card, ...]
-    explanation: str
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "movers": list(self.movers),
-            "next_lead": self.next_lead,
-            "takes": {
-                str(taker): [str(card) for card in cards] for taker, cards in self.takes.items()
-            },
-            "discarded": [str(card) for card in self.discarded],
-            "explanation": self.explanation,
-        }
-
-
-# The properties of a play the Yadokarick judge rules on: a card and its printed size.
-HOUSE_PLAY_FIELDS = frozenset({"card", "size"})
-
-
-def _house_card(raw: object, index: int) -> tuple[Card, object]:
-    if not isinstance(raw, Mapping):
-        raise IllegalAction(
-            f'Play {index} must be a card with its size, like {{"card": "green 25", "size": 3}}.',
-            f"plays.{index}",
-        )
-    check_known_fields(raw, HOUSE_PLAY_FIELDS, f"Play {index}", f"plays.{index}")
-    if raw.get("card") in (None, ""):
-        raise IllegalAction(f"Enter the card of play {index}.", f"plays.{index}.card")
-    return YADOKARICK.parse(raw["card"], f"plays.{index}.card"), raw.get("size")
-
-
-def _blank(raw: object) -> bool:
-    """No size given: absent, null, or an empty form field."""
-    return raw is None or (isinstance(raw, str) and not raw.strip())
-
-
-def _house_size(card: Card, raw: object, index: int) -> int:
-    field, label = f"plays.{index}.size", f"The size printed on {card}"
-    if _blank(raw):
-        raise IllegalAction(f"{label} is missing.", field)
-    size = parse_whole_number(raw, label, field)
-    if size < 1:
-        raise IllegalAction(f"{label} must be at least 1; you entered {size}.", field)
-    return size
-
-
-def _lowest_text(movers: Sequence[int], label: _Labels) -> str:
-    if len(movers) == 1:
-        return (
-            f"{capitalised(label(movers[0]))} is the lowest: "
-            "it moves the size marker and leads next."
-        )
-    return (
-        f"{capitalised(label.all(movers))} tie for lowest: each moves the size marker, "
-        f"in play order, and {label(movers[-1])}, the last, leads next."
-    )
-
-
-def yadokarick_trick(
-    plays: Sequence[object], names: Sequence[str] | None = None
-) -> YadokarickTrick:
-    """Who moves the size marker, who leads next and who takes which cards of a trick.
-
-    Three plays are the one-colour game (the highest takes every card, sizes
-    optional); four to seven use both colours and the printed sizes.
-    """
-    deck = YADOKARICK
-    raw_plays = _play_list(plays, deck.title, 3, 7)
-    one_colour = len(raw_plays) == 3
-    parsed = [_house_card(raw, index) for index, raw in enumerate(raw_plays)]
-    cards = tuple(card for card, _ in parsed)
-    sizes = [
-        None if one_colour and _blank(raw_size) else _house_size(card, raw_size, index)
-        for index, (card, raw_size) in enumerate(parsed)
-    ]
-    _check_copies(deck, cards, ".card")
-    label = _Labels(cards, _seat_names(names, len(cards)))
-    colours = [colour for colour in deck.colours if any(card.colour == colour for card in cards)]
-    lowest = min(card.number for card in cards)
-    movers = tuple(i for i, card in enumerate(cards) if card.number == lowest)
-    if one_colour:
-        if len(colours) > 1:
-            raise IllegalAction(
-                f"The 3-player game uses one colour; this trick mixes {and_list(colours)}.", "plays"
-            )
-        highest = max(range(len(cards)), key=lambda i: cards[i].number)
-        return YadokarickTrick(
-            movers,
-            movers[-1],
-            MappingProxyType({highest: cards}),
-            (),
-            f"{_lowest_text(movers, label)} {capitalised(label(highest))} is the highest "
-            f"and takes all {len(cards)} cards.",
-        )
-    takes: dict[int, tuple[Card, ...]] = {}
-    taken_plays: set[int] = set()
-    sentences = [_lowest_text(movers, label)]
-    for colour in colours:
-        own = [i for i, card in enumerate(cards) if card.colour == colour]
-        highest = max(own, key=lambda i: cards[i].number)
-        largest = max(sizes[i] or 0 for i in own)
-        taken = [i for i in own if sizes[i] == largest]
-        takes[highest] = tuple(cards[i] for i in taken)
-        taken_plays.update(taken)
-        if len(own) == 1:
-            also = " and, as the lowest, also moves the size marker" if highest in movers else ""
-            sentences.append(
-                f"{capitalised(colour)}: {label(highest)} is the only {colour}, "
-                f"so its player takes it{also}."
-            )
-        else:
-            plural = "s" if len(taken) > 1 else ""
-            sentences.append(
-                f"{capitalised(colour)}: {label(highest)} is highest and takes "
-                f"{and_list([cards[i] for i in taken])}, "
-                f"the largest {colour}{plural} (size {largest})."
-            )
-    discarded = tuple(card for i, card in enumerate(cards) if i not in taken_plays)
-    sentences.append(
-        f"Discarded: {', '.join(str(card) for card in discarded)}."
-        if discarded
-        else "Nothing is discarded."
-    )
-    return YadokarickTrick(
-        movers,
-        movers[-1],
-        MappingProxyType(dict(sorted(takes.items()))),
-        discarded,
-        " ".join(sentences),
-    )

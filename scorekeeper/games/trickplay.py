@@ -3,7 +3,7 @@
 Yokai Septet and Cryptruck both take a round's cards one by one: the seat
 after the last one plays next, following the led colour is watched
 (``follow``), a full trick is judged by the game's own trick rule
-(``cards.yokai_septet_trick``, ``cards.cryptruck_trick``) and its winner leads
+(``yokai_septet.cards``, ``cryptruck.cards``) and its winner leads
 the next. This module keeps those mechanics and the sentences the games share;
 what differs comes in as arguments: the seats (the players), the trick rule
 and its trump, the name of the face-up card. Each game keeps its own state,

@@ -11,21 +11,17 @@ from hypothesis import strategies as st
 
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cards import (
-    CRYPTRUCK,
     STANDARD_52,
-    YADOKARICK,
-    YOKAI_SEPTET,
     Card,
     Deck,
     PlayingCard,
     TrickWinner,
-    YadokarickTrick,
-    cryptruck_trick,
     parse_playing_card,
     with_suit_symbols,
-    yadokarick_trick,
-    yokai_septet_trick,
 )
+from scorekeeper.games.cryptruck.cards import CRYPTRUCK, cryptruck_trick
+from scorekeeper.games.yadokarick.cards import YADOKARICK, YadokarickTrick, yadokarick_trick
+from scorekeeper.games.yokai_septet.cards import YOKAI_SEPTET, yokai_septet_trick
 
 
 def refusal(call: Callable[[], object]) -> IllegalAction:

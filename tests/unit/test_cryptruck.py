@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
-from scorekeeper.games.cards import CRYPTRUCK, Card
+from scorekeeper.games.cards import Card
+from scorekeeper.games.cryptruck.cards import CRYPTRUCK
 from scorekeeper.games.cryptruck.rules import (
     COLOURS,
     GAME,

@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
-from scorekeeper.games.cards import YADOKARICK, Card
+from scorekeeper.games.cards import Card
+from scorekeeper.games.yadokarick.cards import YADOKARICK
 from scorekeeper.games.yadokarick.npc import NPC_SEAT, npc_score
 from scorekeeper.games.yadokarick.rules import (
     GAME,

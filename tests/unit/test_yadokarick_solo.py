@@ -9,7 +9,8 @@ from itertools import pairwise, permutations
 import pytest
 
 from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction
-from scorekeeper.games.cards import YADOKARICK, Card
+from scorekeeper.games.cards import Card
+from scorekeeper.games.yadokarick.cards import YADOKARICK
 from scorekeeper.games.yadokarick.rules import GAME, Action, MarkerMove, Play
 from scorekeeper.games.yadokarick.solo import (
     COLOUR_RULES,

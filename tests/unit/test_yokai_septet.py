@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.games.base import NOTHING_EXPECTED, Accepts, Expected, IllegalAction, OptionSpec
-from scorekeeper.games.cards import YOKAI_SEPTET, Card
+from scorekeeper.games.cards import Card
+from scorekeeper.games.yokai_septet.cards import YOKAI_SEPTET
 from scorekeeper.games.yokai_septet.rules import (
     GAME,
     HOWS,

@@ -27,8 +27,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper import keys
 from scorekeeper.db import database
-from scorekeeper.games.cards import YADOKARICK
 from scorekeeper.games.engine import Game
+from scorekeeper.games.yadokarick.cards import YADOKARICK
 from scorekeeper.models import DeckProfile, GameSession
 from scorekeeper.web import access, forms, judge, sessions
 

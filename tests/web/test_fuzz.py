@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
 from scorekeeper.games import GAMES
-from scorekeeper.games.cards import YADOKARICK
+from scorekeeper.games.yadokarick.cards import YADOKARICK
 from scorekeeper.games.yellow_dwarf.settlement import TAKER_CARDS
 
 FUZZ = settings(

@@ -24,8 +24,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import decks
-from scorekeeper.games.cards import YADOKARICK
 from scorekeeper.games.yadokarick import solo
+from scorekeeper.games.yadokarick.cards import YADOKARICK
 from scorekeeper.games.yadokarick.rules import GAME
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"]

@@ -35,7 +35,8 @@ from scorekeeper.games.base import (
     rank_by_score,
     resolve_options,
 )
-from scorekeeper.games.cards import CRYPTRUCK, Card, cryptruck_trick
+from scorekeeper.games.cards import Card
+from scorekeeper.games.cryptruck.cards import CRYPTRUCK, cryptruck_trick
 from scorekeeper.games.engine import CARDS, CHOICES, Engine, on
 from scorekeeper.games.follow import ResolveRevoke, RevokeFlag
 from scorekeeper.games.records import evolve

@@ -6,9 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction
-from scorekeeper.games.cryptruck import rules
+from scorekeeper.games.cryptruck import cards, rules
 from scorekeeper.web import openapi_parts as doc
 from scorekeeper.web.adapters import GameAdapter, TrickJudge, card_swap, read_revoke
 

@@ -37,11 +37,12 @@ from scorekeeper.games.base import (
     resolve_options,
     signed,
 )
-from scorekeeper.games.cards import YADOKARICK, Card, Deck, yadokarick_trick
+from scorekeeper.games.cards import Card, Deck
 from scorekeeper.games.engine import CARDS, Engine, Handler, Listed, on
 from scorekeeper.games.house_sizes import NO_SIZES, SizedCards, learn_size, parse_size
 from scorekeeper.games.records import evolve
 from scorekeeper.games.yadokarick import npc, solo
+from scorekeeper.games.yadokarick.cards import YADOKARICK, yadokarick_trick
 from scorekeeper.games.yadokarick.tricks import (
     TRICKS_PER_ROUND,
     Action,

@@ -33,10 +33,11 @@ from scorekeeper.games.base import (
     plural,
     signed,
 )
-from scorekeeper.games.cards import YADOKARICK, Card
+from scorekeeper.games.cards import Card
 from scorekeeper.games.engine import Handlers, on
 from scorekeeper.games.house_sizes import NO_SIZES, PrintedSize, Sizes, learn_size
 from scorekeeper.games.records import evolve
+from scorekeeper.games.yadokarick.cards import YADOKARICK
 
 COLOURS: tuple[str, ...] = ("green", "pink")
 LEFT_OUT = 30

@@ -18,8 +18,9 @@ from pydantic import BeforeValidator, with_config
 
 from scorekeeper.games.actions import ACTION_CONFIG, Ask, CardText
 from scorekeeper.games.base import IllegalAction, and_list, capitalised, plural
-from scorekeeper.games.cards import YADOKARICK, Card
+from scorekeeper.games.cards import Card
 from scorekeeper.games.house_sizes import PrintedSize, Sizes
+from scorekeeper.games.yadokarick.cards import YADOKARICK
 
 TRICKS_PER_ROUND = 10
 HOUSE_LIMIT = 6

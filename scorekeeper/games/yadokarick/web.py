@@ -8,8 +8,8 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction
-from scorekeeper.games.cards import YADOKARICK
 from scorekeeper.games.yadokarick import rules
+from scorekeeper.games.yadokarick.cards import YADOKARICK, yadokarick_trick
 from scorekeeper.web import openapi_parts as doc
 from scorekeeper.web.adapters import AskFirst, CardCorrection, GameAdapter, TrickJudge, card_swap
 
@@ -104,11 +104,11 @@ def replacement(
 
 JUDGE = TrickJudge(
     "Yadokarick",
-    cards.YADOKARICK,
+    YADOKARICK,
     (3, 4, 5, 6, 7),
     4,
     (),
-    cards.yadokarick_trick,
+    yadokarick_trick,
     sizes_from_players=4,
     one_colour_players=3,
 )

@@ -32,7 +32,7 @@ from scorekeeper.games.base import (
     plural,
     rank_by_score,
 )
-from scorekeeper.games.cards import YOKAI_SEPTET, Card, yokai_septet_trick
+from scorekeeper.games.cards import Card
 from scorekeeper.games.engine import CARDS, CHOICES, Engine, on
 
 # Re-exported: the revoke flag and its action live in follow.py, shared with Cryptruck.
@@ -43,6 +43,7 @@ from scorekeeper.games.records import evolve
 
 # Re-exported: the play action lives in trickplay.py, shared with Cryptruck.
 from scorekeeper.games.trickplay import Play as Play
+from scorekeeper.games.yokai_septet.cards import YOKAI_SEPTET, yokai_septet_trick
 
 SEATS = 4
 TARGET = 7

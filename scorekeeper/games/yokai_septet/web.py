@@ -6,9 +6,8 @@ from typing import TYPE_CHECKING
 
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction, parse_whole_number
-from scorekeeper.games.yokai_septet import rules
+from scorekeeper.games.yokai_septet import cards, rules
 from scorekeeper.web import openapi_parts as doc
 from scorekeeper.web.adapters import GameAdapter, TrickJudge, card_swap, read_revoke
 
