@@ -195,7 +195,9 @@ class Engine(ABC, Generic[S, A]):
         return self._handlers.describe(action)
 
     def expected(self, state: S) -> Expected:
-        """``expected_actions``, each list of values one the game declares in ``listed``."""
+        """What the game accepts now (``expected_actions``). A list of values under a name
+        the game does not declare in ``listed`` is a TypeError: the API document, made
+        from the declarations, would not describe it."""
         expected = self.expected_actions(state)
         for accepts in expected.actions:
             for name, _ in accepts.lists:

@@ -770,7 +770,11 @@ def _describe_keep(keep: Keep) -> str:
 
 
 class Yardkle(Engine[State, Action]):
-    """The game object the app registers (see engine.Engine)."""
+    """The game object the app registers (see engine.Engine).
+
+    The sheet's first player is seat 1, with no choice to move on: Play again keeps the
+    options (and starts the table's order at the next seat, ``rematch_first_seat``).
+    """
 
     slug = "yardkle"
     title = "Yardkle"
@@ -831,8 +835,6 @@ class Yardkle(Engine[State, Action]):
 
     def standings(self, state: State) -> list[Standing]:
         return rank_by_score(state.players, state.scores)
-
-    # The sheet's first player is seat 1, with no choice to move on: the options stay.
 
     def rematch_first_seat(self, state: State) -> int:
         """Seat 1 started this game: the next game starts with the player after them, as a
