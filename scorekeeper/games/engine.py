@@ -119,7 +119,7 @@ class Listed:
             raise ValueError(f"{self.name!r} cannot name a list of accepted values")
 
 
-# The lists every card game gives.
+# The lists several games give: the cards that may be played, the answers to a question.
 CARDS = Listed("cards", str, "The cards that may be played or tapped now, as written.")
 CHOICES = Listed(
     "choices", OptionValue, "The answers of a question (a bid, a revoke flag, “called?”)."
