@@ -21,9 +21,10 @@ from scorekeeper import decks, group_export, groups, keys, results, stats, store
 from scorekeeper.export import read_export, session_csv, session_json, utc_text
 from scorekeeper.games import get_game
 from scorekeeper.games.base import Expected, IllegalAction, parse_whole_number
+from scorekeeper.games.web_interface import TrickJudge, json_body, only_fields
 from scorekeeper.recent import Recent
 from scorekeeper.web import access, addresses, state_json
-from scorekeeper.web.adapters import TrickJudge, adapters
+from scorekeeper.web.adapters import adapters
 from scorekeeper.web.errors import error_response
 from scorekeeper.web.group_schemas import (
     CreatedGroup,
@@ -43,7 +44,6 @@ from scorekeeper.web.group_schemas import (
     WinsOverTime,
 )
 from scorekeeper.web.groups import read_group_file
-from scorekeeper.web.json_input import json_body, only_fields, plays_of
 from scorekeeper.web.openapi import openapi_document
 from scorekeeper.web.refresh import version_answer
 from scorekeeper.web.sessions import NOT_FOUND, load_or_404
@@ -431,6 +431,13 @@ def export_session(session_id: str) -> Response:
 @bp.get("/sessions/<session_id>/export.csv")
 def export_session_csv(session_id: str) -> Response:
     return Response(session_csv(load_or_404(session_id)), mimetype="text/csv")
+
+
+def plays_of(body: dict[str, Any]) -> list[Any]:
+    plays = body.get("plays")
+    if not isinstance(plays, list):
+        raise IllegalAction("“plays” must be a list of the cards in playing order.", "plays")
+    return plays
 
 
 def trick_ruling(judge: TrickJudge) -> Callable[[], Response]:

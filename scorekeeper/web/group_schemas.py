@@ -7,8 +7,7 @@ from the other.
 
 from __future__ import annotations
 
-import copy
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
@@ -22,7 +21,9 @@ from scorekeeper.web.openapi_parts import (
     error_response,
     file_too_large,
     ok,
+    schema_of,
     standard_errors,
+    untitled,
 )
 from scorekeeper.web.uploads import size_text
 
@@ -230,45 +231,13 @@ MODELS: tuple[type[BaseModel], ...] = (
 )
 
 
-def with_group_session_export(schemas: dict[str, Schema]) -> dict[str, Schema]:
-    """``schemas`` and GroupSessionExport: a session export (SessionExport) whose seats
-    also carry the group player who sat there."""
-    exported = copy.deepcopy(schemas["SessionExport"])
-    exported["description"] = (
-        "A session export (`SessionExport`) whose seats also carry `player`. "
-        + exported["description"]
-    )
-    exported["properties"]["seats"]["items"]["properties"]["player"] = {
-        "type": ["integer", "null"],
-        "minimum": 0,
-        "description": "The `number` of the group's player who sat there, or null for a "
-        "seat of no player of the group.",
-    }
-    return {**schemas, "GroupSessionExport": exported}
-
-
-def _untitled(schema: Any) -> Any:
-    """The schema without pydantic's titles (the document names its components itself)."""
-    if isinstance(schema, list):
-        return [_untitled(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    untitled = {key: _untitled(value) for key, value in schema.items() if key != "title"}
-    if "properties" in schema:
-        # A property's name is no title, whatever it is called.
-        untitled["properties"] = {
-            name: _untitled(value) for name, value in schema["properties"].items()
-        }
-    return untitled
-
-
 def group_schemas() -> dict[str, Schema]:
     """Every component schema of the groups part, generated from the models."""
     _, generated = models_json_schema(
         [(model, "serialization") for model in MODELS],
         ref_template="#/components/schemas/{model}",
     )
-    return {name: _untitled(schema) for name, schema in generated["$defs"].items()}
+    return {name: untitled(schema) for name, schema in generated["$defs"].items()}
 
 
 # --- Examples ------------------------------------------------------------------
@@ -525,7 +494,7 @@ def group_paths() -> Schema:
                     "200": {
                         "description": "The CSV file, with a header row.",
                         "content": {
-                            "text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE}
+                            "text/csv": {"schema": schema_of(str), "example": _CSV_EXAMPLE}
                         },
                     },
                     **standard_errors(404),
@@ -550,7 +519,7 @@ def group_paths() -> Schema:
                         "required": False,
                         "description": "For a CSV body: an import retried with the same key "
                         "makes the group once.",
-                        "schema": {"type": "string", "minLength": 1, "maxLength": 64},
+                        "schema": schema_of(Annotated[str, Field(min_length=1, max_length=64)]),
                     }
                 ],
                 "requestBody": {
@@ -561,7 +530,7 @@ def group_paths() -> Schema:
                             "schema": {"$ref": "#/components/schemas/GroupImport"},
                             "example": _EXPORT_EXAMPLE,
                         },
-                        "text/csv": {"schema": {"type": "string"}, "example": _CSV_EXAMPLE},
+                        "text/csv": {"schema": schema_of(str), "example": _CSV_EXAMPLE},
                     },
                 },
                 "responses": {
@@ -618,28 +587,28 @@ PARAMETERS: Schema = {
         "in": "path",
         "required": True,
         "description": "The group id (unguessable; it is also the group's link).",
-        "schema": {"type": "string", "maxLength": 32},
+        "schema": schema_of(Annotated[str, Field(max_length=32)]),
     },
     "FirstPlayer": {
         "name": "first",
         "in": "query",
         "required": False,
         "description": "With `second`: the id of the head to head's first player.",
-        "schema": {"type": "integer", "minimum": 1},
+        "schema": schema_of(Annotated[int, Field(ge=1)]),
     },
     "SecondPlayer": {
         "name": "second",
         "in": "query",
         "required": False,
         "description": "With `first`: the id of the head to head's second player.",
-        "schema": {"type": "integer", "minimum": 1},
+        "schema": schema_of(Annotated[int, Field(ge=1)]),
     },
     "PlayerId": {
         "name": "player_id",
         "in": "path",
         "required": True,
         "description": "A player's id, as the group lists it.",
-        "schema": {"type": "integer", "minimum": 1},
+        "schema": schema_of(Annotated[int, Field(ge=1)]),
     },
 }
 

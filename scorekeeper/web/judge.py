@@ -16,8 +16,9 @@ from flask import Blueprint, abort, render_template, request, session
 from scorekeeper import decks
 from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction, is_digits, parse_whole_number
+from scorekeeper.games.web_interface import TrickJudge
 from scorekeeper.web import access
-from scorekeeper.web.adapters import TrickJudge, trick_judges
+from scorekeeper.web.adapters import trick_judges
 
 bp = Blueprint("judge", __name__, url_prefix="/judge")
 

@@ -2,39 +2,46 @@
 
 It describes exactly the endpoints of ``scorekeeper.web.api``: sessions (create,
 import, read, events, undo, redo, rematch, export), and with each game's part of it (its
-adapter's ``api_schemas`` and ``api_paths``) the games' options, actions, trick
-judges and calculators.
+adapter's ``api_actions`` and ``api_operations``, its options' specs) the games' options,
+actions, trick judges and calculators. Every schema is generated: the bodies from the
+pydantic models below and the games' declarations, the states from the engines' State
+classes (``state_schemas``), the groups part from its models (``group_schemas``).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, Union
 
+from pydantic import BaseModel, ConfigDict, Field, create_model
 from werkzeug.exceptions import InternalServerError
 
 from scorekeeper.export import FILE_MAX_BYTES, FORMAT_VERSION, READABLE_VERSIONS
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import and_list
+from scorekeeper.games.web_interface import ApiModel, may_be_left_out
+from scorekeeper.models import NAME_MAX_LENGTH
 from scorekeeper.web.adapters import adapters
-from scorekeeper.web.group_schemas import (
-    PARAMETERS,
-    SECURITY,
-    group_paths,
-    group_schemas,
-    with_group_session_export,
-)
+from scorekeeper.web.group_schemas import PARAMETERS, SECURITY, group_paths, group_schemas
 from scorekeeper.web.hosts import UNTRUSTED_HOST
 from scorekeeper.web.openapi_parts import (
-    CARD,
     Schema,
     body,
+    components,
     error_response,
     file_too_large,
+    game_actions,
+    game_operation,
     json_content,
     ok,
+    operation_models,
+    options_model,
     ref,
+    refs_to,
     schema_name,
+    schema_of,
     standard_errors,
+    without_type,
 )
 from scorekeeper.web.state_schemas import state_schemas
 from scorekeeper.web.uploads import size_text
@@ -118,7 +125,9 @@ def _session_write(
         "headers": {
             "Preference-Applied": {
                 "description": "`return=minimal` when the answer leaves out the state.",
-                "schema": {"type": "string", "enum": ["return=minimal"]},
+                "schema": schema_of(
+                    Annotated[str, Field(json_schema_extra={"enum": ["return=minimal"]})]
+                ),
             }
         },
         "content": json_content({"oneOf": [ref("SessionState"), ref("SessionFields")]}),
@@ -145,7 +154,7 @@ def _session_write(
                         "`return=minimal`: answer without `state` (RFC 7240), at the same "
                         "size however long the session."
                     ),
-                    "schema": {"type": "string", "examples": ["return=minimal"]},
+                    "schema": schema_of(Annotated[str, Field(examples=["return=minimal"])]),
                 },
             ],
             "requestBody": body,
@@ -255,621 +264,508 @@ _CSV_EXAMPLE = (
 
 # --- Schemas -------------------------------------------------------------------
 
-_NAME: Schema = {"type": "string", "minLength": 1, "maxLength": 40}
-_DECK_SIZES: Schema = {
-    "type": "object",
-    "description": "Card (“green 25”) → its printed size; only the cards whose size is known.",
-    "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 99},
-}
-_VERSION: Schema = {
-    "type": "integer",
-    "minimum": 0,
-    "description": "The session version the client last saw (SessionState.version).",
-}
-_REQUEST_KEY: Schema = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": 64,
-    "description": (
-        "Optional: a fresh random string for each new write, scoped to this session. The "
-        "identical request sent again with the same key records nothing new and gets the first "
-        "answer again; the same key with a different request is refused with 422."
-    ),
-}
-
-
-def _texts(description: str) -> Schema:
-    return {"type": "array", "items": {"type": "string"}, "description": description}
-
-
-def _game_refs(kind: str) -> list[Schema]:
-    """A reference to every game's schema of a kind ("Options", "Action")."""
-    return [ref(schema_name(slug, kind)) for slug in GAME_SLUGS]
-
-
-def _session(
-    description: str,
-    *,
-    created: bool,
-    beside: Schema | None = None,
-    state: Literal["required", "optional", "absent"] = "required",
-) -> Schema:
-    """A session's state as the API answers it; ``created``: with the keys and the join link
-    of the answer that creates it; ``beside``: with more fields beside it, all required (the
-    error of a refused write, whether a rematch had already started);
-    ``state``: whether the game's state is always there, left out on ``Prefer:
-    return=minimal``, or never there (the minimal answer).
-
-    The `game` picks which game's options and state the session carries.
-    """
-    deck_profile: Schema = {
-        "type": "object",
-        "description": (
-            f"{_SIZED_GAMES} only: the deck profile the session plays with. Its id "
-            "shows its page (read only); changing it takes its key."
+GAME_SLUGS = list(GAMES)
+GameSlug = Annotated[str, Field(json_schema_extra={"enum": GAME_SLUGS})]
+Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX_LENGTH)]
+DeckSizes = Annotated[
+    dict[str, Annotated[int, Field(ge=1, le=99)]],
+    Field(description="Card (“green 25”) → its printed size; only the cards whose size is known."),
+]
+Version = Annotated[
+    int, Field(ge=0, description="The session version the client last saw (SessionState.version).")
+]
+RequestKey = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=64,
+        description=(
+            "Optional: a fresh random string for each new write, scoped to this session. The "
+            "identical request sent again with the same key records nothing new and gets the "
+            "first answer again; the same key with a different request is refused with 422."
         ),
-        "required": ["id", "name", "sizes", *(["edit_key"] if created else [])],
-        "additionalProperties": False,
-        "properties": {"id": {"type": "string"}, "name": _NAME, "sizes": _DECK_SIZES},
-    }
-    links: Schema = {
-        "type": "object",
-        "required": ["view", "export", *(["join"] if created else [])],
-        "additionalProperties": False,
-        "properties": {
-            "view": {"type": "string", "format": "uri", "description": "The scoreboard page."},
-            "export": {
-                "type": "string",
-                "format": "uri",
-                "description": "This session's JSON export.",
-            },
-        },
-    }
-    extra: Schema = dict(beside or {})
-    if created:
-        deck_profile["properties"]["edit_key"] = {
-            "type": "string",
-            "description": "Send it as `deck_key` to play a later session with this deck.",
-        }
-        links["properties"]["join"] = {
-            "type": "string",
-            "format": "uri",
-            "description": "Opening it lets a browser record too.",
-        }
-        extra["edit_key"] = {
-            "type": "string",
-            "description": "Send as `Authorization: Bearer <edit_key>`.",
-        }
-    states, _ = state_schemas()
+    ),
+]
+Uri = Annotated[str, Field(json_schema_extra={"format": "uri"})]
+Moment = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+ReadOnly = Field(json_schema_extra={"readOnly": True})
+
+
+def _game_schema_names(kind: str) -> list[str]:
+    """Every game's schema of a kind ("Options", "Action")."""
+    return [schema_name(slug, kind) for slug in GAME_SLUGS]
+
+
+OPTIONS_MODELS = tuple(
+    options_model(slug, game, adapters()[slug].options_description) for slug, game in GAMES.items()
+)
+# Any game's options (the session's `game` says which).
+AnyOptions = Union[OPTIONS_MODELS]  # type: ignore[valid-type]  # noqa: UP007
+
+
+class Error(ApiModel):
+    """Every error of this API."""
+
+    error: str = Field(description="A sentence a player can read.")
+    field: str | None = Field(
+        description=(
+            'The input that is wrong (e.g. "seats.2", "dice"); "action" for a refusal of the '
+            "whole move; null for an error that is no refusal of an input (a missing key, an "
+            "unknown session)."
+        )
+    )
+
+
+def _listed_values() -> dict[str, tuple[str | tuple[str, ...], str]]:
+    """The values an accepted action may list, by name: the JSON type of each listed value
+    and what the list holds."""
     return {
-        "type": "object",
-        "description": description,
-        "required": [
-            "id",
-            "game",
-            "version",
-            "seats",
-            "options",
-            "ruling",
-            "finished",
-            "winners",
-            "started_at",
-            "finished_at",
-            "rematch_of",
-            "standings",
-            "can_undo",
-            "can_redo",
-            "expected",
-            *(["state"] if state == "required" else []),
-            "links",
-            *extra,
-        ],
-        "additionalProperties": False,
-        "properties": {
-            "id": {
-                "type": "string",
-                "description": "The session id: whoever has it can watch the session.",
-            },
-            "game": {"type": "string", "enum": GAME_SLUGS},
-            "version": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "Rises by one with every write; send it back with the next.",
-            },
-            "seats": {"type": "array", "items": {"type": "string"}},
-            "options": {
-                "description": "Every option of the game, with the given or default value.",
-            },
-            "ruling": {
-                "type": "string",
-                "description": "The game's latest ruling, as a sentence.",
-            },
-            "finished": {"type": "boolean"},
-            "winners": {
-                "type": "array",
-                "items": {"type": "integer", "minimum": 0},
-                "description": "Seat indexes of the winners once finished; empty before.",
-            },
-            "started_at": {
-                "type": "string",
-                "format": "date-time",
-                "description": "When the session was started (UTC).",
-            },
-            "finished_at": {
-                "type": ["string", "null"],
-                "format": "date-time",
-                "description": (
-                    "When a write made the session finished (UTC); null while in play (an "
-                    "undo of the last move makes it null again)."
-                ),
-            },
-            "rematch_of": {
-                "type": ["string", "null"],
-                "description": "The id of the finished session this one is the rematch of.",
-            },
-            "standings": {"type": "array", "items": ref("Standing")},
-            "can_undo": {"type": "boolean"},
-            "can_redo": {"type": "boolean"},
-            "expected": ref("Expected"),
-            "deck_profile": deck_profile,
-            **(
-                {}
-                if state == "absent"
-                else {
-                    "state": {
-                        "description": (
-                            "The game's own state, every field of the engine's state: cards as "
-                            "text (`blue 9`, `10D`), sets as sorted lists, seats as indexes "
-                            "from 0. Its schema is the one of the session's `game`."
-                            + (
-                                " Left out when the write sent `Prefer: return=minimal`."
-                                if state == "optional"
-                                else ""
-                            )
-                        ),
-                    }
-                }
-            ),
-            "links": links,
-            **extra,
-        },
-        "oneOf": [
+        "cards": ("string", "The cards that may be played or tapped now, as written."),
+        "ranks": ("string", "The ranks accepted (Yellow Dwarf's “without”)."),
+        "moves": ("string", "The size marker's moves accepted (Yadokarick)."),
+        "crabs": ("integer", "The crabs a card may go onto (solo Yadokarick)."),
+        "sizes": (
+            "string",
+            "The cards among `cards` whose printed size the session does not know yet: "
+            "playing one needs its `size` (Yadokarick).",
+        ),
+        "choices": (
+            ("string", "integer", "boolean"),
+            "The answers of a question (a bid, a revoke flag, “called?”).",
+        ),
+    }
+
+
+_JSON_TYPES: dict[str, type] = {"string": str, "integer": int, "boolean": bool}
+
+
+def _listed(item: str | tuple[str, ...], description: str) -> tuple[Any, Any]:
+    """A list of values of the JSON type(s) ``item``, as a field a body may leave out."""
+    kinds = tuple(_JSON_TYPES[name] for name in ((item,) if isinstance(item, str) else item))
+    return list[Union[kinds]], may_be_left_out(description=description)  # type: ignore[valid-type]  # noqa: UP007
+
+
+_EXPECTED_ACTION_FIELDS: dict[str, Any] = {
+    "type": (str, Field(description="The action's `type`.")),
+    **{name: _listed(item, text) for name, (item, text) in _listed_values().items()},
+}
+ExpectedAction = create_model(
+    "ExpectedAction",
+    __base__=ApiModel,
+    __doc__=(
+        "One action type accepted now. A list present names every value accepted now; a "
+        "list left out means any value the rules allow (dice, points)."
+    ),
+    **_EXPECTED_ACTION_FIELDS,
+)
+
+
+class Expected(ApiModel):
+    """What the game accepts now, as its engine says: an action whose type is not listed is
+    refused."""
+
+    seat: int | None = Field(
+        ge=0,
+        description=(
+            "The 0-based seat whose move it is; null when the entry is the table's (a trump "
+            "card turned up) or the game is over."
+        ),
+    )
+    actions: list[ExpectedAction] = Field(  # type: ignore[valid-type]
+        description=(
+            "Every action type accepted now; empty once the game is over (but for a revoke "
+            "flag still open after the last trick)."
+        )
+    )
+
+
+class Standing(ApiModel):
+    """One seat's place: rank 1 leads; tied seats share a rank (1, 1, 3)."""
+
+    seat: int = Field(ge=0, description="The seat's index in `seats` (0 is the first seat).")
+    name: str
+    score: int
+    rank: int = Field(ge=1)
+
+
+class DeckProfile(ApiModel):
+    id: str
+    name: Name
+    sizes: DeckSizes
+
+
+class CreatedDeckProfile(DeckProfile):
+    edit_key: str = Field(
+        description="Send it as `deck_key` to play a later session with this deck."
+    )
+
+
+class SessionLinks(ApiModel):
+    view: Uri = Field(description="The scoreboard page.")
+    export: Uri = Field(description="This session's JSON export.")
+
+
+class CreatedSessionLinks(SessionLinks):
+    join: Uri = Field(description="Opening it lets a browser record too.")
+
+
+_DECK_PROFILE = (
+    f"{_SIZED_GAMES} only: the deck profile the session plays with. Its id shows its page "
+    "(read only); changing it takes its key."
+)
+_STATE = (
+    "The game's own state, every field of the engine's state: cards as text (`blue 9`, "
+    "`10D`), sets as sorted lists, seats as indexes from 0. Its schema is the one of the "
+    "session's `game`."
+)
+
+
+def _each_game(state: bool) -> Callable[[dict[str, Any]], None]:
+    """(A session model's ``json_schema_extra``.) The options and, with ``state``, the
+    state's schema of the session's `game`, one branch per game."""
+
+    def add(schema: dict[str, Any]) -> None:
+        states, _ = state_schemas()
+        schema["oneOf"] = [
             {
                 "title": slug,
                 "properties": {
                     "game": {"const": slug},
                     "options": ref(schema_name(slug, "Options")),
-                    **({} if state == "absent" else {"state": states[slug]}),
+                    **({"state": states[slug]} if state else {}),
                 },
             }
             for slug in GAME_SLUGS
-        ],
-    }
+        ]
+
+    return add
 
 
-def _schemas() -> Schema:
-    return {
-        "Error": {
-            "type": "object",
-            "description": "Every error of this API.",
-            "required": ["error", "field"],
-            "additionalProperties": False,
-            "properties": {
-                "error": {"type": "string", "description": "A sentence a player can read."},
-                "field": {
-                    "type": ["string", "null"],
-                    "description": (
-                        'The input that is wrong (e.g. "seats.2", "dice"); "action" for a '
-                        "refusal of the whole move; null for an error that is no refusal of "
-                        "an input (a missing key, an unknown session)."
-                    ),
-                },
-            },
-        },
-        "StaleVersion": _session(
-            "A write with an old version: the session's current state, at the same place "
-            "as in a 2xx answer, with the error beside it.",
-            created=False,
-            beside={
-                "error": {"type": "string", "description": "A sentence a player can read."},
-                "field": {"const": "version"},
-            },
-            state="optional",
-        ),
-        "Expected": {
-            "type": "object",
-            "description": (
-                "What the game accepts now, as its engine says: an action whose type is not "
-                "listed is refused."
-            ),
-            "required": ["seat", "actions"],
-            "additionalProperties": False,
-            "properties": {
-                "seat": {
-                    "type": ["integer", "null"],
-                    "minimum": 0,
-                    "description": (
-                        "The 0-based seat whose move it is; null when the entry is the table's "
-                        "(a trump card turned up) or the game is over."
-                    ),
-                },
-                "actions": {
-                    "type": "array",
-                    "items": ref("ExpectedAction"),
-                    "description": (
-                        "Every action type accepted now; empty once the game is over (but for "
-                        "a revoke flag still open after the last trick)."
-                    ),
-                },
-            },
-        },
-        "ExpectedAction": {
-            "type": "object",
-            "description": (
-                "One action type accepted now. A list present names every value accepted now; "
-                "a list left out means any value the rules allow (dice, points)."
-            ),
-            "required": ["type"],
-            "additionalProperties": False,
-            "properties": {
-                "type": {"type": "string", "description": "The action's `type`."},
-                "cards": _texts("The cards that may be played or tapped now, as written."),
-                "ranks": _texts("The ranks accepted (Yellow Dwarf's “without”)."),
-                "moves": _texts("The size marker's moves accepted (Yadokarick)."),
-                "crabs": {
-                    "type": "array",
-                    "items": {"type": "integer"},
-                    "description": "The crabs a card may go onto (solo Yadokarick).",
-                },
-                "sizes": _texts(
-                    "The cards among `cards` whose printed size the session does not know "
-                    "yet: playing one needs its `size` (Yadokarick)."
-                ),
-                "choices": {
-                    "type": "array",
-                    "items": {"type": ["string", "integer", "boolean"]},
-                    "description": "The answers of a question (a bid, a revoke flag, “called?”).",
-                },
-            },
-        },
-        "Standing": {
-            "type": "object",
-            "description": "One seat's place: rank 1 leads; tied seats share a rank (1, 1, 3).",
-            "required": ["seat", "name", "score", "rank"],
-            "additionalProperties": False,
-            "properties": {
-                "seat": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "The seat's index in `seats` (0 is the first seat).",
-                },
-                "name": {"type": "string"},
-                "score": {"type": "integer"},
-                "rank": {"type": "integer", "minimum": 1},
-            },
-        },
-        "SessionState": _session(
-            "A session as it stands after replaying its live events.", created=False
-        ),
-        "SessionFields": _session(
-            "A write's answer when it sent `Prefer: return=minimal`: the session as it stands "
-            "after the write, without the game's state.",
-            created=False,
-            state="absent",
-        ),
-        "CreatedSession": _session(
-            "A new session: its state, the edit key (shown only this once) and a "
-            "“score with me” link that hands the key to another phone.",
-            created=True,
-        ),
-        "NextGame": _session(
-            "The next game at a finished session's table, with its edit key and "
-            "“score with me” link: a finished session has one next game.",
-            created=True,
-            beside={
-                "already_started": {
-                    "type": "boolean",
-                    "description": (
-                        "False when this request started the next game (201); true when an "
-                        "earlier request or tap had, from any phone, and this one lands on it "
-                        "(200)."
-                    ),
-                }
-            },
-        ),
-        "NewSession": {
-            "type": "object",
-            "description": (
-                "Seats named in `seats`, or a group's `players` (with `group`, and the group's "
-                "key as a Bearer token)."
-            ),
-            "required": ["game"],
+class _Session(ApiModel):
+    """(What every answer carrying a session holds, beside its state and links.)"""
+
+    id: str = Field(description="The session id: whoever has it can watch the session.")
+    game: GameSlug
+    version: int = Field(
+        ge=0, description="Rises by one with every write; send it back with the next."
+    )
+    seats: list[str]
+    options: Any = Field(description="Every option of the game, with the given or default value.")
+    ruling: str = Field(description="The game's latest ruling, as a sentence.")
+    finished: bool
+    winners: list[Annotated[int, Field(ge=0)]] = Field(
+        description="Seat indexes of the winners once finished; empty before."
+    )
+    started_at: Moment = Field(description="When the session was started (UTC).")
+    finished_at: Moment | None = Field(
+        description=(
+            "When a write made the session finished (UTC); null while in play (an undo of "
+            "the last move makes it null again)."
+        )
+    )
+    rematch_of: str | None = Field(
+        description="The id of the finished session this one is the rematch of."
+    )
+    standings: list[Standing]
+    can_undo: bool
+    can_redo: bool
+    expected: Expected
+    deck_profile: DeckProfile = may_be_left_out(description=_DECK_PROFILE)
+
+
+class SessionFields(_Session):
+    """A write's answer when it sent `Prefer: return=minimal`: the session as it stands
+    after the write, without the game's state."""
+
+    model_config = ConfigDict(json_schema_extra=_each_game(state=False))
+
+    links: SessionLinks
+
+
+class SessionState(_Session):
+    """A session as it stands after replaying its live events."""
+
+    model_config = ConfigDict(json_schema_extra=_each_game(state=True))
+
+    state: Any = Field(description=_STATE)
+    links: SessionLinks
+
+
+class StaleVersion(_Session):
+    """A write with an old version: the session's current state, at the same place as in a
+    2xx answer, with the error beside it."""
+
+    model_config = ConfigDict(json_schema_extra=_each_game(state=True))
+
+    state: Any = may_be_left_out(
+        description=_STATE + " Left out when the write sent `Prefer: return=minimal`."
+    )
+    links: SessionLinks
+    error: str = Field(description="A sentence a player can read.")
+    field: Literal["version"] = Field(json_schema_extra=without_type)
+
+
+class CreatedSession(SessionState):
+    """A new session: its state, the edit key (shown only this once) and a “score with me”
+    link that hands the key to another phone."""
+
+    deck_profile: CreatedDeckProfile = may_be_left_out(description=_DECK_PROFILE)
+    links: CreatedSessionLinks
+    edit_key: str = Field(description="Send as `Authorization: Bearer <edit_key>`.")
+
+
+class NextGame(SessionState):
+    """The next game at a finished session's table, with its edit key and “score with me”
+    link: a finished session has one next game."""
+
+    deck_profile: CreatedDeckProfile = may_be_left_out(description=_DECK_PROFILE)
+    links: CreatedSessionLinks
+    already_started: bool = Field(
+        description=(
+            "False when this request started the next game (201); true when an earlier "
+            "request or tap had, from any phone, and this one lands on it (200)."
+        )
+    )
+    edit_key: str = Field(description="Send as `Authorization: Bearer <edit_key>`.")
+
+
+class NewSession(ApiModel):
+    """Seats named in `seats`, or a group's `players` (with `group`, and the group's key as
+    a Bearer token)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
             "oneOf": [{"required": ["seats"]}, {"required": ["group", "players"]}],
             "dependentRequired": {"deck_profile": ["deck_key"], "deck_key": ["deck_profile"]},
             "not": {"required": ["deck_profile", "new_deck_name"]},
-            "additionalProperties": False,
-            "properties": {
-                "game": {"type": "string", "enum": GAME_SLUGS},
-                "group": {
-                    "type": "string",
-                    "description": (
-                        "The id of the group whose players sit down: the session is the "
-                        "group's. Needs the group's key as `Authorization: Bearer <key>`."
-                    ),
-                },
-                "players": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": {"type": "integer", "minimum": 1},
-                    "description": (
-                        "With `group`: the ids of its players in seat order, each once. The "
-                        "seats take the players' names."
-                    ),
-                },
-                "seats": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": max(game.max_players for game in GAMES.values()),
-                    "items": _NAME,
-                    "description": (
-                        "Player names in table order, each unique (ignoring case), at most 40 "
-                        "characters as sent, no control characters; runs of spaces are then "
-                        "squeezed to one."
-                    ),
-                },
-                "options": {
-                    "anyOf": _game_refs("Options"),
-                    "default": {},
-                    "description": "The game's options; each one left out takes its default.",
-                },
-                "deck_profile": {
-                    "type": "string",
-                    "description": (
-                        f"{_SIZED_GAMES} only: the id of the deck profile (the sizes printed on "
-                        "your physical deck) to play with; needs `deck_key`."
-                    ),
-                },
-                "deck_key": {
-                    "type": "string",
-                    "description": (
-                        "With `deck_profile`: the profile's key (`deck_profile.edit_key` of "
-                        "the answer that created a session with it). Playing with a deck "
-                        "teaches it sizes, so it takes the key."
-                    ),
-                },
-                "new_deck_name": {
-                    "type": "string",
-                    "maxLength": 40,
-                    "description": (
-                        f"{_SIZED_GAMES} only, without `deck_profile`: the name of the new "
-                        "deck profile made for this session (default “My <game> deck”)."
-                    ),
-                },
-            },
-        },
-        "EventRequest": {
-            "type": "object",
-            "required": ["version", "action"],
-            "additionalProperties": False,
-            "properties": {
-                "version": _VERSION,
-                "action": {"anyOf": _game_refs("Action")},
-                "request_key": _REQUEST_KEY,
-            },
-        },
-        "SessionVersion": {
-            "type": "object",
-            "required": ["version"],
-            "additionalProperties": False,
-            "properties": {
-                "version": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "The session's current version; every write adds one.",
-                }
-            },
-        },
-        "VersionRequest": {
-            "type": "object",
-            "required": ["version"],
-            "additionalProperties": False,
-            "properties": {"version": _VERSION, "request_key": _REQUEST_KEY},
-        },
-        "RematchRequest": {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "request_key": {
-                    **_REQUEST_KEY,
-                    "description": (
-                        "Optional: a fresh random string for each new rematch. The identical "
-                        "request sent again with the same key answers as it did the first "
-                        "time; the same key with a different request (a rematch of another "
-                        "session, say) is refused with 422."
-                    ),
-                }
-            },
-        },
-        "SessionExport": {
-            "type": "object",
-            "description": (
-                "Everything needed to rebuild an identical session. The read-only parts "
-                "(rounds, standings, finished, winners, each event's text and ruling) are "
-                "for readers of the file: an import ignores them and recomputes them by replay."
-            ),
-            "required": [
-                "format",
-                "format_version",
-                "game",
-                "options",
-                "seats",
-                "events",
-                "rounds",
-                "standings",
-                "finished",
-                "winners",
-            ],
-            "additionalProperties": False,
-            "properties": {
-                "deck_profile": {
-                    "type": "object",
-                    "description": (
-                        f"{_SIZED_GAMES} only: the name and known sizes of the deck profile; an "
-                        "import makes the importer a profile of their own from it."
-                    ),
-                    "required": ["name", "sizes"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "name": _NAME,
-                        "sizes": _DECK_SIZES,
-                    },
-                },
-                "format": {"const": "tabletop-scorekeeper/session"},
-                "format_version": {
-                    "enum": list(READABLE_VERSIONS),
-                    "description": (
-                        f"{FORMAT_VERSION} in every export. An import reads versions 1 and 2 "
-                        "too (a version 1 file counted the seat an option names from 1, and "
-                        "is converted)."
-                    ),
-                },
-                "game": {"type": "string", "enum": GAME_SLUGS},
-                "options": {"anyOf": _game_refs("Options")},
-                "seats": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["name"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "position": {
-                                "type": "integer",
-                                "minimum": 0,
-                                "description": "The seat's index (0 is the first seat); an "
-                                "import reads the seats in their order.",
-                            },
-                            "name": _NAME,
-                        },
-                    },
-                },
-                "events": {
-                    "type": "array",
-                    "description": "Every event in log order, undone ones too.",
-                    "items": {
-                        "type": "object",
-                        "required": ["seq", "action", "undone", "redoable", "text", "ruling"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "seq": {
-                                "type": "integer",
-                                "description": "Rises from one event to the next.",
-                            },
-                            "action": {
-                                "description": "The game's action, as in EventRequest.",
-                                "anyOf": _game_refs("Action"),
-                            },
-                            "undone": {"type": "boolean", "default": False},
-                            "redoable": {
-                                "type": "boolean",
-                                "default": False,
-                                "description": "Undone and still restorable by redo.",
-                            },
-                            "text": {"type": "string", "readOnly": True},
-                            "ruling": {
-                                "type": ["string", "null"],
-                                "readOnly": True,
-                                "description": "The ruling when applied; null if undone.",
-                            },
-                            "corrections": {
-                                "type": "array",
-                                "description": (
-                                    "Only on a corrected event: what each correction replaced, "
-                                    "oldest first (the event's action is what the newest one "
-                                    "made it). An import keeps them for its history."
-                                ),
-                                "items": {
-                                    "type": "object",
-                                    "required": ["action", "corrected_at"],
-                                    "additionalProperties": False,
-                                    "properties": {
-                                        "action": {
-                                            "description": "The action before this correction.",
-                                            "anyOf": _game_refs("Action"),
-                                        },
-                                        "text": {"type": "string", "readOnly": True},
-                                        "corrected_at": {
-                                            "type": "string",
-                                            "format": "date-time",
-                                            "description": "When the correction was made (UTC; "
-                                            "an import takes a time without a zone as UTC).",
-                                        },
-                                    },
-                                },
-                            },
-                        },
-                    },
-                },
-                "rounds": {
-                    "type": "array",
-                    "readOnly": True,
-                    "description": "One row per seat per round (or turn), as in the CSV export.",
-                    "items": {
-                        "type": "object",
-                        "required": ["round", "seat", "player", "points", "running_total", "note"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "round": {"type": "integer", "minimum": 1},
-                            "seat": {
-                                "type": "integer",
-                                "minimum": 0,
-                                "description": "The seat's index (0 is the first seat).",
-                            },
-                            "player": {"type": "string"},
-                            "points": {"type": "integer"},
-                            "running_total": {"type": "integer"},
-                            "note": {"type": "string"},
-                        },
-                    },
-                },
-                "standings": {
-                    "type": "array",
-                    "readOnly": True,
-                    "items": {
-                        "type": "object",
-                        "required": ["rank", "seat", "player", "score"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "rank": {"type": "integer", "minimum": 1},
-                            "seat": {"type": "integer", "minimum": 0},
-                            "player": {"type": "string"},
-                            "score": {"type": "integer"},
-                        },
-                    },
-                },
-                "finished": {"type": "boolean", "readOnly": True},
-                "winners": {
-                    "type": "array",
-                    "readOnly": True,
-                    "items": {"type": "string"},
-                    "description": "The winners' names once finished; empty before.",
-                },
-                "started_at": {
-                    "type": ["string", "null"],
-                    "format": "date-time",
-                    "description": "When the session was started (UTC). An import keeps it; "
-                    "a file without it starts the imported session at the import.",
-                },
-                "finished_at": {
-                    "type": ["string", "null"],
-                    "format": "date-time",
-                    "description": "When the session ended (UTC, not before `started_at`); "
-                    "null while in play. An "
-                    "import of a finished session keeps it; without it the session ends at "
-                    "the import.",
-                },
-            },
-        },
-    }
+        }
+    )
+
+    game: GameSlug
+    group: str = may_be_left_out(
+        description=(
+            "The id of the group whose players sit down: the session is the group's. Needs "
+            "the group's key as `Authorization: Bearer <key>`."
+        )
+    )
+    players: list[Annotated[int, Field(ge=1)]] = may_be_left_out(
+        min_length=1,
+        description=(
+            "With `group`: the ids of its players in seat order, each once. The seats take "
+            "the players' names."
+        ),
+    )
+    seats: list[Name] = may_be_left_out(
+        min_length=1,
+        max_length=max(game.max_players for game in GAMES.values()),
+        description=(
+            "Player names in table order, each unique (ignoring case), at most 40 characters "
+            "as sent, no control characters; runs of spaces are then squeezed to one."
+        ),
+    )
+    options: AnyOptions = Field(
+        default={}, description="The game's options; each one left out takes its default."
+    )
+    deck_profile: str = may_be_left_out(
+        description=(
+            f"{_SIZED_GAMES} only: the id of the deck profile (the sizes printed on your "
+            "physical deck) to play with; needs `deck_key`."
+        )
+    )
+    deck_key: str = may_be_left_out(
+        description=(
+            "With `deck_profile`: the profile's key (`deck_profile.edit_key` of the answer "
+            "that created a session with it). Playing with a deck teaches it sizes, so it "
+            "takes the key."
+        )
+    )
+    new_deck_name: str = may_be_left_out(
+        max_length=40,
+        description=(
+            f"{_SIZED_GAMES} only, without `deck_profile`: the name of the new deck profile "
+            "made for this session (default “My <game> deck”)."
+        ),
+    )
+
+
+class EventRequest(ApiModel):
+    version: Version
+    action: Any = refs_to(_game_schema_names("Action"))
+    request_key: RequestKey = may_be_left_out()
+
+
+class SessionVersion(ApiModel):
+    version: int = Field(ge=0, description="The session's current version; every write adds one.")
+
+
+class VersionRequest(ApiModel):
+    version: Version
+    request_key: RequestKey = may_be_left_out()
+
+
+class RematchRequest(ApiModel):
+    request_key: RequestKey = may_be_left_out(
+        description=(
+            "Optional: a fresh random string for each new rematch. The identical request sent "
+            "again with the same key answers as it did the first time; the same key with a "
+            "different request (a rematch of another session, say) is refused with 422."
+        )
+    )
+
+
+class ExportedDeckProfile(ApiModel):
+    name: Name
+    sizes: DeckSizes
+
+
+class ExportedSeat(ApiModel):
+    position: int = may_be_left_out(
+        ge=0,
+        description="The seat's index (0 is the first seat); an import reads the seats in "
+        "their order.",
+    )
+    name: Name
+
+
+class Correction(ApiModel):
+    action: Any = refs_to(
+        _game_schema_names("Action"), description="The action before this correction."
+    )
+    text: str = may_be_left_out(json_schema_extra={"readOnly": True})
+    corrected_at: Moment = Field(
+        description="When the correction was made (UTC; an import takes a time without a "
+        "zone as UTC)."
+    )
+
+
+class ExportedEvent(ApiModel):
+    seq: int = Field(description="Rises from one event to the next.")
+    action: Any = refs_to(
+        _game_schema_names("Action"), description="The game's action, as in EventRequest."
+    )
+    # Written in every export, and read as false when left out of a file.
+    undone: bool = Field(json_schema_extra={"default": False})
+    redoable: bool = Field(
+        description="Undone and still restorable by redo.", json_schema_extra={"default": False}
+    )
+    text: str = ReadOnly
+    ruling: str | None = Field(
+        description="The ruling when applied; null if undone.",
+        json_schema_extra={"readOnly": True},
+    )
+    corrections: list[Correction] = may_be_left_out(
+        description=(
+            "Only on a corrected event: what each correction replaced, oldest first (the "
+            "event's action is what the newest one made it). An import keeps them for its "
+            "history."
+        )
+    )
+
+
+class ExportedRow(ApiModel):
+    round: int = Field(ge=1)
+    seat: int = Field(ge=0, description="The seat's index (0 is the first seat).")
+    player: str
+    points: int
+    running_total: int
+    note: str
+
+
+class ExportedStanding(ApiModel):
+    rank: int = Field(ge=1)
+    seat: int = Field(ge=0)
+    player: str
+    score: int
+
+
+_SESSION_EXPORT = (
+    "Everything needed to rebuild an identical session. The read-only parts (rounds, "
+    "standings, finished, winners, each event's text and ruling) are for readers of the "
+    "file: an import ignores them and recomputes them by replay."
+)
+
+
+class SessionExport(ApiModel):
+    model_config = ConfigDict(json_schema_extra={"description": _SESSION_EXPORT})
+
+    deck_profile: ExportedDeckProfile = may_be_left_out(
+        description=(
+            f"{_SIZED_GAMES} only: the name and known sizes of the deck profile; an import "
+            "makes the importer a profile of their own from it."
+        )
+    )
+    format: Literal["tabletop-scorekeeper/session"] = Field(json_schema_extra=without_type)
+    format_version: Literal[READABLE_VERSIONS] = Field(  # type: ignore[valid-type]
+        description=(
+            f"{FORMAT_VERSION} in every export. An import reads versions 1 and 2 too (a "
+            "version 1 file counted the seat an option names from 1, and is converted)."
+        ),
+        json_schema_extra=without_type,
+    )
+    game: GameSlug
+    options: AnyOptions
+    seats: list[ExportedSeat]
+    events: list[ExportedEvent] = Field(description="Every event in log order, undone ones too.")
+    rounds: list[ExportedRow] = Field(
+        description="One row per seat per round (or turn), as in the CSV export.",
+        json_schema_extra={"readOnly": True},
+    )
+    standings: list[ExportedStanding] = ReadOnly
+    finished: bool = ReadOnly
+    winners: list[str] = Field(
+        description="The winners' names once finished; empty before.",
+        json_schema_extra={"readOnly": True},
+    )
+    started_at: Moment | None = may_be_left_out(
+        description="When the session was started (UTC). An import keeps it; a file without "
+        "it starts the imported session at the import."
+    )
+    finished_at: Moment | None = may_be_left_out(
+        description="When the session ended (UTC, not before `started_at`); null while in "
+        "play. An import of a finished session keeps it; without it the session ends at the "
+        "import."
+    )
+
+
+class GroupSeat(ExportedSeat):
+    player: int | None = may_be_left_out(
+        ge=0,
+        description="The `number` of the group's player who sat there, or null for a seat of "
+        "no player of the group.",
+    )
+
+
+class GroupSessionExport(SessionExport):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "description": "A session export (`SessionExport`) whose seats also carry "
+            "`player`. " + _SESSION_EXPORT
+        }
+    )
+
+    # A group's export narrows the seats of a session's (pydantic takes it, mypy cannot).
+    seats: list[GroupSeat]  # type: ignore[assignment]
+
+
+MODELS: tuple[type[BaseModel], ...] = (
+    Error,
+    Expected,
+    ExpectedAction,
+    Standing,
+    SessionState,
+    SessionFields,
+    StaleVersion,
+    CreatedSession,
+    NextGame,
+    NewSession,
+    EventRequest,
+    SessionVersion,
+    VersionRequest,
+    RematchRequest,
+    SessionExport,
+    GroupSessionExport,
+    *OPTIONS_MODELS,
+)
 
 
 def _responses() -> Schema:
@@ -1048,7 +944,7 @@ def _paths() -> Schema:
                         "in": "header",
                         "required": False,
                         "description": "The `ETag` of the previous answer.",
-                        "schema": {"type": "string"},
+                        "schema": schema_of(str),
                     },
                 ],
                 "responses": {
@@ -1057,7 +953,7 @@ def _paths() -> Schema:
                         "headers": {
                             "ETag": {
                                 "description": "The version, as an entity tag.",
-                                "schema": {"type": "string"},
+                                "schema": schema_of(str),
                             }
                         },
                     },
@@ -1179,7 +1075,14 @@ def _paths() -> Schema:
                         "content": json_content(
                             {
                                 "allOf": [ref("SessionExport")],
-                                "properties": {"format_version": {"const": FORMAT_VERSION}},
+                                "properties": {
+                                    "format_version": schema_of(
+                                        Annotated[
+                                            Literal[FORMAT_VERSION],
+                                            Field(json_schema_extra=without_type),
+                                        ]
+                                    )
+                                },
                             },
                             _EXPORT_EXAMPLE,
                         ),
@@ -1207,7 +1110,7 @@ def _paths() -> Schema:
                         "description": "The CSV file, with a header row.",
                         "content": {
                             "text/csv": {
-                                "schema": {"type": "string"},
+                                "schema": schema_of(str),
                                 "example": _CSV_EXAMPLE,
                             }
                         },
@@ -1224,7 +1127,7 @@ def _paths() -> Schema:
                 "responses": {
                     "200": {
                         "description": "The OpenAPI 3.1 document of this API.",
-                        "content": json_content({"type": "object"}),
+                        "content": json_content(schema_of(dict[str, Any])),
                     }
                 },
             }
@@ -1232,35 +1135,22 @@ def _paths() -> Schema:
     }
 
 
-def _judge_schemas() -> Schema:
-    return {
-        "TrickWinner": {
-            "type": "object",
-            "required": ["winner", "card", "rule", "explanation"],
-            "additionalProperties": False,
-            "properties": {
-                "winner": {"type": "integer", "minimum": 0, "description": "Index into plays."},
-                "card": CARD,
-                "rule": {"type": "string", "enum": ["green-one", "trump", "lead-suit"]},
-                "explanation": {"type": "string"},
-            },
-        },
-    }
-
-
-GAME_SLUGS = list(GAMES)
-
-
-def _game_schemas() -> Schema:
-    """Every game's own schemas: its options, its actions and what its endpoints take."""
-    return {
-        name: schema for game in adapters().values() for name, schema in game.api_schemas().items()
-    }
+def _game_components() -> dict[str, Schema]:
+    """Every game's own schemas: its actions and what its endpoints take and answer."""
+    schemas: dict[str, Schema] = {}
+    for slug, game in adapters().items():
+        schemas |= game_actions(schema_name(slug, ""), GAMES[slug], game.api_actions)
+    operations = [operation for game in adapters().values() for operation in game.api_operations]
+    return schemas | components(operation_models(operations))
 
 
 def _game_paths() -> Schema:
     """The endpoints the games add of their own: trick judges and calculators."""
-    return {path: item for game in adapters().values() for path, item in game.api_paths().items()}
+    return {
+        operation.path: game_operation(operation)
+        for game in adapters().values()
+        for operation in game.api_operations
+    }
 
 
 def _answered_everywhere(paths: Schema) -> Schema:
@@ -1296,15 +1186,12 @@ def openapi_document() -> dict[str, Any]:
         ],
         "paths": _answered_everywhere({**_paths(), **group_paths(), **_game_paths()}),
         "components": {
-            "schemas": with_group_session_export(
-                {
-                    **_schemas(),
-                    **_judge_schemas(),
-                    **_game_schemas(),
-                    **group_schemas(),
-                    **state_schemas()[1],
-                }
-            ),
+            "schemas": {
+                **components(MODELS),
+                **_game_components(),
+                **group_schemas(),
+                **state_schemas()[1],
+            },
             "responses": _responses(),
             "parameters": {
                 "SessionId": {
@@ -1312,7 +1199,7 @@ def openapi_document() -> dict[str, Any]:
                     "in": "path",
                     "required": True,
                     "description": "The session id (unguessable; it is also the view link).",
-                    "schema": {"type": "string", "maxLength": 32},
+                    "schema": schema_of(Annotated[str, Field(max_length=32)]),
                 },
                 **PARAMETERS,
             },

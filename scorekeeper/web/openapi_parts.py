@@ -1,22 +1,213 @@
-"""The building blocks of the API document, shared by the document and each game's part of it.
+"""The building blocks of the API document: schemas generated from pydantic declarations,
+and the small typed helpers that put them into operations and responses.
 
-A game's web adapter describes its own schemas (its options, its actions, its
-calculators) and its own endpoints with these; ``openapi`` puts every game's
-parts together with the shared ones.
+Every component schema comes from a pydantic model (or a TypeAdapter): ``components``
+generates a set of models at once; ``game_actions`` and ``options_model`` make a game's
+schemas from its own declarations (its action declarations, its ``OptionSpec``s).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any, Literal, cast
 
-from scorekeeper.games.base import OptionSpec
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+from pydantic.config import JsonDict
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue, models_json_schema
+from pydantic_core import core_schema
+
+from scorekeeper.games.base import TEXT_OPTION_MAX_LENGTH, OptionSpec
 from scorekeeper.games.engine import Game
+from scorekeeper.games.web_interface import ActionsDoc, ApiModel, ApiOperation, FieldNote
 
 Schema = dict[str, Any]
+COMPONENTS = "#/components/schemas/"
 
 
-def ref(name: str) -> Schema:
-    return {"$ref": f"#/components/schemas/{name}"}
+def ref(name: str | type[BaseModel]) -> Schema:
+    return {"$ref": COMPONENTS + (name if isinstance(name, str) else name.__name__)}
+
+
+def schema_name(slug: str, kind: str) -> str:
+    """``YokaiSeptetOptions`` for ("yokai-septet", "Options")."""
+    return "".join(word.title() for word in slug.split("-")) + kind
+
+
+# --- Schemas from pydantic ---------------------------------------------------------
+
+
+class DocumentSchema(GenerateJsonSchema):
+    """Pydantic's schemas without its titles (the document names its components itself),
+    and with a union of plain types written as a list of types (``"type": ["string",
+    "null"]``) as JSON Schema lets it be said."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+    def model_schema(self, schema: core_schema.ModelSchema) -> JsonSchemaValue:
+        generated = super().model_schema(schema)
+        generated.pop("title", None)
+        if "description" in generated:
+            # A docstring's line breaks are the source's, not the text's.
+            generated["description"] = " ".join(generated["description"].split("\n"))
+        return generated
+
+    def nullable_schema(self, schema: core_schema.NullableSchema) -> JsonSchemaValue:
+        inner = self.generate_inner(schema["schema"])
+        if isinstance(inner.get("type"), str):
+            return {**inner, "type": [inner["type"], "null"]}
+        return super().nullable_schema(schema)
+
+    def union_schema(self, schema: core_schema.UnionSchema) -> JsonSchemaValue:
+        generated = super().union_schema(schema)
+        branches = generated.get("anyOf", [])
+        if branches and all(list(branch) == ["type"] for branch in branches):
+            return {"type": [branch["type"] for branch in branches]}
+        return generated
+
+
+def untitled(schema: Any) -> Any:
+    """The schema without pydantic's titles, made by pydantic's own generator."""
+    if isinstance(schema, list):
+        return [untitled(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    bare = {key: untitled(value) for key, value in schema.items() if key != "title"}
+    if "properties" in schema:
+        # A property's name is no title, whatever it is called.
+        bare["properties"] = {name: untitled(value) for name, value in schema["properties"].items()}
+    return bare
+
+
+def _inlined(schema: Any, nested: Mapping[str, Schema]) -> Any:
+    """The schema with every reference to a ``nested`` schema replaced by that schema
+    (beside the reference's own keywords, a description say)."""
+    if isinstance(schema, list):
+        return [_inlined(item, nested) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    target = schema.get("$ref", "").removeprefix(COMPONENTS)
+    if target in nested:
+        beside = {key: value for key, value in schema.items() if key != "$ref"}
+        return _inlined({**nested[target], **beside}, nested)
+    return {key: _inlined(value, nested) for key, value in schema.items()}
+
+
+def components(models: Iterable[type[BaseModel]]) -> dict[str, Schema]:
+    """The component schema of each model, under its class name: a model it nests that
+    is not one of them is written out where it is used."""
+    declared = list(models)
+    _, generated = models_json_schema(
+        [(model, "validation") for model in declared],
+        ref_template=COMPONENTS + "{model}",
+        schema_generator=DocumentSchema,
+    )
+    schemas = generated.get("$defs", {})
+    names = {model.__name__ for model in declared}
+    nested = {name: schema for name, schema in schemas.items() if name not in names}
+    return {name: _inlined(schemas[name], nested) for name in names}
+
+
+def schema_of(kind: Any) -> Schema:
+    """The schema of a type that is no component (a parameter's, a header's)."""
+    return TypeAdapter(kind).json_schema(schema_generator=DocumentSchema)
+
+
+def without_type(schema: dict[str, Any]) -> None:
+    """(A field's ``json_schema_extra``.) A constant or a set of values says it all."""
+    del schema["type"]
+
+
+def refs_to(names: Iterable[str], **field: Any) -> Any:
+    """A field whose value is one of the named components (no pydantic models: a game's
+    actions)."""
+    return Field(json_schema_extra={"anyOf": [ref(name) for name in names]}, **field)
+
+
+# --- A game's own schemas ------------------------------------------------------------
+
+
+def note_schema(note: FieldNote) -> Schema:
+    """The keywords a note adds to a property's generated schema."""
+    added: Schema = {}
+    if note.description is not None:
+        added["description"] = note.description
+    if note.examples:
+        added["examples"] = list(note.examples)
+    if note.maximum is not None:
+        added["maximum"] = note.maximum
+    return added
+
+
+def game_actions(name: str, game: Game, described: ActionsDoc) -> dict[str, Schema]:
+    """The schemas of a game's actions, generated from the game's declarations of them.
+
+    ``<name>Action`` is one of the game's action types, each described by the adapter;
+    a nested declaration (an entry of a list) is its own component, ``<name><Declaration>``.
+    The adapter's notes add what a declaration cannot say (descriptions, examples, the
+    game's own bounds) to every property of that name.
+    """
+    actions = game.actions
+    generated = actions.json_schema(ref_template=f"{COMPONENTS}{name}{{model}}")
+    nested = generated["$defs"]
+    branches = [nested.pop(declaration.__name__) for declaration in actions.declarations]
+    for kind, branch in zip(actions.types, branches, strict=True):
+        branch["description"] = described.types[kind]
+    for schema in [*branches, *nested.values()]:
+        properties = schema.get("properties", {})
+        for field, note in described.fields.items():
+            if field in properties:
+                properties[field] |= note_schema(note)
+    return {
+        f"{name}Action": {"description": described.description, "oneOf": branches},
+        **{f"{name}{declaration}": schema for declaration, schema in nested.items()},
+    }
+
+
+# What the document adds to an option's help, by its kind.
+SEAT_NOTE = " A seat index, counted from 0."
+MULTI_NOTE = (
+    " Sent as a list (a comma-separated string is read too), it always comes back as a list."
+)
+
+
+def values_of(spec: OptionSpec) -> Any:
+    """The type of one of an option's choices."""
+    return cast(Any, Literal)[tuple(value for value, _ in spec.choices)]
+
+
+def option_field(spec: OptionSpec) -> tuple[Any, Any]:
+    """An option as a pydantic field: its type, bounds, default and help from its spec."""
+    help_text = spec.help or None
+    if spec.kind == "choice":
+        return values_of(spec), Field(default=spec.default, description=help_text)
+    if spec.kind == "multi":
+        picked = cast(Any, list)[values_of(spec)]
+        return str | picked, Field(
+            default=list(cast(tuple[str, ...], spec.default)), description=spec.help + MULTI_NOTE
+        )
+    if spec.kind == "text":
+        length = spec.maximum or TEXT_OPTION_MAX_LENGTH
+        return str, Field(default=spec.default, max_length=length, description=help_text)
+    if spec.kind == "seat":
+        bounds = Field(ge=0, le=spec.maximum, description=spec.help + SEAT_NOTE)
+    else:
+        bounds = Field(
+            ge=spec.minimum, le=spec.maximum, multiple_of=spec.step, description=help_text
+        )
+    return Annotated[int, bounds], spec.default
+
+
+def options_model(slug: str, game: Game, description: str | None) -> type[BaseModel]:
+    """The model of a game's options (``<Game>Options``), from the same specs (default,
+    bounds, choices) the app checks them with."""
+    fields: dict[str, Any] = {spec.name: option_field(spec) for spec in game.options}
+    described: JsonDict | None = {"description": description} if description else None
+    config = ConfigDict(extra="forbid", json_schema_extra=described)
+    return create_model(schema_name(slug, "Options"), __config__=config, **fields)
+
+
+# --- Operations ----------------------------------------------------------------------
 
 
 def json_content(schema: Schema, example: Any = None) -> Schema:
@@ -48,15 +239,15 @@ def file_too_large(what: str, limit: str, example_size: str) -> Schema:
     )
 
 
-def ok(description: str, schema_name: str, example: Any = None) -> Schema:
-    return {"description": description, "content": json_content(ref(schema_name), example)}
+def ok(description: str, schema: str | type[BaseModel], example: Any = None) -> Schema:
+    return {"description": description, "content": json_content(ref(schema), example)}
 
 
-def body(description: str, schema_name: str, example: Any = None) -> Schema:
+def body(description: str, schema: str | type[BaseModel], example: Any = None) -> Schema:
     return {
         "required": True,
         "description": description,
-        "content": json_content(ref(schema_name), example),
+        "content": json_content(ref(schema), example),
     }
 
 
@@ -73,122 +264,31 @@ def standard_errors(*codes: int) -> Schema:
     return {str(code): {"$ref": f"#/components/responses/{names[code]}"} for code in codes}
 
 
-def schema_name(slug: str, kind: str) -> str:
-    """``YokaiSeptetOptions`` for ("yokai-septet", "Options")."""
-    return "".join(word.title() for word in slug.split("-")) + kind
-
-
-CARD = {
-    "type": "string",
-    "description": "A card as `<colour> <number>`, any case: `blue 13`, `white 3`.",
-    "examples": ["blue 13"],
-}
-
-
-def trick_request(trumps: list[str], min_plays: int, max_plays: int) -> Schema:
-    return {
-        "type": "object",
-        "required": ["trump", "plays"],
-        "additionalProperties": False,
-        "properties": {
-            "trump": {"type": "string", "enum": trumps},
-            "plays": {
-                "type": "array",
-                "minItems": min_plays,
-                "maxItems": max_plays,
-                "items": CARD,
-                "description": "The cards in playing order; index 0 is the lead.",
-            },
-        },
-    }
-
-
-def judge_path(
-    operation: str, summary: str, request: str, response: str, example: Any, answer: Any
-) -> Schema:
+def game_operation(operation: ApiOperation) -> Schema:
+    """The path item of an endpoint a game adds: a stateless POST in the judge's tag."""
+    refusal = operation.refusal
     return {
         "post": {
-            "operationId": operation,
+            "operationId": operation.operation_id,
             "tags": ["judge"],
-            "summary": summary,
-            "description": "Stateless, no key. Bad input answers 422 naming the field.",
-            "requestBody": body("The trick, in playing order.", request, example),
+            "summary": operation.summary,
+            "description": operation.description,
+            "requestBody": body(
+                operation.request_description, operation.request, operation.request_example
+            ),
             "responses": {
-                "200": ok("The ruling and the rule that decided it.", response, answer),
+                "200": ok(operation.answer_description, operation.answer, operation.answer_example),
                 **standard_errors(400, 413),
-                "422": error_response(
-                    "An unknown or repeated card, a bad trump or the wrong number of plays.",
-                    "“blue 9” is played twice (plays 0 and 2); there is only one.",
-                    "plays.2",
-                ),
+                "422": error_response(refusal.description, refusal.message, refusal.field),
             },
         }
     }
 
 
-def game_actions(
-    name: str,
-    game: Game,
-    description: str,
-    types: dict[str, str],
-    fields: dict[str, Schema] | None = None,
-) -> Schema:
-    """The schemas of a game's actions, generated from the game's declarations of them.
-
-    ``<name>Action`` is one of the game's action types, each described by ``types``; a
-    nested declaration (an entry of a list) is its own component, ``<name><Declaration>``.
-    ``fields`` adds what a declaration cannot say (descriptions, examples, the game's
-    own bounds) to every property of that name; the type stays the declaration's.
-    """
-    actions = game.actions
-    generated = actions.json_schema(ref_template=f"#/components/schemas/{name}{{model}}")
-    nested = generated["$defs"]
-    branches = [nested.pop(declaration.__name__) for declaration in actions.declarations]
-    for kind, branch in zip(actions.types, branches, strict=True):
-        branch["description"] = types[kind]
-    for schema in [*branches, *nested.values()]:
-        properties = schema.get("properties", {})
-        for field, extra in (fields or {}).items():
-            if field in properties:
-                added = {key: value for key, value in extra.items() if key != "type"}
-                properties[field] = {**properties[field], **added}
-    return {
-        f"{name}Action": {"description": description, "oneOf": branches},
-        **{f"{name}{declaration}": schema for declaration, schema in nested.items()},
-    }
-
-
-def game_options(game: Game, description: str) -> Schema:
-    """A game's options schema, from the same specs (default, bounds, choices) the app checks."""
-    return {
-        "type": "object",
-        "description": description,
-        "additionalProperties": False,
-        "properties": {spec.name: option_schema(spec) for spec in game.options},
-    }
-
-
-def option_spec(game: Game, name: str) -> OptionSpec:
-    return next(spec for spec in game.options if spec.name == name)
-
-
-def option_schema(spec: OptionSpec) -> Schema:
-    if spec.kind == "choice":
-        values = [value for value, _ in spec.choices]
-        return {"type": "string", "enum": values, "default": spec.default, "description": spec.help}
-    assert spec.kind in ("int", "seat"), f"{spec.name}: a {spec.kind} option is described apart"
-    seat = spec.kind == "seat"
-    bounds = {
-        "minimum": 0 if seat else spec.minimum,
-        "maximum": spec.maximum,
-        "multipleOf": spec.step,
-    }
-    return {
-        "type": "integer",
-        **{key: value for key, value in bounds.items() if value is not None},
-        "default": spec.default,
-        "description": spec.help + (" A seat index, counted from 0." if seat else ""),
-    }
-
-
-REVOKE = "Settle a revoke flag: accept ({penalty}) or dismiss."
+def operation_models(operations: Iterable[ApiOperation]) -> list[type[ApiModel]]:
+    """The models the operations take and answer, each once."""
+    found: dict[str, type[ApiModel]] = {}
+    for operation in operations:
+        for model in (operation.request, operation.answer):
+            found.setdefault(model.__name__, model)
+    return list(found.values())

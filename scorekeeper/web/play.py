@@ -16,8 +16,9 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import store
 from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.web_interface import AskFirst, CardCorrection
 from scorekeeper.web import access
-from scorekeeper.web.adapters import AskFirst, CardCorrection, adapter
+from scorekeeper.web.adapters import adapter
 from scorekeeper.web.forms import new_form_key
 from scorekeeper.web.sessions import load_or_404, picker_colours, render_session, session_deck
 

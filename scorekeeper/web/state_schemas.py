@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import functools
 import typing
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import TypeAdapter
+from pydantic import Field, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import core_schema
 
@@ -21,30 +21,38 @@ from scorekeeper.games import GAMES, cards
 Schema = dict[str, Any]
 
 _COMPONENTS = "#/components/schemas/"
-_CARD_TEXT: dict[type, Schema] = {
-    cards.Card: {
-        "type": "string",
-        "description": "A card as `<colour> <number>`, lower case: `blue 9`, `white 3`.",
-        "pattern": "^[a-z]+ [1-9][0-9]*$",
-        "examples": ["blue 9"],
-    },
-    cards.PlayingCard: {
-        "type": "string",
-        "description": "A card of the 52-card deck as `<rank><suit>`: `10D`, `KH`, `AS`.",
-        "pattern": "^(A|[2-9]|10|J|Q|K)[SHDC]$",
-        "examples": ["10D"],
-    },
+_CARD_TEXT: dict[type, Any] = {
+    cards.Card: Annotated[
+        str,
+        Field(
+            description="A card as `<colour> <number>`, lower case: `blue 9`, `white 3`.",
+            pattern="^[a-z]+ [1-9][0-9]*$",
+            examples=["blue 9"],
+        ),
+    ],
+    cards.PlayingCard: Annotated[
+        str,
+        Field(
+            description="A card of the 52-card deck as `<rank><suit>`: `10D`, `KH`, `AS`.",
+            pattern="^(A|[2-9]|10|J|Q|K)[SHDC]$",
+            examples=["10D"],
+        ),
+    ],
 }
 # Names a component after the class it describes; dropped before the document is served.
 _CLASS_KEY = "x-dataclass"
 
 
 class _StateSchema(GenerateJsonSchema):
-    """Pydantic's schema of a dataclass, with the card classes written as text."""
+    """Pydantic's schema of a dataclass, with the card classes written as the text they
+    are sent as."""
 
     def dataclass_schema(self, schema: core_schema.DataclassSchema) -> JsonSchemaValue:
         cls = schema["cls"]
-        described = dict(_CARD_TEXT[cls]) if cls in _CARD_TEXT else super().dataclass_schema(schema)
+        if cls in _CARD_TEXT:
+            described = TypeAdapter(_CARD_TEXT[cls]).json_schema()
+        else:
+            described = super().dataclass_schema(schema)
         return {**described, _CLASS_KEY: cls}
 
 

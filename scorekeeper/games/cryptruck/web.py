@@ -8,14 +8,25 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cryptruck import cards, rules
-from scorekeeper.web import openapi_parts as doc
-from scorekeeper.web.adapters import GameAdapter, TrickJudge, card_swap, read_revoke
+from scorekeeper.games.web_interface import (
+    CARD,
+    REVOKE,
+    ActionsDoc,
+    FieldNote,
+    GameAdapter,
+    TrickJudge,
+    TrickWinner,
+    card_swap,
+    judge_operation,
+    read_revoke,
+    trick_request,
+)
 
 if TYPE_CHECKING:
-    from scorekeeper import store
+    from scorekeeper.games.web_interface import SessionView
 
 
-def read_form(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
+def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind in ("reveal", "dealer-card", "play"):
         return {"type": kind, "card": form.get("card", "")}
@@ -48,93 +59,51 @@ JUDGE = TrickJudge(
 )
 
 
-# --- In the API document ------------------------------------------------------------
-
-
-_COLOURS = ["red", "yellow", "green", "blue", "purple"]
-
-
-def _cryptruck_schemas() -> doc.Schema:
-    return {
-        "CryptruckOptions": {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {
-                "colours": {
-                    "description": (
-                        "The colours in use, as many as players; empty: the first ones of "
-                        "red, yellow, green, blue, purple. Sent as a list (a comma-separated "
-                        "string is read too), it always comes back as a list."
-                    ),
-                    "anyOf": [
-                        {"type": "string"},
-                        {"type": "array", "items": {"type": "string", "enum": _COLOURS}},
-                    ],
-                    "default": [],
-                },
-                "first_dealer": doc.option_schema(doc.option_spec(rules.GAME, "first_dealer")),
-            },
-        },
-        **doc.game_actions(
-            "Cryptruck",
-            rules.GAME,
-            "One thing that happened at a Cryptruck table (seats are 0-based).",
-            {
-                "reveal": "Round start: the revealed undealt card (trump).",
-                "dealer-card": "The card the dealer reveals from hand.",
-                "bid": "The next player from the dealer's left says want (true) or pass.",
-                "give": "The taker gives the dealer a card (the card may be left out).",
-                "play": "The next card of the trick.",
-                "won": "The fast path: each seat's cards won this round (block cards suffice).",
-                "revoke": doc.REVOKE.format(penalty="the revoking player loses `penalty` points"),
-            },
-            {
-                "card": doc.CARD,
-                "cards": {"description": "Per seat, its cards won, each written like `blue 13`."},
-                "penalty": {"maximum": rules.MAX_PENALTY},
-            },
-        ),
-    }
-
-
-def api_schemas() -> doc.Schema:
-    """The game's schemas in the API document."""
-    return {
-        **_cryptruck_schemas(),
-        "CryptruckTrick": doc.trick_request(
-            list(JUDGE.trumps), min(JUDGE.players), max(JUDGE.players)
-        ),
-    }
-
-
-def api_paths() -> doc.Schema:
-    """The game's own endpoints in the API document."""
-    return {
-        "/judge/cryptruck": doc.judge_path(
-            "judgeCryptruck",
-            "Who takes a Cryptruck trick",
-            "CryptruckTrick",
-            "TrickWinner",
-            {"trump": "blue", "plays": ["red 4", "white 3", "blue 3", "red 6"]},
-            {
-                "winner": 2,
-                "card": "blue 3",
-                "rule": "trump",
-                "explanation": "White 3 and blue 3 tie at 3: the later card wins.",
-            },
-        ),
-    }
+CryptruckTrick = trick_request("CryptruckTrick", JUDGE)
 
 
 ADAPTER = GameAdapter(
     read_form=read_form,
     template_rules=rules,
+    api_actions=ActionsDoc(
+        "One thing that happened at a Cryptruck table (seats are 0-based).",
+        {
+            "reveal": "Round start: the revealed undealt card (trump).",
+            "dealer-card": "The card the dealer reveals from hand.",
+            "bid": "The next player from the dealer's left says want (true) or pass.",
+            "give": "The taker gives the dealer a card (the card may be left out).",
+            "play": "The next card of the trick.",
+            "won": "The fast path: each seat's cards won this round (block cards suffice).",
+            "revoke": REVOKE.format(penalty="the revoking player loses `penalty` points"),
+        },
+        {
+            "card": CARD,
+            "cards": FieldNote("Per seat, its cards won, each written like `blue 13`."),
+            "penalty": FieldNote(maximum=rules.MAX_PENALTY),
+        },
+    ),
     picker_deck=lambda _state: cards.CRYPTRUCK,
     picker_colours=picker_colours,
     # The first lead of a round is recorded as the card the dealer reveals.
     correction=card_swap(rules.played_cards, frozenset({"play", "dealer-card"})),
     judge=JUDGE,
     forced=lambda state: rules.expected_actions(state).only_card(),
-    api_schemas=api_schemas,
-    api_paths=api_paths,
+    api_operations=(
+        judge_operation(
+            "/judge/cryptruck",
+            "judgeCryptruck",
+            "Who takes a Cryptruck trick",
+            CryptruckTrick,
+            TrickWinner,
+            (
+                {"trump": "blue", "plays": ["red 4", "white 3", "blue 3", "red 6"]},
+                {
+                    "winner": 2,
+                    "card": "blue 3",
+                    "rule": "trump",
+                    "explanation": "White 3 and blue 3 tie at 3: the later card wins.",
+                },
+            ),
+        ),
+    ),
 )

@@ -9,14 +9,13 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.games.base import MINUS, IllegalAction
 from scorekeeper.games.score_sheet import rules
-from scorekeeper.web import openapi_parts as doc
-from scorekeeper.web.adapters import GameAdapter
+from scorekeeper.games.web_interface import ActionsDoc, GameAdapter
 
 if TYPE_CHECKING:
-    from scorekeeper import store
+    from scorekeeper.games.web_interface import SessionView
 
 
-def read_form(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
+def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind == "round":
         typed = [signed_points(form, seat) for seat in range(len(view.seats))]
@@ -36,56 +35,22 @@ def signed_points(form: MultiDict[str, str], seat: int) -> str:
     return text
 
 
-# --- In the API document ------------------------------------------------------------
-
-
-def _score_sheet_schemas() -> doc.Schema:
-    game = rules.GAME
-    game_name = doc.option_spec(game, "game_name")
-    return {
-        "ScoreSheetOptions": {
-            "type": "object",
-            "description": "The score sheet's options; each one left out takes its default.",
-            "additionalProperties": False,
-            "properties": {
-                "game_name": {
-                    "type": "string",
-                    "maxLength": game_name.maximum,
-                    "default": game_name.default,
-                    "description": game_name.help,
-                },
-                "winner": doc.option_schema(doc.option_spec(game, "winner")),
-                "target": doc.option_schema(doc.option_spec(game, "target")),
-            },
-        },
-        **doc.game_actions(
-            "ScoreSheet",
-            game,
-            "One round of a score sheet, or the end of the game (any seat may enter it).",
-            {
-                "round": (
-                    "One round's points: a whole number per seat, in seat order (negative "
-                    "allowed). A refused number names its field as `points.<seat index>`."
-                ),
-                "finish": (
-                    "The table stops after at least one round: the best total wins (ties "
-                    "share). A round reaching the target ends the game without it."
-                ),
-            },
-        ),
-    }
-
-
-def api_schemas() -> doc.Schema:
-    """The game's schemas in the API document."""
-    return {
-        **_score_sheet_schemas(),
-    }
-
-
 ADAPTER = GameAdapter(
     read_form=read_form,
     template_rules=rules,
+    api_actions=ActionsDoc(
+        "One round of a score sheet, or the end of the game (any seat may enter it).",
+        {
+            "round": (
+                "One round's points: a whole number per seat, in seat order (negative "
+                "allowed). A refused number names its field as `points.<seat index>`."
+            ),
+            "finish": (
+                "The table stops after at least one round: the best total wins (ties "
+                "share). A round reaching the target ends the game without it."
+            ),
+        },
+    ),
+    options_description="The score sheet's options; each one left out takes its default.",
     retyped=frozenset({"round"}),
-    api_schemas=api_schemas,
 )

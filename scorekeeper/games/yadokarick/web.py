@@ -2,22 +2,36 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
+from pydantic import Field
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.web_interface import (
+    CARD_DESCRIPTION,
+    CARD_EXAMPLE,
+    ActionsDoc,
+    ApiModel,
+    AskFirst,
+    CardCorrection,
+    CardText,
+    FieldNote,
+    GameAdapter,
+    TrickJudge,
+    card_swap,
+    judge_operation,
+    may_be_left_out,
+)
 from scorekeeper.games.yadokarick import rules
 from scorekeeper.games.yadokarick.cards import YADOKARICK, yadokarick_trick
-from scorekeeper.web import openapi_parts as doc
-from scorekeeper.web.adapters import AskFirst, CardCorrection, GameAdapter, TrickJudge, card_swap
 
 if TYPE_CHECKING:
-    from scorekeeper import store
+    from scorekeeper.games.web_interface import LoggedEvent, SessionView
 
 
-def card_size(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
+def card_size(form: MultiDict[str, str], view: SessionView) -> dict[str, object]:
     """The card tapped and, when the session meets it for the first time, its size.
 
     The size comes from the form (the size step). The engine lists the cards
@@ -39,7 +53,7 @@ def card_size(form: MultiDict[str, str], view: store.SessionView) -> dict[str, o
     raise AskFirst(size_for=str(card), size_type=kind)
 
 
-def read_form(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
+def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind in ("play", "draw"):
         return {"type": kind, **card_size(form, view)}
@@ -54,7 +68,7 @@ def read_form(form: MultiDict[str, str], view: store.SessionView) -> dict[str, o
     raise IllegalAction("Choose what happened: a card, a marker move or a crab move.", "type")
 
 
-def carries_size(_view: store.SessionView, event: store.LoggedEvent) -> bool:
+def carries_size(_view: SessionView, event: LoggedEvent) -> bool:
     """Whether the event's card comes with its printed size: a card played or drawn (a solo
     take or bonus names a card of the row, whose size is known already)."""
     return event.action["type"] in rules.SIZED_CARDS.actions
@@ -64,9 +78,7 @@ def carries_size(_view: store.SessionView, event: store.LoggedEvent) -> bool:
 _CARD_SWAP = card_swap(rules.played_cards)
 
 
-def unavailable(
-    view: store.SessionView, event: store.LoggedEvent, deck: cards.Deck
-) -> frozenset[cards.Card]:
+def unavailable(view: SessionView, event: LoggedEvent, deck: cards.Deck) -> frozenset[cards.Card]:
     if event.action["type"] in ("take", "bonus"):
         # A solo take or bonus names a card of the row: only cards drawn so far are offered.
         return frozenset(deck.cards()) - rules.played_cards(view.state)
@@ -75,7 +87,7 @@ def unavailable(
 
 
 def corrected_size(
-    view: store.SessionView, event: store.LoggedEvent, card_text: str, typed: str
+    view: SessionView, event: LoggedEvent, card_text: str, typed: str
 ) -> dict[str, object]:
     """The size a corrected card carries: typed, kept, or from the deck profile.
 
@@ -93,7 +105,7 @@ def corrected_size(
 
 
 def replacement(
-    view: store.SessionView, event: store.LoggedEvent, form: MultiDict[str, str]
+    view: SessionView, event: LoggedEvent, form: MultiDict[str, str]
 ) -> dict[str, object]:
     card = form.get("card", "")
     corrected = {**event.action, "card": card}
@@ -117,140 +129,95 @@ JUDGE = TrickJudge(
 # --- In the API document ------------------------------------------------------------
 
 
-_HOUSE_CARD = {
-    "type": "string",
-    "description": "A Yadokarick house card, `green 1` to `pink 36`, any case.",
-    "examples": ["green 25"],
-}
+Card = Annotated[str, Field(description=CARD_DESCRIPTION, examples=[CARD_EXAMPLE])]
 
 
-_SIZE = {
-    "description": (
-        "The house size printed on the card: needed the first time the session meets the "
-        "card, optional after that (a different size is refused)."
-    ),
-}
+class SizedPlay(ApiModel):
+    card: str = CardText
+    size: int = may_be_left_out(ge=1)
 
 
-def _yadokarick_schemas() -> doc.Schema:
-    return {
-        "YadokarickOptions": doc.game_options(
-            rules.GAME,
-            (
-                "1 seat plays the solo game, 2 the game with the NPC crab, 3 to 7 the standard "
-                "game. Every option is checked; each mode uses the ones it needs."
-            ),
+class YadokarickTrick(ApiModel):
+    plays: list[SizedPlay] = Field(
+        min_length=min(JUDGE.players),
+        max_length=max(JUDGE.players),
+        description=(
+            "The cards in playing order with the house size printed on each; 3 plays is the "
+            "one-colour game, where sizes may be left out."
         ),
-        **doc.game_actions(
-            "Yadokarick",
-            rules.GAME,
-            (
-                "One thing that happened at a Yadokarick table. Standard and NPC games: play, "
-                "marker. Solo: draw, take, bonus, give-up."
-            ),
-            {
-                "play": (
-                    "The next card of the trick (in the NPC game, on the NPC's turn, the top "
-                    "card of the draw deck)."
-                ),
-                "marker": (
-                    "The lowest card's player moves the size marker (ties: each in play order)."
-                ),
-                "draw": "Solo: a card turned from a deck into the row.",
-                "take": "Solo: a row card onto a crab.",
-                "bonus": "Solo: a card of the consecutive run just made, scored face up.",
-                "give-up": "Solo: a crab's cards go face down as a penalty.",
-            },
-            {"card": _HOUSE_CARD, "size": _SIZE},
-        ),
-    }
+    )
 
 
-def api_schemas() -> doc.Schema:
-    """The game's schemas in the API document."""
-    return {
-        **_yadokarick_schemas(),
-        "YadokarickTrick": {
-            "type": "object",
-            "required": ["plays"],
-            "additionalProperties": False,
-            "properties": {
-                "plays": {
-                    "type": "array",
-                    "minItems": min(JUDGE.players),
-                    "maxItems": max(JUDGE.players),
-                    "description": (
-                        "The cards in playing order with the house size printed on each; "
-                        "3 plays is the one-colour game, where sizes may be left out."
-                    ),
-                    "items": {
-                        "type": "object",
-                        "required": ["card"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "card": doc.CARD,
-                            "size": {"type": "integer", "minimum": 1},
-                        },
-                    },
-                }
-            },
-        },
-        "YadokarickRuling": {
-            "type": "object",
-            "required": ["movers", "next_lead", "takes", "discarded", "explanation"],
-            "additionalProperties": False,
-            "properties": {
-                "movers": {
-                    "type": "array",
-                    "items": {"type": "integer"},
-                    "description": "Who may move the size marker, in play order.",
-                },
-                "next_lead": {"type": "integer"},
-                "takes": {
-                    "type": "object",
-                    "description": "Play index (as a string) → the cards that player takes.",
-                    "additionalProperties": {"type": "array", "items": doc.CARD},
-                },
-                "discarded": {"type": "array", "items": doc.CARD},
-                "explanation": {"type": "string"},
-            },
-        },
-    }
-
-
-def api_paths() -> doc.Schema:
-    """The game's own endpoints in the API document."""
-    return {
-        "/judge/yadokarick": doc.judge_path(
-            "judgeYadokarick",
-            "Who takes what in a Yadokarick trick",
-            "YadokarickTrick",
-            "YadokarickRuling",
-            {
-                "plays": [
-                    {"card": "green 25", "size": 3},
-                    {"card": "pink 8", "size": 2},
-                    {"card": "green 17", "size": 1},
-                    {"card": "pink 29", "size": 4},
-                ]
-            },
-            {
-                "movers": [1],
-                "next_lead": 1,
-                "takes": {"3": ["pink 29"], "0": ["green 25"]},
-                "discarded": ["pink 8", "green 17"],
-                "explanation": "Pink 8 is the lowest: it moves the size marker and leads next.",
-            },
-        ),
-    }
+class YadokarickRuling(ApiModel):
+    movers: list[int] = Field(description="Who may move the size marker, in play order.")
+    next_lead: int
+    takes: dict[str, list[Card]] = Field(
+        description="Play index (as a string) → the cards that player takes."
+    )
+    discarded: list[Card]
+    explanation: str
 
 
 ADAPTER = GameAdapter(
     read_form=read_form,
     template_rules=rules,
+    api_actions=ActionsDoc(
+        (
+            "One thing that happened at a Yadokarick table. Standard and NPC games: play, "
+            "marker. Solo: draw, take, bonus, give-up."
+        ),
+        {
+            "play": (
+                "The next card of the trick (in the NPC game, on the NPC's turn, the top "
+                "card of the draw deck)."
+            ),
+            "marker": "The lowest card's player moves the size marker (ties: each in play order).",
+            "draw": "Solo: a card turned from a deck into the row.",
+            "take": "Solo: a row card onto a crab.",
+            "bonus": "Solo: a card of the consecutive run just made, scored face up.",
+            "give-up": "Solo: a crab's cards go face down as a penalty.",
+        },
+        {
+            "card": FieldNote(
+                "A Yadokarick house card, `green 1` to `pink 36`, any case.", ("green 25",)
+            ),
+            "size": FieldNote(
+                "The house size printed on the card: needed the first time the session meets "
+                "the card, optional after that (a different size is refused)."
+            ),
+        },
+    ),
+    options_description=(
+        "1 seat plays the solo game, 2 the game with the NPC crab, 3 to 7 the standard "
+        "game. Every option is checked; each mode uses the ones it needs."
+    ),
     picker_deck=rules.picker_deck,
     correction=CardCorrection(unavailable, replacement, carries_size),
     judge=JUDGE,
-    api_schemas=api_schemas,
-    api_paths=api_paths,
+    api_operations=(
+        judge_operation(
+            "/judge/yadokarick",
+            "judgeYadokarick",
+            "Who takes what in a Yadokarick trick",
+            YadokarickTrick,
+            YadokarickRuling,
+            (
+                {
+                    "plays": [
+                        {"card": "green 25", "size": 3},
+                        {"card": "pink 8", "size": 2},
+                        {"card": "green 17", "size": 1},
+                        {"card": "pink 29", "size": 4},
+                    ]
+                },
+                {
+                    "movers": [1],
+                    "next_lead": 1,
+                    "takes": {"3": ["pink 29"], "0": ["green 25"]},
+                    "discarded": ["pink 8", "green 17"],
+                    "explanation": "Pink 8 is the lowest: it moves the size marker and leads next.",
+                },
+            ),
+        ),
+    ),
 )

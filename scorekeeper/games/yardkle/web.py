@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 from flask import jsonify
+from pydantic import Field
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.web_interface import (
+    ActionsDoc,
+    ApiModel,
+    ApiOperation,
+    ApiRoute,
+    GameAdapter,
+    Refusal,
+    json_body,
+    only_fields,
+)
 from scorekeeper.games.yardkle import rules
-from scorekeeper.web import openapi_parts as doc
-from scorekeeper.web.adapters import ApiRoute, GameAdapter
-from scorekeeper.web.json_input import json_body, only_fields
 
 if TYPE_CHECKING:
-    from scorekeeper import store
+    from scorekeeper.games.web_interface import SessionView
 
 
-def read_form(form: MultiDict[str, str], _view: store.SessionView) -> dict[str, object]:
+def read_form(form: MultiDict[str, str], _view: SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind == "roll":
         count = parse_whole_number(form.get("dice_count", ""), "The number of dice", "dice")
@@ -59,26 +67,68 @@ def score_dice() -> Response:
 # --- In the API document ------------------------------------------------------------
 
 
-_DIE: doc.Schema = {"type": "integer", "minimum": 1, "maximum": 6}
+Die = Annotated[int, Field(ge=1, le=6)]
 
 
-_SCORE_REQUEST_EXAMPLE: doc.Schema = {"dice": [1, 1, 1, 5, 2, 3]}
+class YardkleScoreRequest(ApiModel):
+    dice: list[Die] = Field(min_length=1, max_length=6, description="One roll of 1 to 6 dice.")
+    keep: list[Die] = Field(
+        default_factory=list,
+        min_length=1,
+        max_length=6,
+        description=(
+            "Dice set aside from the roll: the answer scores exactly these, and every one of "
+            "them must be in the roll and score."
+        ),
+    )
 
 
-_SCORE_EXAMPLE: doc.Schema = {
-    "points": 1050,
-    "combos": [
-        {"name": "three 1s", "dice": [1, 1, 1], "points": 1000},
-        {"name": "single 5", "dice": [5], "points": 50},
-    ],
-    "yardkle": False,
-}
+class Combo(ApiModel):
+    name: str
+    dice: list[Die]
+    points: int
 
 
-def _yardkle_schemas() -> doc.Schema:
-    return doc.game_actions(
-        "Yardkle",
-        rules.GAME,
+class YardkleScore(ApiModel):
+    points: int = Field(ge=0)
+    combos: list[Combo] = Field(description="The combos of the best split, highest points first.")
+    yardkle: bool = Field(description="True when no die scores: the turn is lost.")
+
+
+SCORE = ApiOperation(
+    path="/yardkle/score",
+    operation_id="scoreYardkle",
+    summary="Score a Yardkle roll",
+    description=(
+        "Stateless, no key. With `dice` only: the best score of the roll (dice that score "
+        "nothing may be left). With `keep`: the points of exactly those dice, 422 if a kept "
+        "die is not in the roll or scores nothing."
+    ),
+    request=YardkleScoreRequest,
+    request_description="The roll and, optionally, the dice kept.",
+    request_example={"dice": [1, 1, 1, 5, 2, 3]},
+    answer=YardkleScore,
+    answer_description="The points and the combos that make them.",
+    answer_example={
+        "points": 1050,
+        "combos": [
+            {"name": "three 1s", "dice": [1, 1, 1], "points": 1000},
+            {"name": "single 5", "dice": [5], "points": 50},
+        ],
+        "yardkle": False,
+    },
+    refusal=Refusal(
+        "Bad dice, an unknown field, or kept dice that do not all score.",
+        "A 2 on its own scores nothing.",
+        "keep",
+    ),
+)
+
+
+ADAPTER = GameAdapter(
+    read_form=read_form,
+    template_rules=rules,
+    api_actions=ActionsDoc(
         "One thing that happened at the table, told by its `type`.",
         {
             "roll": "The dice the current player rolled, as they fell.",
@@ -89,107 +139,8 @@ def _yardkle_schemas() -> doc.Schema:
             "bank": "Stop and record the turn total.",
             "total": "A whole turn entered as its total (0 for a scoreless turn).",
         },
-    )
-
-
-def api_schemas() -> doc.Schema:
-    """The game's schemas in the API document."""
-    return {
-        **_yardkle_schemas(),
-        "YardkleOptions": doc.game_options(
-            rules.GAME, "Yardkle's options; each one left out takes its default."
-        ),
-        "YardkleScoreRequest": {
-            "type": "object",
-            "required": ["dice"],
-            "additionalProperties": False,
-            "properties": {
-                "dice": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": 6,
-                    "items": _DIE,
-                    "description": "One roll of 1 to 6 dice.",
-                },
-                "keep": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": 6,
-                    "items": _DIE,
-                    "description": (
-                        "Dice set aside from the roll: the answer scores exactly these, and "
-                        "every one of them must be in the roll and score."
-                    ),
-                },
-            },
-        },
-        "YardkleScore": {
-            "type": "object",
-            "required": ["points", "combos", "yardkle"],
-            "additionalProperties": False,
-            "properties": {
-                "points": {"type": "integer", "minimum": 0},
-                "combos": {
-                    "type": "array",
-                    "description": "The combos of the best split, highest points first.",
-                    "items": {
-                        "type": "object",
-                        "required": ["name", "dice", "points"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "name": {"type": "string"},
-                            "dice": {"type": "array", "items": _DIE},
-                            "points": {"type": "integer"},
-                        },
-                    },
-                },
-                "yardkle": {
-                    "type": "boolean",
-                    "description": "True when no die scores: the turn is lost.",
-                },
-            },
-        },
-    }
-
-
-def api_paths() -> doc.Schema:
-    """The game's own endpoints in the API document."""
-    return {
-        "/yardkle/score": {
-            "post": {
-                "operationId": "scoreYardkle",
-                "tags": ["judge"],
-                "summary": "Score a Yardkle roll",
-                "description": (
-                    "Stateless, no key. With `dice` only: the best score of the roll (dice "
-                    "that score nothing may be left). With `keep`: the points of exactly those "
-                    "dice, 422 if a kept die is not in the roll or scores nothing."
-                ),
-                "requestBody": doc.body(
-                    "The roll and, optionally, the dice kept.",
-                    "YardkleScoreRequest",
-                    _SCORE_REQUEST_EXAMPLE,
-                ),
-                "responses": {
-                    "200": doc.ok(
-                        "The points and the combos that make them.", "YardkleScore", _SCORE_EXAMPLE
-                    ),
-                    **doc.standard_errors(400, 413),
-                    "422": doc.error_response(
-                        "Bad dice, an unknown field, or kept dice that do not all score.",
-                        "A 2 on its own scores nothing.",
-                        "keep",
-                    ),
-                },
-            }
-        },
-    }
-
-
-ADAPTER = GameAdapter(
-    read_form=read_form,
-    template_rules=rules,
-    api_routes=(ApiRoute("/yardkle/score", "yardkle_score", score_dice),),
-    api_schemas=api_schemas,
-    api_paths=api_paths,
+    ),
+    options_description="Yardkle's options; each one left out takes its default.",
+    api_routes=(ApiRoute(SCORE.path, "yardkle_score", score_dice),),
+    api_operations=(SCORE,),
 )

@@ -3,24 +3,33 @@ and the API's stateless settlement."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from flask import jsonify
+from pydantic import Field, create_model
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cards import parse_playing_card
+from scorekeeper.games.web_interface import (
+    ActionsDoc,
+    ApiModel,
+    ApiRoute,
+    AskFirst,
+    FieldNote,
+    GameAdapter,
+    json_body,
+    judge_operation,
+    only_fields,
+)
 from scorekeeper.games.yellow_dwarf import rules, settlement
-from scorekeeper.web import openapi_parts as doc
-from scorekeeper.web.adapters import ApiRoute, AskFirst, GameAdapter
-from scorekeeper.web.json_input import json_body, only_fields
 
 if TYPE_CHECKING:
-    from scorekeeper import store
+    from scorekeeper.games.web_interface import SessionView
 
 
-def read_form(form: MultiDict[str, str], view: store.SessionView) -> dict[str, object]:
+def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind == "play":
         text = form.get("card", "")
@@ -90,155 +99,82 @@ def settle() -> Response:
 # --- In the API document ------------------------------------------------------------
 
 
-_PLAYING_CARD = {
-    "type": "string",
-    "description": "A card of the 52-card deck as `<rank><suit>`: `10D`, `QS`, `7♦`, `A♠`.",
-    "examples": ["10D"],
-}
+_SEAT = FieldNote("A seat index (0 is the first seat).")
+TAKERS = ("10D", "JC", "QS", "KH", "7D")
+Taker = Literal[TAKERS]  # type: ignore[valid-type]
+Chips = Annotated[int, Field(ge=0)]
+Seat = Annotated[int, Field(ge=0)]
+PlayingCard = Annotated[
+    str, Field(description="A card as `<rank><suit>`: `10D`, `QS`, `7♦`, `ac` (ace low).")
+]
+# The chips on each taker card's tray.
+Trays = create_model(
+    "Trays",
+    __base__=ApiModel,
+    **{card: (Chips, ...) for card in TAKERS},  # type: ignore[call-overload]
+)
 
 
-_SEAT = {"description": "A seat index (0 is the first seat)."}
+class Forgotten(ApiModel):
+    player: Seat
+    card: Taker
 
 
-_COUNTS = {
-    "description": "Per seat: cards left (payout by cards) or points left (payout by points).",
-}
+class YellowDwarfSettleRequest(ApiModel):
+    winner: Seat = Field(description="Who went out.")
+    trays: Trays  # type: ignore[valid-type]
+    hands: list[list[PlayingCard]] = Field(
+        min_length=3,
+        max_length=8,
+        description="Each player's cards left, in seat order; the winner's is [].",
+    )
+    forgot: list[Forgotten] = Field(
+        default=[], description="Taker cards played without calling “who takes”."
+    )
+    grand_opera: bool = False
+    payout: Literal["cards", "points"] = "cards"
 
 
-def _yellow_dwarf_schemas() -> doc.Schema:
-    return {
-        "YellowDwarfOptions": doc.game_options(
-            rules.GAME, "Yellow Dwarf's options; each one left out takes its default."
-        ),
-        **doc.game_actions(
-            "YellowDwarf",
-            rules.GAME,
-            (
-                "One thing that happened at a Yellow Dwarf table. Card by card: play, without, "
-                "then reveal once someone goes out. Or a whole round at once: round."
-            ),
-            {
-                "play": "The player whose turn it is lays a card.",
-                "without": "The player says “without N” and play passes on.",
-                "reveal": "After a player went out: the hands, to settle.",
-                "round": "A whole round's result, before any card of it was laid.",
-            },
-            {
-                "card": _PLAYING_CARD,
-                "called": {
-                    "description": (
-                        "Taker cards only (and required for them in play): whether the player "
-                        "called “who takes” and so collects the tray."
-                    )
-                },
-                "rank": {"description": "The rank said (checked against the one due)."},
-                "winner": _SEAT,
-                "player": _SEAT,
-                "left": _COUNTS,
-                "kept": {
-                    "description": "Taker cards still in a hand: each pays its tray what it holds."
-                },
-                "played": {"description": "Taker cards laid: by whom, and whether called."},
-            },
-        ),
-    }
-
-
-def _settle_schemas() -> doc.Schema:
-    taker = {"type": "string", "enum": ["10D", "JC", "QS", "KH", "7D"]}
-    playing_card = {
-        "type": "string",
-        "description": "A card as `<rank><suit>`: `10D`, `QS`, `7♦`, `ac` (ace low).",
-    }
-    trays = {
-        "type": "object",
-        "required": ["10D", "JC", "QS", "KH", "7D"],
-        "additionalProperties": False,
-        "properties": {name: {"type": "integer", "minimum": 0} for name in taker["enum"]},
-    }
-    return {
-        "YellowDwarfSettleRequest": {
-            "type": "object",
-            "required": ["winner", "trays", "hands"],
-            "additionalProperties": False,
-            "properties": {
-                "winner": {"type": "integer", "minimum": 0, "description": "Who went out."},
-                "trays": trays,
-                "hands": {
-                    "type": "array",
-                    "minItems": 3,
-                    "maxItems": 8,
-                    "description": "Each player's cards left, in seat order; the winner's is [].",
-                    "items": {"type": "array", "items": playing_card},
-                },
-                "forgot": {
-                    "type": "array",
-                    "default": [],
-                    "description": "Taker cards played without calling “who takes”.",
-                    "items": {
-                        "type": "object",
-                        "required": ["player", "card"],
-                        "additionalProperties": False,
-                        "properties": {"player": {"type": "integer", "minimum": 0}, "card": taker},
-                    },
-                },
-                "grand_opera": {"type": "boolean", "default": False},
-                "payout": {"type": "string", "enum": ["cards", "points"], "default": "cards"},
-            },
-        },
-        "YellowDwarfSettlement": {
-            "type": "object",
-            "required": ["chips", "trays", "explanation"],
-            "additionalProperties": False,
-            "properties": {
-                "chips": {
-                    "type": "array",
-                    "items": {"type": "integer"},
-                    "description": "Each player's change in chips (with the trays' gain: 0).",
-                },
-                "trays": trays,
-                "explanation": {"type": "string"},
-            },
-        },
-    }
-
-
-def api_schemas() -> doc.Schema:
-    """The game's schemas in the API document."""
-    return {
-        **_yellow_dwarf_schemas(),
-        **_settle_schemas(),
-    }
-
-
-def api_paths() -> doc.Schema:
-    """The game's own endpoints in the API document."""
-    return {
-        "/judge/yellow-dwarf/settle": doc.judge_path(
-            "settleYellowDwarf",
-            "Who pays whom at the end of a Yellow Dwarf round",
-            "YellowDwarfSettleRequest",
-            "YellowDwarfSettlement",
-            {
-                "winner": 0,
-                "trays": {"10D": 4, "JC": 8, "QS": 12, "KH": 16, "7D": 20},
-                "hands": [[], ["3H", "KH"], ["QS", "2C"], ["AC"]],
-                "forgot": [{"player": 1, "card": "JC"}],
-                "grand_opera": False,
-                "payout": "cards",
-            },
-            {
-                "chips": [5, -26, -14, -1],
-                "trays": {"10D": 4, "JC": 16, "QS": 24, "KH": 32, "7D": 20},
-                "explanation": "Player 0 went out: player 1 pays 2 (2 cards), …",
-            },
-        ),
-    }
+class YellowDwarfSettlement(ApiModel):
+    chips: list[int] = Field(description="Each player's change in chips (with the trays' gain: 0).")
+    trays: Trays  # type: ignore[valid-type]
+    explanation: str
 
 
 ADAPTER = GameAdapter(
     read_form=read_form,
     template_rules=rules,
+    api_actions=ActionsDoc(
+        (
+            "One thing that happened at a Yellow Dwarf table. Card by card: play, without, "
+            "then reveal once someone goes out. Or a whole round at once: round."
+        ),
+        {
+            "play": "The player whose turn it is lays a card.",
+            "without": "The player says “without N” and play passes on.",
+            "reveal": "After a player went out: the hands, to settle.",
+            "round": "A whole round's result, before any card of it was laid.",
+        },
+        {
+            "card": FieldNote(
+                "A card of the 52-card deck as `<rank><suit>`: `10D`, `QS`, `7♦`, `A♠`.",
+                ("10D",),
+            ),
+            "called": FieldNote(
+                "Taker cards only (and required for them in play): whether the player "
+                "called “who takes” and so collects the tray."
+            ),
+            "rank": FieldNote("The rank said (checked against the one due)."),
+            "winner": _SEAT,
+            "player": _SEAT,
+            "left": FieldNote(
+                "Per seat: cards left (payout by cards) or points left (payout by points)."
+            ),
+            "kept": FieldNote("Taker cards still in a hand: each pays its tray what it holds."),
+            "played": FieldNote("Taker cards laid: by whom, and whether called."),
+        },
+    ),
+    options_description="Yellow Dwarf's options; each one left out takes its default.",
     no_correction=(
         "A Yellow Dwarf card cannot be swapped on its own: each card sets the rank due "
         "next and may take a tray. Tap Undo until the mistyped card is gone, then lay it "
@@ -246,6 +182,28 @@ ADAPTER = GameAdapter(
     ),
     forced=rules.forced_action,
     api_routes=(ApiRoute("/judge/yellow-dwarf/settle", "judge_yellow_dwarf_settle", settle),),
-    api_schemas=api_schemas,
-    api_paths=api_paths,
+    api_operations=(
+        judge_operation(
+            "/judge/yellow-dwarf/settle",
+            "settleYellowDwarf",
+            "Who pays whom at the end of a Yellow Dwarf round",
+            YellowDwarfSettleRequest,
+            YellowDwarfSettlement,
+            (
+                {
+                    "winner": 0,
+                    "trays": {"10D": 4, "JC": 8, "QS": 12, "KH": 16, "7D": 20},
+                    "hands": [[], ["3H", "KH"], ["QS", "2C"], ["AC"]],
+                    "forgot": [{"player": 1, "card": "JC"}],
+                    "grand_opera": False,
+                    "payout": "cards",
+                },
+                {
+                    "chips": [5, -26, -14, -1],
+                    "trays": {"10D": 4, "JC": 16, "QS": 24, "KH": 32, "7D": 20},
+                    "explanation": "Player 0 went out: player 1 pays 2 (2 cards), …",
+                },
+            ),
+        ),
+    ),
 )

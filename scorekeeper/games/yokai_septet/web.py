@@ -7,15 +7,26 @@ from typing import TYPE_CHECKING
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.web_interface import (
+    CARD,
+    REVOKE,
+    ActionsDoc,
+    FieldNote,
+    GameAdapter,
+    TrickJudge,
+    TrickWinner,
+    card_swap,
+    judge_operation,
+    read_revoke,
+    trick_request,
+)
 from scorekeeper.games.yokai_septet import cards, rules
-from scorekeeper.web import openapi_parts as doc
-from scorekeeper.web.adapters import GameAdapter, TrickJudge, card_swap, read_revoke
 
 if TYPE_CHECKING:
-    from scorekeeper import store
+    from scorekeeper.games.web_interface import SessionView
 
 
-def read_form(form: MultiDict[str, str], _view: store.SessionView) -> dict[str, object]:
+def read_form(form: MultiDict[str, str], _view: SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind in ("trump", "play"):
         return {"type": kind, "card": form.get("card", "")}
@@ -48,76 +59,48 @@ JUDGE = TrickJudge(
 )
 
 
-# --- In the API document ------------------------------------------------------------
-
-
-def _yokai_septet_schemas() -> doc.Schema:
-    team_name = {"type": "string", "maxLength": 40, "default": ""}
-    return {
-        "YokaiSeptetOptions": {
-            "type": "object",
-            "description": "Team names; blank shows the partners' names (seats 1 & 3, 2 & 4).",
-            "additionalProperties": False,
-            "properties": {"team_a": team_name, "team_b": team_name},
-        },
-        **doc.game_actions(
-            "YokaiSeptet",
-            rules.GAME,
-            "One thing that happened at a Yokai Septet table (4 seats; seats are 0-based).",
-            {
-                "trump": "The face-up card that starts a round.",
-                "first-lead": (
-                    "Round 1: who holds the green 1 (the blue 13 when the green 1 is the "
-                    "trump card) and leads."
-                ),
-                "pass": "Partners passed 3 cards (optional; changes no score).",
-                "play": "The next card of the trick, by the seat whose turn it is.",
-                "result": (
-                    "The fast path: a round's winning team, how, and its Boss Yokai at the end."
-                ),
-                "revoke": doc.REVOKE.format(penalty="penalty points go to the other team"),
-            },
-            {"card": doc.CARD, "penalty": {"maximum": rules.MAX_PENALTY}},
-        ),
-    }
-
-
-def api_schemas() -> doc.Schema:
-    """The game's schemas in the API document."""
-    return {
-        **_yokai_septet_schemas(),
-        "YokaiSeptetTrick": doc.trick_request(
-            list(JUDGE.trumps), min(JUDGE.players), max(JUDGE.players)
-        ),
-    }
-
-
-def api_paths() -> doc.Schema:
-    """The game's own endpoints in the API document."""
-    return {
-        "/judge/yokai-septet": doc.judge_path(
-            "judgeYokaiSeptet",
-            "Who takes a Yokai Septet trick",
-            "YokaiSeptetTrick",
-            "TrickWinner",
-            {"trump": "red", "plays": ["blue 9", "blue 12", "red 6", "green 1"]},
-            {
-                "winner": 3,
-                "card": "green 1",
-                "rule": "green-one",
-                "explanation": "The green 1 takes every trick it is in, whatever the trump.",
-            },
-        ),
-    }
+YokaiSeptetTrick = trick_request("YokaiSeptetTrick", JUDGE)
 
 
 ADAPTER = GameAdapter(
     read_form=read_form,
     template_rules=rules,
+    api_actions=ActionsDoc(
+        "One thing that happened at a Yokai Septet table (4 seats; seats are 0-based).",
+        {
+            "trump": "The face-up card that starts a round.",
+            "first-lead": (
+                "Round 1: who holds the green 1 (the blue 13 when the green 1 is the trump "
+                "card) and leads."
+            ),
+            "pass": "Partners passed 3 cards (optional; changes no score).",
+            "play": "The next card of the trick, by the seat whose turn it is.",
+            "result": "The fast path: a round's winning team, how, and its Boss Yokai at the end.",
+            "revoke": REVOKE.format(penalty="penalty points go to the other team"),
+        },
+        {"card": CARD, "penalty": FieldNote(maximum=rules.MAX_PENALTY)},
+    ),
+    options_description="Team names; blank shows the partners' names (seats 1 & 3, 2 & 4).",
     picker_deck=lambda _state: cards.YOKAI_SEPTET,
     correction=card_swap(rules.played_cards),
     judge=JUDGE,
     forced=lambda state: rules.expected_actions(state).only_card(),
-    api_schemas=api_schemas,
-    api_paths=api_paths,
+    api_operations=(
+        judge_operation(
+            "/judge/yokai-septet",
+            "judgeYokaiSeptet",
+            "Who takes a Yokai Septet trick",
+            YokaiSeptetTrick,
+            TrickWinner,
+            (
+                {"trump": "red", "plays": ["blue 9", "blue 12", "red 6", "green 1"]},
+                {
+                    "winner": 3,
+                    "card": "green 1",
+                    "rule": "green-one",
+                    "explanation": "The green 1 takes every trick it is in, whatever the trump.",
+                },
+            ),
+        ),
+    ),
 )

@@ -1,0 +1,321 @@
+"""The one module of the app a game's web side stands on, besides the pure games modules.
+
+A game's ``web`` module gives its ``ADAPTER``: how its form reads, which helpers its
+templates call, which cards its picker offers, how a mistyped card is corrected,
+whether the judge rules its tricks, the endpoints it adds to the API and its part
+of the API document, told as declarations (pydantic models, descriptions, examples)
+that ``scorekeeper.web.openapi`` turns into the document. The web package loads
+every adapter through the registry and never names a game; this module imports
+nothing of the web package, so a game's web module does not load the app.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
+
+from flask import abort, request
+from pydantic import BaseModel, ConfigDict, Field, create_model
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper.export import json_error_text
+from scorekeeper.games import cards
+from scorekeeper.games.base import IllegalAction, parse_whole_number
+
+if TYPE_CHECKING:
+    from werkzeug.wrappers import Response
+
+    from scorekeeper.store import LoggedEvent as LoggedEvent
+    from scorekeeper.store import SessionView as SessionView
+
+FormReader = Callable[[MultiDict[str, str], "SessionView"], dict[str, object]]
+
+
+class AskFirst(Exception):
+    """The action needs one more answer (a card's size): show the page's step for it."""
+
+    def __init__(self, **step: str) -> None:
+        super().__init__("one more answer is needed")
+        self.step = step
+
+
+def read_revoke(form: MultiDict[str, str]) -> dict[str, object]:
+    """A revoke flag settled: accepted with the penalty the table agreed, or dismissed."""
+    accept = form.get("decision") == "accept"
+    penalty = form.get("penalty", "").strip() or "0"
+    return {
+        "type": "revoke",
+        "flag": parse_whole_number(form.get("flag", ""), "The flag", "flag"),
+        "accept": accept,
+        "penalty": parse_whole_number(penalty, "The penalty", "penalty") if accept else 0,
+    }
+
+
+@dataclass(frozen=True)
+class TrickJudge:
+    """A game whose disputed tricks the judge rules, with no session (``/judge/<slug>``)."""
+
+    title: str
+    deck: cards.Deck
+    players: tuple[int, ...]
+    default_players: int
+    trumps: tuple[str, ...]
+    # Called as rule(trump, plays, names), or rule(plays, names) when there are no trumps.
+    rule: Callable[..., Any]
+    # Sized cards travel with the size printed on them; from this many players on.
+    sizes_from_players: int | None = None
+    # With this many players the trick is played in the led colour only.
+    one_colour_players: int | None = None
+
+    @property
+    def needs_sizes(self) -> bool:
+        return self.sizes_from_players is not None
+
+
+@dataclass(frozen=True)
+class CardCorrection:
+    """How a mistyped card of a logged event is replaced (History's "fix" links).
+
+    ``unavailable`` lists the cards the picker greys out for the event;
+    ``replacement`` builds the corrected action from the form (a card that is
+    not one is refused by the store with a sentence); ``sized`` tells whether
+    the form asks for the card's printed size too.
+    """
+
+    unavailable: Callable[[SessionView, LoggedEvent, cards.Deck], frozenset[cards.Card]]
+    replacement: Callable[[SessionView, LoggedEvent, MultiDict[str, str]], dict[str, object]]
+    sized: Callable[[SessionView, LoggedEvent], bool] = lambda _view, _event: False
+    # The action types that lay a card on the board, where it gets its "fix" link.
+    laid: frozenset[str] = frozenset({"play"})
+
+
+def card_swap(
+    played_cards: Callable[[Any], frozenset[cards.Card]], laid: frozenset[str] = frozenset({"play"})
+) -> CardCorrection:
+    """The correction of a card played: any card not played yet this round, or the same one.
+
+    ``played_cards`` is the game's own reading of the cards a picker greys out.
+    """
+
+    def unavailable(
+        view: SessionView, event: LoggedEvent, deck: cards.Deck
+    ) -> frozenset[cards.Card]:
+        return played_cards(view.state) - {deck.parse(event.action["card"], "card")}
+
+    def replacement(
+        _view: SessionView, event: LoggedEvent, form: MultiDict[str, str]
+    ) -> dict[str, object]:
+        return {**event.action, "card": form.get("card", "")}
+
+    return CardCorrection(unavailable, replacement, laid=laid)
+
+
+# --- Reading a JSON body -------------------------------------------------------------
+
+NOT_AN_OBJECT = "The request body must be a JSON object (Content-Type: application/json)."
+
+
+def json_body() -> dict[str, Any]:
+    """The body's JSON object; a body that is none is refused with 400 saying why."""
+    try:
+        # Read through Flask's cache: the text check (inputs.sent_text) may have parsed it.
+        body = request.get_json(silent=True)
+    except RecursionError:
+        abort(400, "The request body nests lists or objects too deeply to be read.")
+    if body is None and request.is_json:
+        _refuse_a_number_too_long()
+    if not isinstance(body, dict):
+        abort(400, NOT_AN_OBJECT)
+    return body
+
+
+def _refuse_a_number_too_long() -> None:
+    """(A JSON body Flask could not read.) An object whose number is too long to read is
+    JSON still: say what is wrong rather than that it is no object."""
+    try:
+        json.loads(request.get_data(cache=True))
+    except ValueError as error:
+        if not isinstance(error, json.JSONDecodeError) and "digits" in str(error):
+            abort(400, f"The request body is JSON, but {json_error_text(error)}.")
+
+
+def only_fields(body: dict[str, Any], *allowed: str) -> None:
+    unknown = sorted(set(body) - set(allowed))
+    if unknown:
+        expected = ", ".join(f"“{name}”" for name in allowed)
+        raise IllegalAction(
+            f"Unknown field {unknown[0]!r}: this endpoint takes {expected}.", unknown[0]
+        )
+
+
+# --- A game's part of the API document -----------------------------------------------
+
+
+def may_be_left_out(**field: Any) -> Any:
+    """A field a body may leave out, with no default the document names (the endpoint
+    reads its absence)."""
+    return Field(default_factory=_absent, **field)
+
+
+def _absent() -> None:
+    return None
+
+
+class ApiModel(BaseModel):
+    """A body of the API: no property but those declared. A model's class name is its
+    component's name in the document."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# The card of a three-number-colour deck, as the API reads it.
+CARD_DESCRIPTION = "A card as `<colour> <number>`, any case: `blue 13`, `white 3`."
+CARD_EXAMPLE = "blue 13"
+CardText = Field(description=CARD_DESCRIPTION, examples=[CARD_EXAMPLE])
+
+
+@dataclass(frozen=True)
+class FieldNote:
+    """What an action's declaration cannot say of one of its properties: a description,
+    examples, the game's own bound."""
+
+    description: str | None = None
+    examples: tuple[str, ...] = ()
+    maximum: int | None = None
+
+
+CARD = FieldNote(CARD_DESCRIPTION, (CARD_EXAMPLE,))
+
+# The revoke action's description; ``penalty`` says who the penalty is counted against.
+REVOKE = "Settle a revoke flag: accept ({penalty}) or dismiss."
+
+
+@dataclass(frozen=True)
+class ActionsDoc:
+    """How the document describes a game's actions (their schema is generated from the
+    game's declarations of them): the whole, each type, and notes by property name."""
+
+    description: str
+    types: Mapping[str, str]
+    fields: Mapping[str, FieldNote] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A 422 an endpoint answers: when, and an example of its error."""
+
+    description: str
+    message: str
+    field: str | None
+
+
+@dataclass(frozen=True)
+class ApiOperation:
+    """An endpoint a game adds to the document: a stateless POST (a trick judge or a
+    calculator) taking ``request`` and answering ``answer``."""
+
+    path: str
+    operation_id: str
+    summary: str
+    description: str
+    request: type[ApiModel]
+    request_description: str
+    request_example: Mapping[str, Any]
+    answer: type[ApiModel]
+    answer_description: str
+    answer_example: Mapping[str, Any]
+    refusal: Refusal
+
+
+def judge_operation(
+    path: str,
+    operation_id: str,
+    summary: str,
+    request: type[ApiModel],
+    answer: type[ApiModel],
+    examples: tuple[Mapping[str, Any], Mapping[str, Any]],
+) -> ApiOperation:
+    """A trick judge's endpoint: a trick, in playing order, and the ruling on it."""
+    request_example, answer_example = examples
+    return ApiOperation(
+        path=path,
+        operation_id=operation_id,
+        summary=summary,
+        description="Stateless, no key. Bad input answers 422 naming the field.",
+        request=request,
+        request_description="The trick, in playing order.",
+        request_example=request_example,
+        answer=answer,
+        answer_description="The ruling and the rule that decided it.",
+        answer_example=answer_example,
+        refusal=Refusal(
+            "An unknown or repeated card, a bad trump or the wrong number of plays.",
+            "“blue 9” is played twice (plays 0 and 2); there is only one.",
+            "plays.2",
+        ),
+    )
+
+
+class TrickWinner(ApiModel):
+    winner: int = Field(ge=0, description="Index into plays.")
+    card: str = CardText
+    rule: Literal["green-one", "trump", "lead-suit"]
+    explanation: str
+
+
+def trick_request(name: str, judge: TrickJudge) -> type[ApiModel]:
+    """The model of a trick sent to a judge with trumps: ``name`` is its component."""
+    trump = cast(Any, Literal)[judge.trumps]
+    plays = Field(
+        min_length=min(judge.players),
+        max_length=max(judge.players),
+        description="The cards in playing order; index 0 is the lead.",
+    )
+    card = Field(description=CARD_DESCRIPTION, examples=[CARD_EXAMPLE])
+    fields: dict[str, Any] = {
+        "trump": (trump, ...),
+        "plays": (list[Annotated[str, card]], plays),
+    }
+    return create_model(name, __base__=ApiModel, **fields)
+
+
+@dataclass(frozen=True)
+class ApiRoute:
+    """An endpoint a game adds to the JSON API (a calculator that needs no session)."""
+
+    rule: str
+    endpoint: str
+    view: Callable[[], Response]
+
+
+@dataclass(frozen=True)
+class GameAdapter:
+    """One game's web side; see the module's docstring."""
+
+    read_form: FormReader
+    # The module whose helpers the game's templates call as ``rules``.
+    template_rules: ModuleType
+    # How the document describes the game's actions (``<Name>Action``).
+    api_actions: ActionsDoc
+    # The description of the game's options (``<Name>Options``, generated from its specs).
+    options_description: str | None = None
+    # The card picker's deck for a state (None: the game has no card picker).
+    picker_deck: Callable[[Any], cards.Deck] | None = None
+    # The colours the picker offers, when the game plays with some of the deck's only.
+    picker_colours: Callable[[Any], tuple[str, ...]] | None = None
+    correction: CardCorrection | None = None
+    # The event types corrected by typing them again: the game's own form
+    # (templates/games/<slug>/correct.html) posts what its input form posts.
+    retyped: frozenset[str] = frozenset()
+    # Why an event of this game cannot be corrected, when it cannot.
+    no_correction: str = ""
+    judge: TrickJudge | None = None
+    # The action the rules leave no choice about in a state, as JSON (None: the table has
+    # a say): a form's tap records it too, and undo and redo step over it.
+    forced: Callable[[Any], dict[str, object] | None] | None = None
+    api_routes: tuple[ApiRoute, ...] = ()
+    # The document's part of its trick judge and its own endpoints.
+    api_operations: tuple[ApiOperation, ...] = ()
