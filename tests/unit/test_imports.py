@@ -4,9 +4,12 @@ types only."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import scorekeeper
+from scorekeeper.games import PACKAGES
 
 ROOT = Path(scorekeeper.__file__).parent
 
@@ -72,3 +75,42 @@ def test_an_import_for_a_type_checker_only_counts_as_an_import(tmp_path: Path) -
     )
     modules = {"scorekeeper.store", "scorekeeper.db", "scorekeeper.export"}
     assert module_imports(typed, modules) == {"scorekeeper.store", "scorekeeper.db"}
+
+
+def test_a_games_web_side_stands_on_its_package_the_pure_games_modules_and_the_interface() -> None:
+    paths = {module_name(path): path for path in ROOT.rglob("*.py")}
+    games = ROOT / "games"
+    # The games floor: the registry and the modules beside it, the web interface apart.
+    pure = {module_name(path) for path in games.glob("*.py")} - {"scorekeeper.games.web_interface"}
+    web_modules = sorted(games.glob("*/web.py"))
+    assert len(web_modules) >= 6
+    for path in web_modules:
+        package = module_name(path.parent)
+        imported = module_imports(path, set(paths))
+        foreign = {
+            name
+            for name in imported - pure - {"scorekeeper.games.web_interface"}
+            if name != package and not name.startswith(package + ".")
+        }
+        assert foreign == set(), f"{package}.web imports {sorted(foreign)}"
+        assert "scorekeeper.games.web_interface" in imported, package
+
+
+def test_the_games_web_interface_imports_nothing_of_the_web_package() -> None:
+    path = ROOT / "games" / "web_interface.py"
+    modules = {module_name(path) for path in ROOT.rglob("*.py")}
+    imported = module_imports(path, modules)
+    assert not any(name.startswith("scorekeeper.web") for name in imported), sorted(imported)
+
+
+def test_importing_every_games_web_module_loads_nothing_of_the_web_package() -> None:
+    imports = "; ".join(f"import scorekeeper.games.{package}.web" for package in PACKAGES)
+    loaded = "print(sorted(m for m in sys.modules if m.startswith('scorekeeper.web')))"
+    result = subprocess.run(
+        [sys.executable, "-c", f"import sys; {imports}; {loaded}"],
+        cwd=ROOT.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.strip() == "[]"
