@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType, ModuleType
+from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from flask import abort, request
@@ -171,10 +171,10 @@ class ApiModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-# The card of a three-number-colour deck, as the API reads it.
+# A card of a deck of coloured numbers, as the API reads it.
 CARD_DESCRIPTION = "A card as `<colour> <number>`, any case: `blue 13`, `white 3`."
 CARD_EXAMPLE = "blue 13"
-CardText = Field(description=CARD_DESCRIPTION, examples=[CARD_EXAMPLE])
+Card = Annotated[str, Field(description=CARD_DESCRIPTION, examples=[CARD_EXAMPLE])]
 
 
 @dataclass(frozen=True)
@@ -200,7 +200,7 @@ class ActionsDoc:
 
     description: str
     types: Mapping[str, str]
-    fields: Mapping[str, FieldNote] = field(default_factory=lambda: MappingProxyType({}))
+    fields: Mapping[str, FieldNote] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -261,7 +261,7 @@ def judge_operation(
 
 class TrickWinner(ApiModel):
     winner: int = Field(ge=0, description="Index into plays.")
-    card: str = CardText
+    card: Card
     rule: Literal["green-one", "trump", "lead-suit"]
     explanation: str
 
@@ -274,11 +274,7 @@ def trick_request(name: str, judge: TrickJudge) -> type[ApiModel]:
         max_length=max(judge.players),
         description="The cards in playing order; index 0 is the lead.",
     )
-    card = Field(description=CARD_DESCRIPTION, examples=[CARD_EXAMPLE])
-    fields: dict[str, Any] = {
-        "trump": (trump, ...),
-        "plays": (list[Annotated[str, card]], plays),
-    }
+    fields: dict[str, Any] = {"trump": (trump, ...), "plays": (list[Card], plays)}
     return create_model(name, __base__=ApiModel, **fields)
 
 

@@ -130,7 +130,7 @@ def _session_write(
                 ),
             }
         },
-        "content": json_content({"oneOf": [ref("SessionState"), ref("SessionFields")]}),
+        "content": json_content({"oneOf": [ref(SessionState), ref(SessionFields)]}),
     }
     responses: Schema = {
         str(success_code): success,
@@ -794,7 +794,7 @@ def _responses() -> Schema:
                 "answer is the current state, as a 2xx would carry it, with `error` and `field`."
             ),
             "content": json_content(
-                ref("StaleVersion"),
+                ref(StaleVersion),
                 {
                     **_SESSION_STATE_EXAMPLE,
                     "version": 1,
@@ -849,13 +849,13 @@ def _paths() -> Schema:
                 ),
                 "requestBody": body(
                     "The game, the seats in table order and the options.",
-                    "NewSession",
+                    NewSession,
                     {"game": "yardkle", "seats": ["Ana", "Bo"], "options": {}},
                 ),
                 "responses": {
                     "201": ok(
                         "The new session, with its edit key (returned only this once).",
-                        "CreatedSession",
+                        CreatedSession,
                         _CREATED_EXAMPLE,
                     ),
                     **standard_errors(400, 413),
@@ -886,13 +886,11 @@ def _paths() -> Schema:
                     "`GET /sessions/{session_id}/export`), with a new id and a new edit key. "
                     "Every event is replayed and checked by the rules."
                 ),
-                "requestBody": body(
-                    "A file from the JSON export.", "SessionExport", _EXPORT_EXAMPLE
-                ),
+                "requestBody": body("A file from the JSON export.", SessionExport, _EXPORT_EXAMPLE),
                 "responses": {
                     "201": ok(
                         "The new session, with its edit key (returned only this once).",
-                        "CreatedSession",
+                        CreatedSession,
                         _CREATED_EXAMPLE,
                     ),
                     **standard_errors(400),
@@ -915,9 +913,7 @@ def _paths() -> Schema:
                 "summary": "Read a session",
                 "parameters": session_param,
                 "responses": {
-                    "200": ok(
-                        "The session's current state.", "SessionState", _SESSION_STATE_EXAMPLE
-                    ),
+                    "200": ok("The session's current state.", SessionState, _SESSION_STATE_EXAMPLE),
                     **standard_errors(404),
                 },
             }
@@ -949,7 +945,7 @@ def _paths() -> Schema:
                 ],
                 "responses": {
                     "200": {
-                        **ok("The session's version.", "SessionVersion", {"version": 12}),
+                        **ok("The session's version.", SessionVersion, {"version": 12}),
                         "headers": {
                             "ETag": {
                                 "description": "The version, as an entity tag.",
@@ -969,7 +965,7 @@ def _paths() -> Schema:
             "action records nothing. A new action ends the redo trail. " + write_note,
             body(
                 "The version the client saw and the action.",
-                "EventRequest",
+                EventRequest,
                 {
                     "version": 0,
                     "action": {"type": "roll", "dice": [1, 1, 1, 5, 2, 3]},
@@ -991,7 +987,7 @@ def _paths() -> Schema:
             "and redo can restore it. " + write_note,
             body(
                 "The version the client saw.",
-                "VersionRequest",
+                VersionRequest,
                 {"version": 1, "request_key": "e3a91b07-5c44-4f0b-9d7a-2b8f6c1e0a35"},
             ),
             200,
@@ -1007,7 +1003,7 @@ def _paths() -> Schema:
             "Restores the most recently undone event, checked by the rules again. " + write_note,
             body(
                 "The version the client saw.",
-                "VersionRequest",
+                VersionRequest,
                 {"version": 2, "request_key": "0b6d7e21-8f3a-4c95-a1e4-7d2c9f5b3e60"},
             ),
             200,
@@ -1038,18 +1034,18 @@ def _paths() -> Schema:
                 "parameters": session_param,
                 "requestBody": body(
                     "An empty object, or an optional request key.",
-                    "RematchRequest",
+                    RematchRequest,
                     {"request_key": "5f1c9a2e-3b7d-4e60-8a14-c2d9e7b0f3a6"},
                 ),
                 "responses": {
                     "200": ok(
                         "The next game an earlier request or tap started, with its edit key.",
-                        "NextGame",
+                        NextGame,
                         {**_REMATCH_EXAMPLE, "already_started": True},
                     ),
                     "201": ok(
                         "The next game this request started, with its edit key.",
-                        "NextGame",
+                        NextGame,
                         {**_REMATCH_EXAMPLE, "already_started": False},
                     ),
                     **standard_errors(400, 401, 403, 404, 413),
@@ -1074,7 +1070,7 @@ def _paths() -> Schema:
                         "description": "The session's export.",
                         "content": json_content(
                             {
-                                "allOf": [ref("SessionExport")],
+                                "allOf": [ref(SessionExport)],
                                 "properties": {
                                     "format_version": schema_of(
                                         Annotated[

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 from werkzeug.datastructures import MultiDict
@@ -10,13 +10,11 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.web_interface import (
-    CARD_DESCRIPTION,
-    CARD_EXAMPLE,
     ActionsDoc,
     ApiModel,
     AskFirst,
+    Card,
     CardCorrection,
-    CardText,
     FieldNote,
     GameAdapter,
     TrickJudge,
@@ -129,11 +127,8 @@ JUDGE = TrickJudge(
 # --- In the API document ------------------------------------------------------------
 
 
-Card = Annotated[str, Field(description=CARD_DESCRIPTION, examples=[CARD_EXAMPLE])]
-
-
 class SizedPlay(ApiModel):
-    card: str = CardText
+    card: Card
     size: int = may_be_left_out(ge=1)
 
 
