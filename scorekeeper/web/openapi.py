@@ -10,6 +10,7 @@ classes (``state_schemas``), the groups part from its models (``group_schemas``)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, Union
 
@@ -1163,8 +1164,10 @@ def _answered_everywhere(paths: Schema) -> Schema:
     return paths
 
 
+@functools.cache
 def openapi_document() -> dict[str, Any]:
-    """The OpenAPI 3.1.0 document of the JSON API v1."""
+    """The OpenAPI 3.1.0 document of the JSON API v1 (made once, generating its schemas
+    takes a while: callers must not change it)."""
     return {
         "openapi": OPENAPI_VERSION,
         "info": {
