@@ -100,7 +100,7 @@ def settle() -> Response:
 
 
 _SEAT = FieldNote("A seat index (0 is the first seat).")
-TAKERS = ("10D", "JC", "QS", "KH", "7D")
+TAKERS = tuple(str(card) for card in settlement.TAKER_CARDS)
 Taker = Literal[TAKERS]  # type: ignore[valid-type]
 Chips = Annotated[int, Field(ge=0)]
 Seat = Annotated[int, Field(ge=0)]
@@ -124,8 +124,8 @@ class YellowDwarfSettleRequest(ApiModel):
     winner: Seat = Field(description="Who went out.")
     trays: Trays  # type: ignore[valid-type]
     hands: list[list[PlayingCard]] = Field(
-        min_length=3,
-        max_length=8,
+        min_length=rules.GAME.min_players,
+        max_length=rules.GAME.max_players,
         description="Each player's cards left, in seat order; the winner's is [].",
     )
     forgot: list[Forgotten] = Field(
