@@ -4,10 +4,9 @@ A game's package holds its rules engine in ``rules`` (``GAME``, pure Python: a
 subclass of ``engine.Engine`` that declares the game's facts, its actions with
 one handler each and the kinds of value its ``expected`` lists, and writes its
 rules), its deck and trick rule where it has them (``cards``), and its web
-adapter (``web.ADAPTER``, see
-``scorekeeper.games.web_interface``). Its ``__init__``
-exports ``GAME``. Nothing outside a game's package names it: the registry below
-is the one line a new game adds.
+adapter (``web.ADAPTER``, see ``scorekeeper.games.web_interface``). Its
+``__init__`` exports ``GAME``. Nothing outside a game's package names it: the
+registry below is the one line a new game adds.
 """
 
 from __future__ import annotations

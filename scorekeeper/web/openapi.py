@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from werkzeug.exceptions import InternalServerError
 
 from scorekeeper.export import FILE_MAX_BYTES, FORMAT_VERSION, READABLE_VERSIONS
-from scorekeeper.games import GAMES
+from scorekeeper.games import GAMES, listed_values
 from scorekeeper.games.base import and_list
 from scorekeeper.games.web_interface import ApiModel, may_be_left_out
 from scorekeeper.models import NAME_MAX_LENGTH
@@ -317,33 +317,15 @@ class Error(ApiModel):
     )
 
 
-def _listed_values() -> dict[str, tuple[str | tuple[str, ...], str]]:
-    """The values an accepted action may list, by name: the JSON type of each listed value
-    and what the list holds."""
-    return {
-        "cards": ("string", "The cards that may be played or tapped now, as written."),
-        "ranks": ("string", "The ranks accepted (Yellow Dwarf's “without”)."),
-        "moves": ("string", "The size marker's moves accepted (Yadokarick)."),
-        "crabs": ("integer", "The crabs a card may go onto (solo Yadokarick)."),
-        "sizes": (
-            "string",
-            "The cards among `cards` whose printed size the session does not know yet: "
-            "playing one needs its `size` (Yadokarick).",
-        ),
-        "choices": (
-            ("string", "integer", "boolean"),
-            "The answers of a question (a bid, a revoke flag, “called?”).",
-        ),
-    }
+def _listed_values() -> dict[str, tuple[Any, str]]:
+    """The values an accepted action may list, by name: the type of each listed value and
+    what the list holds, as the games declare them."""
+    return {name: (kind.item, kind.description) for name, kind in listed_values().items()}
 
 
-_JSON_TYPES: dict[str, type] = {"string": str, "integer": int, "boolean": bool}
-
-
-def _listed(item: str | tuple[str, ...], description: str) -> tuple[Any, Any]:
-    """A list of values of the JSON type(s) ``item``, as a field a body may leave out."""
-    kinds = tuple(_JSON_TYPES[name] for name in ((item,) if isinstance(item, str) else item))
-    return list[Union[kinds]], may_be_left_out(description=description)  # type: ignore[valid-type]  # noqa: UP007
+def _listed(item: Any, description: str) -> tuple[Any, Any]:
+    """A list of values of type ``item``, as a field a body may leave out."""
+    return list[item], may_be_left_out(description=description)
 
 
 _EXPECTED_ACTION_FIELDS: dict[str, Any] = {
