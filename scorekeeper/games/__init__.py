@@ -28,11 +28,30 @@ PACKAGES = (
 )
 
 GAMES: dict[str, Game] = {}
-# Each game's package by its slug ("yellow-dwarf" lives in yellow_dwarf).
+# Each listed game's package by its slug ("yellow-dwarf" lives in yellow_dwarf).
 PACKAGE_OF: dict[str, str] = {}
+# Each game's web module (the one holding its ``ADAPTER``) by its slug.
+WEB_MODULE_OF: dict[str, str] = {}
+
+
+def register(game: Game, web_module: str) -> None:
+    """Add ``game`` to the registry, after those listed; ``web_module`` names the module
+    holding its web adapter. A game kept outside this package (a test's own) comes in here."""
+    if game.slug in GAMES:
+        raise ValueError(f"a game called {game.slug!r} is registered already")
+    GAMES[game.slug] = game
+    WEB_MODULE_OF[game.slug] = web_module
+
+
+def unregister(slug: str) -> None:
+    """Take the game called ``slug`` out of the registry."""
+    del GAMES[slug], WEB_MODULE_OF[slug]
+    PACKAGE_OF.pop(slug, None)
+
+
 for _package in PACKAGES:
     _game: Game = import_module(f"{__name__}.{_package}").GAME
-    GAMES[_game.slug] = _game
+    register(_game, f"{__name__}.{_package}.web")
     PACKAGE_OF[_game.slug] = _package
 
 

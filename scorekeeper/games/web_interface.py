@@ -315,3 +315,6 @@ class GameAdapter:
     api_routes: tuple[ApiRoute, ...] = ()
     # The document's part of its trick judge and its own endpoints.
     api_operations: tuple[ApiOperation, ...] = ()
+    # The folder holding its templates (games/<slug>/...) when they are not in the app's
+    # own templates folder: a game kept outside the app's package.
+    template_folder: str | None = None

@@ -87,6 +87,7 @@ def game_templates(app: Flask) -> Callable[[Game, str, str], str]:
 def register(app: Flask) -> None:
     from scorekeeper.web import (
         access,
+        adapters,
         api,
         decks,
         errors,
@@ -108,6 +109,8 @@ def register(app: Flask) -> None:
     app.before_request(access.upgrade_old_cookie)
     app.url_map.converters["other_than"] = api.OtherThan
     for blueprint in (sessions.bp, play.bp, export.bp, judge.bp, decks.bp, groups.bp, api.bp):
+        app.register_blueprint(blueprint)
+    for blueprint in adapters.template_blueprints():
         app.register_blueprint(blueprint)
     app.jinja_env.globals["GAMES"] = GAMES
     app.jinja_env.globals["page_url"] = page_url
