@@ -18,6 +18,8 @@ import pytest
 from page_player import WALKS, Submission, submissions
 from test_phone import CHROMIUM, PHONE, send, server  # noqa: F401  (the live server fixture)
 
+from scorekeeper.web.adapters import trick_judges
+
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 SCHEMES = ("light", "dark")
 SEVERE = ("serious", "critical")
@@ -263,7 +265,7 @@ def test_every_page_outside_a_game_has_no_serious_axe_violation(
     page.fill("#text", "kind,number\r\nplayer,0")
     send(page, page.get_by_role("button", name="Import", exact=True))
     audit.check("group import refused")
-    for slug in ("yokai-septet", "cryptruck", "yadokarick"):
+    for slug in trick_judges():
         judge_a_trick(audit, server, slug)
     session_url = start_session(audit, server, "yadokarick", ["Ann", "Bo", "Cy"], {})
     audit.visit(server + "/", "home, a session")

@@ -551,16 +551,29 @@ def new_session_form(slug: str, seats: int) -> Callable[[World], dict[str, Any]]
     return fields
 
 
+# The new-session page of every game is fuzzed, with these numbers of seats (Yadokarick's
+# mode follows the number of seats: one form each).
+NEW_SESSION_SEATS: dict[str, tuple[int, ...]] = {
+    "yardkle": (2,),
+    "yokai-septet": (4,),
+    "cryptruck": (3,),
+    "yadokarick": (1, 2, 4),
+    "yellow-dwarf": (3,),
+    "score-sheet": (3,),
+}
+
+
 def other_forms() -> list[Form]:
     forms = [
-        Form(f"new-{slug}", "sessions.new_session", "POST", lambda _w, s=slug: f"/new/{s}", f)
-        for slug, f in (
-            ("yardkle", new_session_form("yardkle", 2)),
-            ("yokai-septet", new_session_form("yokai-septet", 4)),
-            ("cryptruck", new_session_form("cryptruck", 3)),
-            ("yellow-dwarf", new_session_form("yellow-dwarf", 3)),
-            ("score-sheet", new_session_form("score-sheet", 3)),
+        Form(
+            f"new-{slug}" if len(counts) == 1 else f"new-{slug}-{seats}",
+            "sessions.new_session",
+            "POST",
+            lambda _w, s=slug: f"/new/{s}",
+            new_session_form(slug, seats),
         )
+        for slug, counts in NEW_SESSION_SEATS.items()
+        for seats in counts
     ]
     # A score sheet's round is corrected by typing it again (its event 1 is a round).
     forms.append(
@@ -573,16 +586,6 @@ def other_forms() -> list[Form]:
             also=("negative-0",),
         )
     )
-    forms += [
-        Form(
-            f"new-yadokarick-{seats}",
-            "sessions.new_session",
-            "POST",
-            lambda _w: "/new/yadokarick",
-            new_session_form("yadokarick", seats),
-        )
-        for seats in (1, 2, 4)
-    ]
     forms += [
         Form(
             "new-deck",
@@ -717,32 +720,36 @@ def other_forms() -> list[Form]:
             lambda _w, q=query: q,
             also=judge_steps,
         )
-        for slug, query in (
-            (
-                "yokai-septet",
-                {"players": "4", "trump": "red", "play": ["green 3", "red 8"], "add": "red 9"},
-            ),
-            (
-                "cryptruck",
-                {"players": "3", "trump": "green", "play": ["red 2", "white 3"], "add": "red 4"},
-            ),
-            (
-                "yadokarick",
-                {"players": "3", "play": ["green 5", "green 9"], "add": "green 2"},
-            ),
-            (
-                "yadokarick",
-                {
-                    "players": "4",
-                    "play": ["green 5/3", "pink 7/2"],
-                    "name": ["Ann", "Bo", "Cy"],
-                    "add": "green 9",
-                    "size": ["4"],
-                },
-            ),
-        )
+        for slug, query in JUDGE_QUERIES
     ]
     return forms
+
+
+# The trick judge's page of every game that has one, each with a trick under way.
+JUDGE_QUERIES: list[tuple[str, dict[str, Any]]] = [
+    (
+        "yokai-septet",
+        {"players": "4", "trump": "red", "play": ["green 3", "red 8"], "add": "red 9"},
+    ),
+    (
+        "cryptruck",
+        {"players": "3", "trump": "green", "play": ["red 2", "white 3"], "add": "red 4"},
+    ),
+    (
+        "yadokarick",
+        {"players": "3", "play": ["green 5", "green 9"], "add": "green 2"},
+    ),
+    (
+        "yadokarick",
+        {
+            "players": "4",
+            "play": ["green 5/3", "pink 7/2"],
+            "name": ["Ann", "Bo", "Cy"],
+            "add": "green 9",
+            "size": ["4"],
+        },
+    ),
+]
 
 
 def group_file(w: Any) -> dict[str, Any]:

@@ -11,6 +11,8 @@ import pytest
 from conftest import page_error
 from flask.testing import FlaskClient
 
+from scorekeeper.web.adapters import trick_judges
+
 
 class Picker:
     """A phone on the judge page: each tap submits the page's GET form."""
@@ -43,14 +45,12 @@ def verdict(page: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", match.group(0))).split())
 
 
-def test_the_judge_page_offers_the_three_trick_games(client: FlaskClient) -> None:
+def test_the_judge_page_offers_every_trick_game(client: FlaskClient) -> None:
     page = client.get("/judge").get_data(as_text=True)
-    for title, slug in (
-        ("Yokai Septet", "yokai-septet"),
-        ("Cryptruck", "cryptruck"),
-        ("Yadokarick", "yadokarick"),
-    ):
-        assert title in page and f'href="/judge/{slug}"' in page
+    judges = trick_judges()
+    assert list(judges) == ["yokai-septet", "cryptruck", "yadokarick"]
+    for slug, judge in judges.items():
+        assert judge.title in page and f'href="/judge/{slug}"' in page
 
 
 def test_a_yokai_septet_trick_is_settled_in_under_ten_taps(client: FlaskClient) -> None:
@@ -318,7 +318,7 @@ def test_api_judge_refuses_bad_input_with_422_naming_the_field(
     assert len(answer["error"]) > 10
 
 
-@pytest.mark.parametrize("game", ["yokai-septet", "cryptruck", "yadokarick"])
+@pytest.mark.parametrize("game", list(trick_judges()))
 def test_api_judge_refuses_a_body_that_is_not_a_json_object(client: FlaskClient, game: str) -> None:
     response = client.post(f"/api/v1/judge/{game}", data="plays", content_type="text/plain")
     assert response.status_code == 400
