@@ -13,10 +13,10 @@ import secrets
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 import pytest
 from conftest import API, assert_error, make_app, start
@@ -39,15 +39,11 @@ from scorekeeper.games.base import (
     Standing,
     int_option,
     rank_by_score,
-    resolve_options,
 )
-from scorekeeper.games.house_sizes import SizedCards
+from scorekeeper.games.engine import CHOICES, Engine, on
 from scorekeeper.games.records import evolve
 from scorekeeper.web import openapi_parts as doc
 from scorekeeper.web.adapters import GameAdapter
-
-if TYPE_CHECKING:
-    from scorekeeper.games.base import Game
 
 # --- The game's rules (its package's rules.py) ------------------------------------------
 
@@ -90,73 +86,62 @@ class State:
     last_ruling: str
 
 
-class CoinFlip:
-    """First to ``target`` right calls wins (see base.Game)."""
+def call(state: State, action: Call) -> State:
+    caller = state.players[state.current]
+    if state.finished:
+        raise IllegalAction("The game is over.")
+    if state.called is not None:
+        raise IllegalAction(f"{caller} called {state.called}: flip the coin.", "type")
+    return evolve(state, called=action.side, last_ruling=f"{caller} calls {action.side}.")
 
-    slug: str = "coin-flip"
-    title: str = "Coin flip"
-    min_players: int = 2
-    max_players: int = 4
-    sized_cards: SizedCards | None = None
-    actions: ActionSet[Action] = ActionSet(Action)
-    options: tuple[OptionSpec, ...] = (
-        OptionSpec("target", "Right calls to win", "int", 3, minimum=1, maximum=9),
+
+def flip(state: State, action: Flip) -> State:
+    caller = state.players[state.current]
+    if state.finished:
+        raise IllegalAction("The game is over.")
+    if state.called is None:
+        raise IllegalAction(f"{caller} calls heads or tails first.", "type")
+    right = action.side == state.called
+    scores = list(state.scores)
+    scores[state.current] += right
+    finished = scores[state.current] >= state.target
+    outcome = "wins" if finished else "scores" if right else "misses"
+    return evolve(
+        state,
+        scores=tuple(scores),
+        current=(state.current + 1) % len(state.players),
+        called=None,
+        flips=(*state.flips, (state.current, state.called, action.side)),
+        finished=finished,
+        last_ruling=f"{action.side.title()}: {caller} {outcome}.",
     )
 
-    def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> State:
-        if not self.min_players <= len(players) <= self.max_players:
-            raise IllegalAction("A coin flip is for 2 to 4 players.", "players")
-        target = int_option(resolve_options(self.options, options), "target")
-        return State(tuple(players), target, (0,) * len(players), 0, None, (), False, "")
 
-    def parse_action(self, data: Mapping[str, object]) -> Action:
-        return self.actions.parse(data)
+class CoinFlip(Engine[State, Action]):
+    """First to ``target`` right calls wins."""
 
-    def action_to_json(self, action: Action) -> dict[str, object]:
-        return self.actions.to_json(action)
+    slug = "coin-flip"
+    title = "Coin flip"
+    min_players = 2
+    max_players = 4
+    options = (OptionSpec("target", "Right calls to win", "int", 3, minimum=1, maximum=9),)
+    actions = ActionSet(Action)
+    handlers = (
+        on(Call, call, lambda called: f"call {called.side}"),
+        on(Flip, flip, lambda flipped: f"flip {flipped.side}"),
+    )
+    listed = (CHOICES,)
 
-    def apply(self, state: State, action: Action) -> State:
-        if state.finished:
-            raise IllegalAction("The game is over.")
-        caller = state.players[state.current]
-        if isinstance(action, Call):
-            if state.called is not None:
-                raise IllegalAction(f"{caller} called {state.called}: flip the coin.", "type")
-            return evolve(state, called=action.side, last_ruling=f"{caller} calls {action.side}.")
-        if state.called is None:
-            raise IllegalAction(f"{caller} calls heads or tails first.", "type")
-        right = action.side == state.called
-        scores = list(state.scores)
-        scores[state.current] += right
-        finished = scores[state.current] >= state.target
-        outcome = "wins" if finished else "scores" if right else "misses"
-        return evolve(
-            state,
-            scores=tuple(scores),
-            current=(state.current + 1) % len(state.players),
-            called=None,
-            flips=(*state.flips, (state.current, state.called, action.side)),
-            finished=finished,
-            last_ruling=f"{action.side.title()}: {caller} {outcome}.",
-        )
+    def first_state(self, players: tuple[str, ...], options: Mapping[str, OptionValue]) -> State:
+        target = int_option(options, "target")
+        first = f"{players[0]} calls first."
+        return State(players, target, (0,) * len(players), 0, None, (), False, first)
 
-    def expected(self, state: State) -> Expected:
+    def expected_actions(self, state: State) -> Expected:
         if state.finished:
             return NOTHING_EXPECTED
         kind = "call" if state.called is None else "flip"
         return Expected(state.current, (Accepts(kind, choices=SIDES),))
-
-    def ruling(self, state: State) -> str:
-        return state.last_ruling or f"{state.players[0]} calls first."
-
-    def describe(self, action: Action) -> str:
-        return f"{action.type} {action.side}"
-
-    def is_finished(self, state: State) -> bool:
-        return state.finished
-
-    def winners(self, state: State) -> list[int]:
-        return [seat for seat, score in enumerate(state.scores) if score >= state.target]
 
     def standings(self, state: State) -> list[Standing]:
         return rank_by_score(state.players, state.scores)
@@ -165,26 +150,14 @@ class CoinFlip:
         totals = [0] * len(state.players)
         rows = []
         for number, (seat, called, came) in enumerate(state.flips, start=1):
-            totals[seat] += called == came
+            points = int(called == came)
+            totals[seat] += points
             note = f"called {called}, {came}"
-            rows.append(
-                ScoreRow(number, seat, state.players[seat], int(called == came), totals[seat], note)
-            )
+            rows.append(ScoreRow(number, seat, state.players[seat], points, totals[seat], note))
         return rows
-
-    def rematch_options(
-        self, options: Mapping[str, OptionValue], seats: Sequence[str]
-    ) -> dict[str, OptionValue]:
-        return resolve_options(self.options, options)
-
-    def rematch_first_seat(self, state: State) -> int:
-        return 0
 
 
 GAME = CoinFlip()
-
-if TYPE_CHECKING:
-    _conforms: Game = GAME
 
 # --- Its web side (its package's web.py) and templates (templates/games/<slug>/) ----------
 
