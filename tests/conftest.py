@@ -124,6 +124,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     return f"sqlite:///{tmp_path}/test.sqlite3"
 
 
+# For a test of pages or rules that uses the store only as the tests beside it do, on both
+# backends: which one holds its session changes nothing it checks, and a PostgreSQL copy
+# would only double its time.
+SQLITE_ONLY = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+
 @pytest.fixture
 def app(database_url: str) -> Iterator[Flask]:
     yield make_app(database_url)
