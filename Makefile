@@ -48,9 +48,9 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# TEST_WORKERS=auto runs the suite on every core (pytest-xdist), each test file whole on one
-# worker. Serial by default: under it, test_viewport_dice.py's no-js rounds time out.
-TEST_WORKERS ?= 0
+# The suite runs on every core (pytest-xdist), each test file whole on one worker: a file's
+# own servers (the installed wheel's) start once. TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
 test: lint
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 

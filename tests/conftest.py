@@ -3,12 +3,16 @@ TEST_DATABASE_URL names one (CI sets it), and a scorer's client."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import random
 import re
 import secrets
+import socket
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -118,6 +122,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
         empty_postgres(POSTGRES_URL)
         return POSTGRES_URL
     return f"sqlite:///{tmp_path}/test.sqlite3"
+
+
+# For a test of pages or rules that uses the store only as the tests beside it do, on both
+# backends: which one holds its session changes nothing it checks, and a PostgreSQL copy
+# would only double its time.
+SQLITE_ONLY = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 
 @pytest.fixture
@@ -415,6 +425,9 @@ def assert_error(response: Any, status: int, field: str | None) -> str:
 # The browser tests (tests/e2e) drive Debian's Chromium: Playwright's own download cannot
 # work here.
 CHROMIUM = "/usr/bin/chromium"
+# A name for 127.0.0.1 that Chromium does not count as this computer: pages served under
+# it are no secure context, as on a phone that opens the laptop's Wi-Fi address.
+WIFI_NAME = "scorer.test"
 
 
 def chromium(playwright: Any) -> Any:
@@ -427,18 +440,75 @@ def chromium(playwright: Any) -> Any:
             "--disable-background-networking",
             "--disable-component-update",
             "--no-first-run",
+            f"--host-resolver-rules=MAP {WIFI_NAME} 127.0.0.1",
         ],
     )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """One Chromium for a whole test module; each test opens its own context."""
+    """One Chromium for the whole run (of each xdist worker): starting one costs seconds.
+    Each test opens its own context, so no cookie (no device, no deck) passes between
+    tests."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     with playwright_api.sync_playwright() as playwright:
         opened = chromium(playwright)
         yield opened
         opened.close()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_until_listening(port: int) -> None:
+    """Until a server answers on ``port`` of 127.0.0.1; at most 30 s (a busy machine
+    starts a server slowly)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"no server answered on port {port} within 30 s")
+
+
+@contextlib.contextmanager
+def live_server(folder: Path, *run_options: str) -> Iterator[int]:
+    """`flask run` on a free port of 127.0.0.1 and a fresh database in ``folder``
+    (``run_options`` such as ``--cert``); yields the port once it answers."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DATABASE_URL": f"sqlite:///{folder}/live.sqlite3",
+        "SCOREKEEPER_SECRET_KEY": "e2e",
+    }
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "flask", "--app", "scorekeeper"),
+            *("run", "--port", str(port), *run_options),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until_listening(port)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The live app the browser tests share (one per xdist worker): a test's own context
+    is a phone of its own, and sees only its own sessions, groups and decks."""
+    with live_server(tmp_path_factory.mktemp("live")) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 # --- Statistics -------------------------------------------------------------------------
@@ -511,8 +581,9 @@ def statements() -> Iterator[Statements]:
 
 
 def wait_until_serving(error_log: Path) -> str:
-    """The address gunicorn chose (it logs it), once a worker answers; at most 15 s."""
-    deadline = time.monotonic() + 15
+    """The address gunicorn chose (it logs it), once a worker answers; at most 30 s (a
+    busy machine loads the app slowly)."""
+    deadline = time.monotonic() + 30
     url = None
     while time.monotonic() < deadline:
         if url is None and error_log.exists():
@@ -529,7 +600,7 @@ def wait_until_serving(error_log: Path) -> str:
                 pass
         time.sleep(0.1)
     log = error_log.read_text() if error_log.exists() else "no error log"
-    raise AssertionError(f"gunicorn did not answer within 15 s:\n{log}")
+    raise AssertionError(f"gunicorn did not answer within 30 s:\n{log}")
 
 
 def create_session(base_url: str) -> dict[str, Any]:

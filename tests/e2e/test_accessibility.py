@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 import pytest
 from page_player import WALKS, Submission, submissions
-from test_phone import CHROMIUM, PHONE, send, server  # noqa: F401  (the live server fixture)
+from test_phone import CHROMIUM, PHONE, send
 
 from scorekeeper.web.adapters import trick_judges
 
@@ -188,7 +188,7 @@ def walk(audit: Audit, game: str, base: str, session_url: str) -> None:
 
 @pytest.mark.parametrize("game", list(WALKS))
 def test_every_step_of_a_game_has_no_serious_axe_violation(
-    server: str,  # noqa: F811
+    server: str,
     audit: Audit,
     game: str,
 ) -> None:
@@ -231,7 +231,7 @@ def judge_a_trick(audit: Audit, base: str, slug: str) -> None:
 
 
 def test_every_page_outside_a_game_has_no_serious_axe_violation(
-    server: str,  # noqa: F811
+    server: str,
     audit: Audit,
 ) -> None:
     page = audit.page

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from test_accessibility import Audit, audit  # noqa: F401  (the axe fixture)
-from test_phone import CHROMIUM, check_phone_layout, launch, send, server  # noqa: F401
+from test_phone import CHROMIUM, check_phone_layout, phone, send
 
 pytestmark = [
     pytest.mark.e2e,
@@ -56,13 +56,12 @@ def tap(page: Any, javascript: bool, name: str) -> None:
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_a_group_starts_a_game_by_tapping_players_and_sees_it(
-    server: str,  # noqa: F811
+    server: str,
+    browser: Any,
     javascript: bool,
 ) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
     suffix = "js" if javascript else "nojs"
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, javascript)
+    with phone(browser, javascript) as page:
         group_url = make_group(page, server, "Friday night", ["Ann", "Bo", "Cy"])
         check_phone_layout(page, f"group-{suffix}")
         page.get_by_role("link", name="Start a game").click()
@@ -83,17 +82,16 @@ def test_a_group_starts_a_game_by_tapping_players_and_sees_it(
         assert "Bo rolls first" in page.content()
 
         # Another phone with the group's link sees the game, read only.
-        watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
-        watcher.goto(group_url)
-        games = watcher.locator("ul.sessions").inner_text()
-        assert "Yardkle" in games and "Bo, Ann, Cy" in games
-        assert watcher.get_by_role("link", name="Start a game").count() == 0
-        check_phone_layout(watcher, f"group-watching-{suffix}")
-        browser.close()
+        with phone(browser, True) as watcher:
+            watcher.goto(group_url)
+            games = watcher.locator("ul.sessions").inner_text()
+            assert "Yardkle" in games and "Bo, Ann, Cy" in games
+            assert watcher.get_by_role("link", name="Start a game").count() == 0
+            check_phone_layout(watcher, f"group-watching-{suffix}")
 
 
 def test_the_group_pages_have_no_serious_axe_violation(
-    server: str,  # noqa: F811
+    server: str,
     audit: Audit,  # noqa: F811
 ) -> None:
     page = audit.page
@@ -165,7 +163,7 @@ def played_group(page: Any, base: str) -> tuple[str, dict[str, int]]:
 
 
 def test_a_groups_statistics_page_fits_a_phone_and_passes_axe_in_light_and_dark(
-    server: str,  # noqa: F811
+    server: str,
     audit: Audit,  # noqa: F811
 ) -> None:
     page = audit.page

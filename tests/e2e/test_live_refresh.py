@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, free_port, launch, wait_until_listening
+from conftest import wait_until_serving
+from test_phone import CHROMIUM, phone
 
 pytestmark = [
     pytest.mark.e2e,
@@ -28,8 +29,8 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Gunicorn with three workers, as the README deploys it."""
-    port = free_port()
+    """Gunicorn with three workers, as the README deploys it; once a worker answers (the
+    port is open before the workers have loaded the app)."""
     folder = tmp_path_factory.mktemp("workers")
     database = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{folder}/live.sqlite3"
     env = {
@@ -42,17 +43,19 @@ def workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     process = subprocess.Popen(
         [
             *(sys.executable, "-m", "gunicorn", "--workers", "3"),
-            *("--bind", f"127.0.0.1:{port}", "scorekeeper:create_app()"),
+            *("--bind", "127.0.0.1:0", "--error-logfile", str(folder / "error.log")),
+            "scorekeeper:create_app()",
         ],
         cwd=REPOSITORY,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    wait_until_listening(port)
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    process.wait(timeout=10)
+    try:
+        yield wait_until_serving(folder / "error.log")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
 
 
 def post(url: str, body: Any, key: str | None = None) -> Any:
@@ -64,13 +67,10 @@ def post(url: str, body: Any, key: str | None = None) -> Any:
         return json.load(answer)
 
 
-def test_another_phones_entry_shows_within_two_seconds(workers: str) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_another_phones_entry_shows_within_two_seconds(workers: str, browser: Any) -> None:
     created = post(f"{workers}/api/v1/sessions", {"game": "yardkle", "seats": ["Ann", "Bo"]})
     events = f"{workers}/api/v1/sessions/{created['id']}/events"
-    with sync_playwright() as playwright:
-        browser, page = launch(playwright, javascript=True)
+    with phone(browser, javascript=True) as page:
         checks: list[Any] = []
         page.on(
             "requestfinished",
@@ -95,4 +95,3 @@ def test_another_phones_entry_shows_within_two_seconds(workers: str) -> None:
             )
             assert time.monotonic() - written < 2.0
         assert "650" in page.locator("main").inner_text()
-        browser.close()

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from test_phone import CHROMIUM, check_phone_layout, launch, server  # noqa: F401 (fixture)
+from test_phone import CHROMIUM, check_phone_layout, phone
 
 pytestmark = [
     pytest.mark.e2e,
@@ -34,14 +33,9 @@ def as_written_in_utc(utc_text: str) -> str:
     return f"{utc_text[:10]} {utc_text[11:16]} UTC"
 
 
-@contextlib.contextmanager
-def phone_in_the_zone(javascript: bool) -> Iterator[Any]:
-    """A page of a phone-sized Chromium in ``ZONE`` writing dates as en-GB does."""
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, javascript, timezone_id=ZONE, locale="en-GB")
-        yield page
-        browser.close()
+def phone_in_the_zone(browser: Any, javascript: bool) -> contextlib.AbstractContextManager[Any]:
+    """A page of a phone in ``ZONE`` writing dates as en-GB does."""
+    return phone(browser, javascript, timezone_id=ZONE, locale="en-GB")
 
 
 def score_a_corrected_round(page, url: str) -> None:  # type: ignore[no-untyped-def]
@@ -62,11 +56,12 @@ def score_a_corrected_round(page, url: str) -> None:  # type: ignore[no-untyped-
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_home_and_history_times_show_in_the_phones_time_zone(
-    server: str,  # noqa: F811 (the fixture imported above)
+    server: str,
+    browser: Any,
     javascript: bool,
 ) -> None:
     suffix = "js" if javascript else "nojs"
-    with phone_in_the_zone(javascript) as page:
+    with phone_in_the_zone(browser, javascript) as page:
         score_a_corrected_round(page, server)
 
         page.get_by_role("link", name="History").click()

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import CHROMIUM, chromium
+from conftest import CHROMIUM
 
 PHONE = {"width": 360, "height": 740}
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
@@ -30,57 +27,14 @@ pytestmark = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_until_listening(port: int) -> None:
-    """Until a server answers on ``port`` of 127.0.0.1 (10 s at most)."""
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-
-
 @contextlib.contextmanager
-def live_server(folder: Path, *run_options: str) -> Iterator[int]:
-    """`flask run` on a free port of 127.0.0.1 and a fresh database in ``folder``
-    (``run_options`` such as ``--cert``); yields the port once it answers."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "SCOREKEEPER_DATABASE_URL": f"sqlite:///{folder}/live.sqlite3",
-        "SCOREKEEPER_SECRET_KEY": "e2e",
-    }
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "flask", "--app", "scorekeeper"),
-            *("run", "--port", str(port), *run_options),
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    wait_until_listening(port)
-    yield port
-    process.terminate()
-    process.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(tmp_path_factory.mktemp("live")) as port:
-        yield f"http://127.0.0.1:{port}"
-
-
-def launch(playwright, javascript: bool, **context: object):  # type: ignore[no-untyped-def]
-    browser = chromium(playwright)
-    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript, **context)
-    return browser, context.new_page()
+def phone(browser: Any, javascript: bool, **context: object) -> Iterator[Any]:
+    """A phone-sized page of the shared Chromium, in a context (a phone) of its own."""
+    opened = browser.new_context(viewport=PHONE, java_script_enabled=javascript, **context)
+    try:
+        yield opened.new_page()
+    finally:
+        opened.close()
 
 
 def check_phone_layout(page, name: str) -> None:  # type: ignore[no-untyped-def]
@@ -124,11 +78,9 @@ def tap_roll(page, javascript: bool, *dice: int) -> None:  # type: ignore[no-unt
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_a_yardkle_game_on_a_phone_screen(server: str, javascript: bool) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
+def test_a_yardkle_game_on_a_phone_screen(server: str, browser: Any, javascript: bool) -> None:
     suffix = "js" if javascript else "nojs"
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, javascript)
+    with phone(browser, javascript) as page:
         outside: list[str] = []
         page.on(
             "request",
@@ -168,30 +120,24 @@ def test_a_yardkle_game_on_a_phone_screen(server: str, javascript: bool) -> None
         check_phone_layout(page, f"share-{suffix}")
         page.get_by_role("link", name="Results").click()
         check_phone_layout(page, f"results-{suffix}")
-        browser.close()
         assert outside == [], f"requests outside the app: {outside}"
 
 
-def test_dark_mode_is_taken_from_the_phone(server: str) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, True)
+def test_dark_mode_is_taken_from_the_phone(server: str, browser: Any) -> None:
+    with phone(browser, True) as page:
         page.emulate_media(color_scheme="dark")
         page.goto(server)
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
         check_phone_layout(page, "home-dark")
-        browser.close()
     assert background == "rgb(21, 19, 15)"
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_a_disputed_trick_is_settled_on_a_phone_in_under_ten_taps(
-    server: str, javascript: bool
+    server: str, browser: Any, javascript: bool
 ) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
     suffix = "js" if javascript else "nojs"
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, javascript)
+    with phone(browser, javascript) as page:
         page.goto(server)
         taps = 0
         for locator in (
@@ -215,13 +161,10 @@ def test_a_disputed_trick_is_settled_on_a_phone_in_under_ten_taps(
         page.goto(f"{server}/judge/yadokarick")
         page.get_by_role("button", name="green 25", exact=True).click()
         check_phone_layout(page, f"judge-size-{suffix}")
-        browser.close()
 
 
-def test_a_yokai_septet_trick_at_the_table_on_a_phone(server: str) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, False)
+def test_a_yokai_septet_trick_at_the_table_on_a_phone(server: str, browser: Any) -> None:
+    with phone(browser, False) as page:
         page.goto(f"{server}/new/yokai-septet")
         for index, name in enumerate(("Ann", "Bo", "Cy", "Di")):
             page.fill(f"#seats-{index}", name)
@@ -237,13 +180,10 @@ def test_a_yokai_septet_trick_at_the_table_on_a_phone(server: str) -> None:
         check_phone_layout(page, "yokai-correct")
         page.get_by_role("button", name="yellow 5", exact=True).click()
         assert "Trick 1: Cy takes it" in page.inner_text("details")
-        browser.close()
 
 
-def test_a_cryptruck_round_starts_on_a_phone(server: str) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, False)
+def test_a_cryptruck_round_starts_on_a_phone(server: str, browser: Any) -> None:
+    with phone(browser, False) as page:
         page.goto(f"{server}/new/cryptruck")
         check_phone_layout(page, "cryptruck-new")
         for index, name in enumerate(("Ann", "Bo", "Cy")):
@@ -259,7 +199,6 @@ def test_a_cryptruck_round_starts_on_a_phone(server: str) -> None:
         page.get_by_role("button", name="green 1", exact=True).click()
         assert "Trick 1: Cy takes it with green 1." in page.inner_text(".ruling")
         check_phone_layout(page, "cryptruck-play")
-        browser.close()
 
 
 def start_on_phone(page, server: str, game: str, names: list[str]) -> None:  # type: ignore[no-untyped-def]
@@ -271,12 +210,10 @@ def start_on_phone(page, server: str, game: str, names: list[str]) -> None:  # t
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_a_yadokarick_trick_with_sizes_and_the_marker_on_a_phone(
-    server: str, javascript: bool
+    server: str, browser: Any, javascript: bool
 ) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
     suffix = "js" if javascript else "nojs"
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, javascript)
+    with phone(browser, javascript) as page:
         page.goto(f"{server}/new/yadokarick")
         check_phone_layout(page, f"yadokarick-new-{suffix}")
         start_on_phone(page, server, "yadokarick", ["Ann", "Bo", "Cy", "Di"])
@@ -295,13 +232,10 @@ def test_a_yadokarick_trick_with_sizes_and_the_marker_on_a_phone(
         page.get_by_role("link", name="My Yadokarick deck").click()
         check_phone_layout(page, f"yadokarick-deck-{suffix}")
         assert page.get_by_label("size of green 25").input_value() == "3"
-        browser.close()
 
 
-def test_a_yadokarick_solo_move_on_a_phone(server: str) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, True)
+def test_a_yadokarick_solo_move_on_a_phone(server: str, browser: Any) -> None:
+    with phone(browser, True) as page:
         start_on_phone(page, server, "yadokarick", ["Sol"])
         for number in (18, 17, 19, 5, 6):
             send(page, page.get_by_role("button", name=f"pink {number}", exact=True))
@@ -310,13 +244,10 @@ def test_a_yadokarick_solo_move_on_a_phone(server: str) -> None:
         send(page, page.get_by_role("button", name="pink 18 onto crab 4", exact=True))
         assert "Crab 4 pink\nPink 18·2" in page.inner_text(".crabs")
         check_phone_layout(page, "yadokarick-solo-crab")
-        browser.close()
 
 
-def test_a_yellow_dwarf_run_with_a_taker_card_on_a_phone(server: str) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, False)
+def test_a_yellow_dwarf_run_with_a_taker_card_on_a_phone(server: str, browser: Any) -> None:
+    with phone(browser, False) as page:
         start_on_phone(page, server, "yellow-dwarf", ["Ann", "Bo", "Cy", "Di"])
         check_phone_layout(page, "yellow-dwarf-start")
         for card in ("8♥", "9♠", "10♦"):  # each card button is named by what it shows
@@ -327,14 +258,11 @@ def test_a_yellow_dwarf_run_with_a_taker_card_on_a_phone(server: str) -> None:
         check_phone_layout(page, "yellow-dwarf-run")
         page.get_by_role("button", name="Ann: “without J”").click()
         assert "Bo" in page.inner_text(".seats li.current")
-        browser.close()
 
 
-def test_an_eight_seat_score_sheet_on_a_phone(server: str) -> None:
-    playwright_api = pytest.importorskip("playwright.sync_api")
+def test_an_eight_seat_score_sheet_on_a_phone(server: str, browser: Any) -> None:
     names = ["Annabelle", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
-    with playwright_api.sync_playwright() as playwright:
-        browser, page = launch(playwright, False)
+    with phone(browser, False) as page:
         start_on_phone(page, server, "score-sheet", names)
         check_phone_layout(page, "score-sheet-start")
         for number, points in enumerate(
@@ -362,4 +290,3 @@ def test_an_eight_seat_score_sheet_on_a_phone(server: str) -> None:
         page.get_by_role("button", name="Save round 1").click()
         assert page.inner_text("tr.leader .sheet-name").endswith("Flo")
         assert page.inner_text("tr.leader .sheet-total") == "30"
-        browser.close()

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 import pytest
 from test_local_time import as_shown_in_the_zone, as_written_in_utc, phone_in_the_zone
-from test_phone import CHROMIUM, check_phone_layout, send, server  # noqa: F401 (fixture)
+from test_phone import CHROMIUM, check_phone_layout, send
 
 pytestmark = [
     pytest.mark.e2e,
@@ -17,10 +18,10 @@ pytestmark = [
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_a_finished_game_is_played_again(server: str, javascript: bool) -> None:  # noqa: F811
+def test_a_finished_game_is_played_again(server: str, browser: Any, javascript: bool) -> None:
     shown = as_shown_in_the_zone if javascript else as_written_in_utc
     suffix = "js" if javascript else "nojs"
-    with phone_in_the_zone(javascript) as page:
+    with phone_in_the_zone(browser, javascript) as page:
         page.goto(f"{server}/new/score-sheet")
         page.fill("#seats-0", "Ann")
         page.fill("#seats-1", "Bo")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import make_app
 from test_accessibility import Audit
-from test_phone import CHROMIUM, check_phone_layout, server  # noqa: F401
+from test_phone import CHROMIUM, check_phone_layout
 
 from scorekeeper import stats
 
@@ -67,7 +67,7 @@ def finished_sheet(audit: Audit, base: str) -> str:
 
 
 def test_a_finished_games_results_chart_fits_a_phone_and_passes_axe_in_light_and_dark(
-    server: str,  # noqa: F811
+    server: str,
     browser: Any,
 ) -> None:
     audit = Audit(browser)
@@ -110,7 +110,7 @@ def eight_players_results() -> list[stats.Result]:
 
 
 def test_a_groups_statistics_fit_a_phone_and_pass_axe_in_light_and_dark(
-    server: str,  # noqa: F811
+    server: str,
     browser: Any,
     tmp_path: Path,
 ) -> None:

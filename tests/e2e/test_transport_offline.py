@@ -15,16 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, PHONE, live_server, send
+from conftest import WIFI_NAME, live_server
+from test_phone import CHROMIUM, PHONE, send
 
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
 ]
 
-# A name for 127.0.0.1 that Chromium does not count as this computer: pages served under
-# it are no secure context, as on a phone that opens the laptop's Wi-Fi address.
-WIFI_NAME = "scorer.test"
 SHOTS = Path("/tmp/shots/transport")
 
 # Every media element a page starts, kept where the test can look at it: the keep-awake
@@ -147,30 +145,21 @@ GAMES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    with live_server(tmp_path_factory.mktemp("wifi")) as serving:
-        yield serving
+@pytest.fixture
+def port(server: str) -> int:
+    """The live app's port: the phone opens it by the Wi-Fi name, another phone by
+    address."""
+    return int(server.rsplit(":", 1)[1])
 
 
 @pytest.fixture
-def phone(port: int) -> Iterator[tuple[Any, str]]:
-    """A phone's page and the app's address as the phone opens it over the Wi-Fi."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                *("--no-sandbox", "--disable-gpu", "--disable-background-networking"),
-                *("--disable-component-update", "--no-first-run"),
-                f"--host-resolver-rules=MAP {WIFI_NAME} 127.0.0.1",
-            ],
-        )
-        context = browser.new_context(viewport=PHONE)
-        context.add_init_script(WATCH_PLAYS)
-        yield context.new_page(), f"http://{WIFI_NAME}:{port}"
-        browser.close()
+def phone(browser: Any, port: int) -> Iterator[tuple[Any, str]]:
+    """A phone's page and the app's address as the phone opens it over the Wi-Fi (the
+    shared Chromium maps the name to this computer)."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(WATCH_PLAYS)
+    yield context.new_page(), f"http://{WIFI_NAME}:{port}"
+    context.close()
 
 
 def api(port: int, path: str, body: Any = None, key: str | None = None) -> Any:
@@ -411,25 +400,16 @@ if (navigator.wakeLock) {
 
 
 def test_over_https_the_wake_lock_api_keeps_the_screen_awake(
-    tmp_path_factory: pytest.TempPathFactory,
+    tmp_path_factory: pytest.TempPathFactory, browser: Any
 ) -> None:
     """As `make run HTTPS=1` serves it: a certificate made on this computer (the phone
     accepted it), a secure context, so the page holds a wake lock and plays no video."""
-    from playwright.sync_api import sync_playwright
-
     from scorekeeper import certificate
 
     folder = tmp_path_factory.mktemp("https")
     certificate.ensure(folder, "laptop", [])
     files = certificate.Files(folder)
-    with (
-        live_server(folder, "--cert", str(files.server), "--key", str(files.server_key)) as port,
-        sync_playwright() as playwright,
-    ):
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
+    with live_server(folder, "--cert", str(files.server), "--key", str(files.server_key)) as port:
         context = browser.new_context(viewport=PHONE, ignore_https_errors=True)
         context.add_init_script(WATCH_PLAYS + HOLD_WAKE_LOCKS)
         page = context.new_page()
@@ -442,4 +422,4 @@ def test_over_https_the_wake_lock_api_keeps_the_screen_awake(
         held = page.evaluate("window.wakeLocks.map(lock => [lock.type, lock.released])")
         assert held == [["screen", False]]
         assert page.evaluate("window.startedMedia.length") == 0
-        browser.close()
+        context.close()

@@ -19,11 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, PHONE, server
+from test_phone import CHROMIUM, PHONE
 
 from scorekeeper.games.yellow_dwarf.settlement import deal_size
-
-__all__ = ["server"]  # the live app, from test_phone
 
 pytestmark = [
     pytest.mark.e2e,

@@ -13,14 +13,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, PHONE, server
+from test_phone import CHROMIUM, PHONE
 
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
 ]
-
-__all__ = ["server"]
 
 # The forms that ask for the next tap, whichever the page shows: each game's
 # templates give its input these ids.
@@ -73,19 +71,25 @@ def version(page: Any) -> str:
 
 
 def tap(page: Any, locator: Any, what: str, records: bool = True) -> None:
-    """Tap, wait for the answer when the tap sends something (the session's next
-    version, or the question it asks first: a card's size), and check the next input."""
-    before = [version(page), page.url]
+    """Tap, and when the tap sends something wait for the page of the answer: the
+    session's next version, or the question it asks first (a card's size). Then check
+    the next input.
+
+    The wait is a locator's: the answer's page is a new document, without the mark this
+    page gets. A predicate polled by wait_for_function is never run again on a page
+    without JavaScript, only once as each document starts: one that starts before its
+    body is parsed would be waited on for ever.
+    """
+    seen, url = version(page), page.url
+    if records:
+        page.evaluate("document.body.dataset.tapped = 'yes'")
     locator.click()
     if records:
-        page.wait_for_function(
-            """([seen, url]) => document.body !== null
-                && (document.body.dataset.version !== seen
-                    || (location.href !== url && document.getElementById("size-step") !== null))""",
-            arg=before,
-            polling=50,
-        )
+        page.locator("body:not([data-tapped])").wait_for(state="attached")
     page.wait_for_load_state()
+    if records:
+        asked_size = page.url != url and page.locator("#size-step").count() > 0
+        assert version(page) != seen or asked_size, f"{what} was not recorded"
     check_next_input(page, what)
 
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from html import unescape
 
 import pytest
-from conftest import act, finished_result, played_to_the_end, start
+from conftest import SQLITE_ONLY, act, finished_result, played_to_the_end, start
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS
@@ -31,6 +31,7 @@ def said(number: int) -> str:
     return f"{MINUS}{abs(number):,}" if number < 0 else f"{number:,}"
 
 
+@SQLITE_ONLY
 @pytest.mark.parametrize("game", list(WALKS))
 def test_a_finished_games_results_show_each_players_score_after_every_round(
     client: FlaskClient, app: Flask, game: str
@@ -55,6 +56,7 @@ def test_a_finished_games_results_show_each_players_score_after_every_round(
     assert legend and all(name in legend.group(1) for name in finals)
 
 
+@SQLITE_ONLY
 @pytest.mark.parametrize("game", list(WALKS))
 def test_a_finished_session_gives_the_statistics_its_engines_scores_and_winners(
     client: FlaskClient, app: Flask, game: str

@@ -8,7 +8,7 @@ import random
 from html import unescape
 
 import pytest
-from conftest import Table, page_error, start
+from conftest import SQLITE_ONLY, Table, page_error, start
 from flask.testing import FlaskClient
 from page_player import WALKS, Submission, submissions
 
@@ -44,6 +44,7 @@ def tried(client: FlaskClient, table: Table, sent: Submission) -> tuple[bool, st
     return True, ""
 
 
+@SQLITE_ONLY
 @pytest.mark.parametrize("game", list(WALKS))
 def test_every_move_a_page_offers_is_accepted(client: FlaskClient, game: str) -> None:
     slug, seats, fields = WALKS[game]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import played_to_the_end
+from conftest import SQLITE_ONLY, played_to_the_end
 from flask.testing import FlaskClient
 from page_player import WALKS
 
@@ -20,6 +20,7 @@ def shown_none(html: str) -> list[str]:
     return [html[max(0, found.start() - 60) : found.end()] for found in NONE_SHOWN.finditer(html)]
 
 
+@SQLITE_ONLY
 @pytest.mark.parametrize("game", list(WALKS))
 def test_no_page_of_a_whole_game_shows_none(client: FlaskClient, game: str) -> None:
     shown: list[str] = []
