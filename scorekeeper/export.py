@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
 from scorekeeper.games import GAMES
-from scorekeeper.games.base import IllegalAction, and_list, check_known_fields, parse_whole_number
+from scorekeeper.games.base import (
+    IllegalAction,
+    and_list,
+    check_known_fields,
+    parse_whole_number,
+)
 from scorekeeper.store import ImportedCorrection, ImportedSession, SessionView, corrections
 
 FORMAT = "tabletop-scorekeeper/session"
@@ -75,14 +78,6 @@ CSV_COLUMNS = (
     "started_at",
     "finished_at",
 )
-
-
-def json_error_text(error: ValueError) -> str:
-    """Why a text is no JSON, as json.loads says it, but in a person's words for a number
-    longer than Python reads (its sentence advises a call of Python's own)."""
-    if isinstance(error, json.JSONDecodeError) or "digits" not in str(error):
-        return str(error)
-    return f"a number has more than {sys.get_int_max_str_digits()} digits"
 
 
 def session_json(view: SessionView) -> dict[str, Any]:

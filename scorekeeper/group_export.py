@@ -20,8 +20,8 @@ from peewee import IntegrityError
 
 from scorekeeper import groups, keys, store
 from scorekeeper.db import as_dicts, write_transaction
-from scorekeeper.export import SEAT_FIELDS, json_error_text, read_export, session_json
-from scorekeeper.games.base import IllegalAction, check_known_fields, is_digits
+from scorekeeper.export import SEAT_FIELDS, read_export, session_json
+from scorekeeper.games.base import IllegalAction, check_known_fields, is_digits, json_error_text
 from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, RequestKey, Seat
 
 FORMAT = "tabletop-scorekeeper/group"

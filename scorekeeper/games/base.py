@@ -9,7 +9,9 @@ the engine base every game builds on is ``engine``.
 from __future__ import annotations
 
 import functools
+import json
 import re
+import sys
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -186,6 +188,14 @@ def is_digits(text: str) -> bool:
     ``str.isdigit`` also accepts "¹", "①" or "٣", which ``int`` then refuses.
     """
     return text.isascii() and text.isdigit()
+
+
+def json_error_text(error: ValueError) -> str:
+    """Why a text is no JSON, as json.loads says it, but in a person's words for a number
+    longer than Python reads (its sentence advises a call of Python's own)."""
+    if isinstance(error, json.JSONDecodeError) or "digits" not in str(error):
+        return str(error)
+    return f"a number has more than {sys.get_int_max_str_digits()} digits"
 
 
 def parse_whole_number(raw: object, label: str, field: str) -> int:

@@ -21,9 +21,8 @@ from flask import abort, request
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.export import json_error_text
 from scorekeeper.games import cards
-from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.base import IllegalAction, json_error_text, parse_whole_number
 
 if TYPE_CHECKING:
     from werkzeug.wrappers import Response

@@ -10,12 +10,11 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from scorekeeper import store
 from scorekeeper.export import (
     FILE_MAX_BYTES,
-    json_error_text,
     read_export,
     session_csv,
     session_json,
 )
-from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.base import IllegalAction, json_error_text
 from scorekeeper.web import access
 from scorekeeper.web.forms import ImportForm
 from scorekeeper.web.inputs import check_text, json_strings
