@@ -6,11 +6,13 @@ What the README lists is all a new game needs: nothing else of the app names it.
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import os
 import random
 import secrets
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -26,7 +28,6 @@ from page_player import submissions
 from pydantic import with_config
 from werkzeug.datastructures import MultiDict
 
-import scorekeeper.web.api  # noqa: F401  (see the fixture coin_flip)
 from scorekeeper import games, store
 from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask
 from scorekeeper.games.base import (
@@ -199,8 +200,9 @@ ADAPTER = GameAdapter(
 @pytest.fixture
 def coin_flip() -> Iterator[None]:
     """The coin-flip game in the registry, with its templates, for one test. The API's
-    modules were imported before (at the top of this module): what they read of the
-    registry once is the registry without it, as later tests expect."""
+    modules are imported first: what they read of the registry once (the API document's
+    models) is the registry without it, as this process's later tests expect."""
+    importlib.import_module("scorekeeper.web.api")
     before = dict(games.GAMES)
     for name, text in TEMPLATES.items():
         path = TEMPLATE_FOLDER / "games" / GAME.slug / name
@@ -217,10 +219,51 @@ def coin_flip() -> Iterator[None]:
 def app(coin_flip: None, database_url: str) -> Flask:
     """The app made once the game is registered, as a server starts with it listed."""
     made = make_app(database_url)
-    # The API document is made once per process, from the games registered then: it
-    # does not describe a game registered later, so these answers go unchecked by it.
+    # The API document of this process was made without the game (see coin_flip), so
+    # these answers go unchecked by it; the next test checks them against a document
+    # made with the game registered, as a server made after registering it serves.
     made.test_client_class = FlaskClient
     return made
+
+
+# A process of its own where the game is registered before the app is made, as a server
+# adding a game of its own would do.
+REGISTERED_FIRST = """
+import sys
+
+import test_adding_a_game as coin_flip
+from conftest import make_app
+
+from scorekeeper import games
+
+games.register(coin_flip.GAME, "test_adding_a_game")
+client = make_app(sys.argv[1]).test_client()
+schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+# A state's component is named after the module its class lives in (this test's).
+print(sorted(name for name in schemas if name.startswith(("CoinFlip", "TestAddingAGame."))))
+coin_flip.test_a_registered_game_is_played_through_the_api_and_comes_back_from_its_export(client)
+print(type(client).__name__)
+"""
+
+
+def test_a_game_registered_before_the_app_is_made_is_in_its_api_document_and_answers_by_it(
+    tmp_path: Path,
+) -> None:
+    here = Path(__file__).parent
+    result = subprocess.run(
+        [sys.executable, "-c", REGISTERED_FIRST, f"sqlite:///{tmp_path / 'coin.sqlite3'}"],
+        cwd=here,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(here), str(here.parent)])},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    documented, client_class = result.stdout.splitlines()
+    # Its options, its actions and its state, generated from its declarations.
+    assert documented == "['CoinFlipAction', 'CoinFlipOptions', 'TestAddingAGame.State']"
+    # Every answer of that game checked against the document (tests/openapi_check.py).
+    assert client_class == "CheckedClient"
 
 
 def test_a_registered_game_is_listed_and_played_through_its_pages(client: FlaskClient) -> None:
