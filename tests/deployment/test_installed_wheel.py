@@ -22,7 +22,8 @@ from conftest import create_session, open_join_link, wait_until_serving
 from scorekeeper import PROJECT_ROOT
 from scorekeeper.games import GAMES
 
-pytestmark = pytest.mark.packaging
+# Its tests share one installed wheel and its server: one worker takes them all.
+pytestmark = [pytest.mark.packaging, pytest.mark.xdist_group("installed-wheel")]
 
 # What a clean clone does not hold: version control, caches, build output, local data.
 # The build runs on a copy, so that no build/ left in the checkout (setuptools never

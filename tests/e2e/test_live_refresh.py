@@ -19,8 +19,10 @@ import pytest
 from conftest import wait_until_serving
 from test_phone import CHROMIUM, phone
 
+# Its tests share one gunicorn: one worker takes them all.
 pytestmark = [
     pytest.mark.e2e,
+    pytest.mark.xdist_group("gunicorn-workers"),
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
 ]
 
