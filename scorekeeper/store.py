@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from peewee import JOIN, Field, IntegrityError, Query
+from peewee import JOIN, Field, IntegrityError, Query, chunked
 
 from scorekeeper import announced, decks, groups, keys
 from scorekeeper.db import (
@@ -41,6 +41,7 @@ from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.records import evolve
 from scorekeeper.models import (
     NAME_MAX_LENGTH,
+    BaseModel,
     Correction,
     Event,
     GameSession,
@@ -56,6 +57,9 @@ from scorekeeper.recent import Recent
 # Limits): a score sheet of twelve seats named in 40 letters, 20,000 rounds each
 # corrected once, exports 61.9 MB. Twice the 10,000 events of the longest benchmark.
 MAX_EVENTS = MAX_CORRECTIONS = 20_000
+# The rows an import writes in one statement: a few values each, well under the 32,766
+# parameters a statement that SQLite allows by default.
+ROWS_PER_INSERT = 1_000
 
 
 @dataclass(frozen=True)
@@ -541,9 +545,9 @@ def import_session(
         elif game.sized_cards is not None:
             decks.link(session, decks.insert(game, decks.default_name(game)).id)
         if replaced:
-            Correction.insert_many(
-                [{"session": session, **correction} for correction in replaced]
-            ).execute()
+            _insert_in_batches(
+                Correction, ({"session": session, **correction} for correction in replaced)
+            )
 
     timing = {"created_at": imported.started_at, "finished_at": imported.finished_at}
     return _insert_session(
@@ -614,10 +618,13 @@ def _insert_session(
             Seat.insert_many(
                 [{"session": session, "position": i, "name": n} for i, n in enumerate(seats)]
             ).execute()
-            for seq, action, undone, redoable in logged:
-                Event.create(
-                    session=session, seq=seq, action=action, undone=undone, redoable=redoable
-                )
+            _insert_in_batches(
+                Event,
+                (
+                    {"session": session, "seq": s, "action": a, "undone": u, "redoable": r}
+                    for s, a, u, r in logged
+                ),
+            )
             also(session)
             if once is not None:
                 RequestKey.update(session=session).where(
@@ -629,6 +636,12 @@ def _insert_session(
             raise  # not the key's: the caller knows what its columns may clash with
         raise _repeat(once, used) from None
     return session_id, key
+
+
+def _insert_in_batches(model: type[BaseModel], rows: Iterable[dict[str, Any]]) -> None:
+    """Many rows a statement: an imported log of 20,000 events is 20 writes, not 20,000."""
+    for batch in chunked(rows, ROWS_PER_INSERT):
+        model.insert_many(batch).execute()
 
 
 # The scope of the keys of writes that create a session (a new session, an import).
