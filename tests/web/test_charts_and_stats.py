@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from html import unescape
 
 import pytest
-from conftest import SQLITE_ONLY, act, finished_result, played_to_the_end, start
+from conftest import SQLITE_ONLY, act, finished_result, finished_session, start
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS
@@ -36,7 +36,7 @@ def said(number: int) -> str:
 def test_a_finished_games_results_show_each_players_score_after_every_round(
     client: FlaskClient, app: Flask, game: str
 ) -> None:
-    session_id = played_to_the_end(client, game)
+    session_id = finished_session(client, game)
     html = client.get(f"/s/{session_id}/results").get_data(as_text=True)
     svg = chart_of(html)
     assert svg.get("role") == "img"
@@ -61,7 +61,7 @@ def test_a_finished_games_results_show_each_players_score_after_every_round(
 def test_a_finished_session_gives_the_statistics_its_engines_scores_and_winners(
     client: FlaskClient, app: Flask, game: str
 ) -> None:
-    session_id = played_to_the_end(client, game)
+    session_id = finished_session(client, game)
     ended = datetime(2026, 11, 20, 22, 0, tzinfo=UTC)
     with app.app_context():
         view = store.load(session_id)
