@@ -190,10 +190,16 @@ def is_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+def is_a_number_too_long(error: ValueError) -> bool:
+    """Whether json.loads refused a text for a number longer than Python reads: the text
+    is JSON still, unlike for a JSONDecodeError."""
+    return not isinstance(error, json.JSONDecodeError) and "digits" in str(error)
+
+
 def json_error_text(error: ValueError) -> str:
     """Why a text is no JSON, as json.loads says it, but in a person's words for a number
     longer than Python reads (its sentence advises a call of Python's own)."""
-    if isinstance(error, json.JSONDecodeError) or "digits" not in str(error):
+    if not is_a_number_too_long(error):
         return str(error)
     return f"a number has more than {sys.get_int_max_str_digits()} digits"
 

@@ -22,7 +22,12 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.games import cards
-from scorekeeper.games.base import IllegalAction, json_error_text, parse_whole_number
+from scorekeeper.games.base import (
+    IllegalAction,
+    is_a_number_too_long,
+    json_error_text,
+    parse_whole_number,
+)
 
 if TYPE_CHECKING:
     from werkzeug.wrappers import Response
@@ -137,7 +142,7 @@ def _refuse_a_number_too_long() -> None:
     try:
         json.loads(request.get_data(cache=True))
     except ValueError as error:
-        if not isinstance(error, json.JSONDecodeError) and "digits" in str(error):
+        if is_a_number_too_long(error):
             abort(400, f"The request body is JSON, but {json_error_text(error)}.")
 
 
