@@ -131,8 +131,9 @@ class Engine(ABC, Generic[S, A]):
 
     A game declares ``slug``, ``title``, ``min_players``, ``max_players``,
     ``options``, ``actions`` (its ActionSet), ``handlers`` (one per action class,
-    see ``on``), ``listed`` (the kinds of value its ``expected`` lists) and, for a
-    deck with printed sizes, ``sized_cards``; it writes ``first_state``,
+    see ``on``), ``listed`` (the kinds of value its ``expected`` lists), for a
+    deck with printed sizes ``sized_cards``, and ``over_at_the_end`` if nothing is
+    played after the end; it writes ``first_state``,
     ``expected_actions``, ``standings`` and ``score_rows``. Every other member has
     its default here, which a game overrides where its rules differ.
     """
@@ -147,6 +148,9 @@ class Engine(ABC, Generic[S, A]):
     actions: ActionSet[A]
     handlers: tuple[Handler[S], ...]
     listed: tuple[Listed, ...] = ()
+    # Whether any action after the end is refused before its handler sees it, in one
+    # sentence; a game whose handlers refuse it themselves says it in its own words.
+    over_at_the_end: bool = False
 
     def __init__(self) -> None:
         self._handlers = Handlers(self.handlers, self.actions)
@@ -189,6 +193,8 @@ class Engine(ABC, Generic[S, A]):
 
     def apply(self, state: S, action: A) -> S:
         """The state after ``action`` (its handler's), or IllegalAction."""
+        if self.over_at_the_end and self.is_finished(state):
+            raise IllegalAction("The game is over.")
         return self._handlers.apply(state, action)
 
     def describe(self, action: A) -> str:

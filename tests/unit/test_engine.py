@@ -191,6 +191,22 @@ def test_the_winners_are_the_seats_ranked_first_once_the_game_is_over_and_none_b
     assert COIN.winners(tied) == [0, 1]
 
 
+def test_a_game_over_at_the_end_refuses_any_action_after_it_before_its_handler() -> None:
+    won = flips(True, True)
+    # The coin flip's handler would count another head for the winner...
+    assert COIN.apply(won, Flip(True)).heads == (3, 0)
+
+    class CoinFlipOverAtTheEnd(CoinFlip):
+        over_at_the_end = True
+
+    game = CoinFlipOverAtTheEnd()
+    # ...a game over at the end refuses it in one sentence, and leaves play before it alone.
+    with pytest.raises(IllegalAction) as error:
+        game.apply(won, Flip(True))
+    assert (error.value.message, error.value.field) == ("The game is over.", None)
+    assert game.apply(flips(True), Flip(True)) == won
+
+
 def test_play_again_keeps_the_options_and_the_seats_in_order_by_default() -> None:
     assert COIN.rematch_options({"target": "3"}, ["Ann", "Bo"]) == {"target": 3}
     assert COIN.rematch_options({}, ["Ann", "Bo"]) == {"target": 2}

@@ -89,8 +89,6 @@ class State:
 
 def call(state: State, action: Call) -> State:
     caller = state.players[state.current]
-    if state.finished:
-        raise IllegalAction("The game is over.")
     if state.called is not None:
         raise IllegalAction(f"{caller} called {state.called}: flip the coin.", "type")
     return evolve(state, called=action.side, last_ruling=f"{caller} calls {action.side}.")
@@ -98,8 +96,6 @@ def call(state: State, action: Call) -> State:
 
 def flip(state: State, action: Flip) -> State:
     caller = state.players[state.current]
-    if state.finished:
-        raise IllegalAction("The game is over.")
     if state.called is None:
         raise IllegalAction(f"{caller} calls heads or tails first.", "type")
     right = action.side == state.called
@@ -132,6 +128,7 @@ class CoinFlip(Engine[State, Action]):
         on(Flip, flip, lambda flipped: f"flip {flipped.side}"),
     )
     listed = (CHOICES,)
+    over_at_the_end = True
 
     def first_state(self, players: tuple[str, ...], options: Mapping[str, OptionValue]) -> State:
         target = int_option(options, "target")

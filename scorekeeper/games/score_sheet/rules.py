@@ -291,6 +291,7 @@ class ScoreSheet(Engine[State, Action]):
         ),
         on(Finish, lambda state, _finish: _apply_finish(state), lambda _finish: "finish"),
     )
+    over_at_the_end = True
     expected_actions = staticmethod(expected_actions)
 
     def players_needed(self) -> str:
@@ -318,11 +319,6 @@ class ScoreSheet(Engine[State, Action]):
             state,
             last_ruling=f"Enter round 1: one number per player. The {goal} total wins; {end}.",
         )
-
-    def apply(self, state: State, action: Action) -> State:
-        if state.finished:
-            raise IllegalAction("The game is over.")
-        return super().apply(state, action)
 
     def standings(self, state: State) -> list[Standing]:
         # Where the lowest total wins, ranking the negated totals puts the lowest first.

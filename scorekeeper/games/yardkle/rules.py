@@ -810,6 +810,7 @@ class Yardkle(Engine[State, Action]):
         on(QuickTurn, _apply_quick, lambda total: f"turn total {_num(total.points)}"),
     )
     listed = (CHOICES,)
+    over_at_the_end = True
     expected_actions = staticmethod(expected_actions)
 
     def first_state(self, players: tuple[str, ...], options: Mapping[str, OptionValue]) -> State:
@@ -827,11 +828,6 @@ class Yardkle(Engine[State, Action]):
             finished=False,
             last_ruling=f"{players[0]} rolls first.",
         )
-
-    def apply(self, state: State, action: Action) -> State:
-        if state.finished:
-            raise IllegalAction("The game is over.")
-        return super().apply(state, action)
 
     def standings(self, state: State) -> list[Standing]:
         return rank_by_score(state.players, state.scores)
