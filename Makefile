@@ -48,11 +48,12 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# The suite runs on every core (pytest-xdist), each test file whole on one worker: a file's
-# own servers (the installed wheel's) start once. TEST_WORKERS=0 runs it in one process.
+# The suite runs on every core (pytest-xdist), test by test, except the tests that share a
+# server of their own (the installed wheel's, gunicorn's): each such file stays on one worker
+# by its xdist_group. TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= auto
 test: lint
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
