@@ -1,12 +1,12 @@
-"""The next input stays on a phone's first screen for a whole round of each card game.
+"""The next input stays on a phone's first screen for a whole round of Yokai Septet,
+Cryptruck and Yellow Dwarf (Yadokarick's rounds: test_viewport_dice.py).
 
-A real Chromium at 360x740 plays a round of Yokai Septet, Cryptruck and Yellow
-Dwarf through the session page, with and without JavaScript. After every tap the
-page is at its top, and the input the engine expects next (the card picker, the
-question, the buttons) lies wholly inside the first 740 px: no tap needs a scroll
-first. The cards are chosen from the engine's own ``expected`` (via the API), so
-every one is legal; each follows the colour led when it can, so no revoke flag
-interrupts the round.
+A real Chromium at 360x740 plays a round of each through the session page, with
+and without JavaScript. After every tap the page is at its top, and the input the
+engine expects next (the card picker, the question, the buttons) lies wholly inside
+the first 740 px: no tap needs a scroll first. The cards are chosen from the
+engine's own ``expected`` (via the API), so every one is legal; each follows the
+colour led when it can, so no revoke flag interrupts the round.
 """
 
 from __future__ import annotations
