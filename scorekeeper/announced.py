@@ -16,8 +16,9 @@ instead of reading the new events from the database; any version it did not hear
 Nothing is known until the listener is connected, listening, and has heard its own
 announcement come back (through a pooler in transaction mode it never would: then the
 worker reads every version, and tries again a minute later), and all is forgotten when
-its connection is lost: a write announced meanwhile would be missed. A worker
-knows its own writes once they commit, and takes in what has reached its listener's
+its connection is lost: a write announced meanwhile would be missed, and so is a
+version read or written before the listener is back. A worker knows its own writes
+once they commit, and takes in what has reached its listener's
 socket before each answer, whatever its thread is doing; what is left is the time
 PostgreSQL takes to pass an announcement on, a fraction of a millisecond, during which
 another worker's check may still answer the version before. Pages and the API read
@@ -144,16 +145,12 @@ class AnnouncedVersions:
             return self._generation if self._listening else None
 
     def learn(self, session_id: str, version: int, generation: int | None) -> None:
-        """Keep a version read from the database, if the listener heard every write since."""
+        """Keep a version read from the database, or written by this process (known without
+        waiting for its announcement, which says the same), if the listener heard every
+        write since: it has listened on one connection since ``generation`` was taken,
+        before the read or the write's commit."""
         with self._lock:
             if generation is not None and generation == self._generation and self._listening:
-                self._keep(session_id, version)
-
-    def committed(self, session_id: str, version: int) -> None:
-        """A write of this process committed: its version is known without waiting for the
-        announcement (which says the same)."""
-        with self._lock:
-            if self._listening:
                 self._keep(session_id, version)
 
     def stop(self) -> None:

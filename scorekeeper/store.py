@@ -759,6 +759,7 @@ def _change(
 ) -> SessionView:
     """Run ``write(session)`` as one checked transaction; returns the new view."""
     once = one_time_key(form_key)
+    generation = _listeners_generation()
     try:
         with write_transaction():
             session = _locked_session(session_id)
@@ -793,17 +794,24 @@ def _change(
             raise  # a genuine conflict, no repeat a player could be told of
         raise _repeat(once, used) from None
     # Kept only once committed: a write refused or rolled back leaves the kept view as it was.
-    _committed(written)
+    _committed(written, generation)
     return view
 
 
-def _committed(view: SessionView) -> None:
+def _listeners_generation() -> int | None:
+    """Taken before a write, to give ``_committed``: ``announced.AnnouncedVersions.generation``."""
+    return None if announced.current is None else announced.current.generation()
+
+
+def _committed(view: SessionView, generation: int | None) -> None:
     """A write's view once committed: kept for the next request, and its version known to
-    the refresh check of this process at once (PostgreSQL announces it to the others)."""
+    the refresh check of this process at once (PostgreSQL announces it to the others),
+    unless the listener reconnected since ``generation`` was taken: another server's write
+    announced while it was away may be newer."""
     _views.put(view.id, view)
     # A write inside another one is not committed yet: its version may never be.
     if announced.current is not None and not database.obj.in_transaction():
-        announced.current.committed(view.id, view.version)
+        announced.current.learn(view.id, view.version, generation)
 
 
 def _current(session: GameSession) -> SessionView:
@@ -953,10 +961,11 @@ def _appended_at_once(
         statement, values = _APPENDED_ANNOUNCED, [*values, payload]
     else:
         statement = _APPENDED  # too long to announce: announced by its version alone
+    generation = _listeners_generation()
     written = statement.execute(*values)
     if written.rowcount != 1:
         return None  # another write came first, or no such session
-    _committed(appended)
+    _committed(appended, generation)
     return appended
 
 

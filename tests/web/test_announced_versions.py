@@ -383,3 +383,30 @@ def test_a_version_not_announced_with_its_event_makes_the_worker_read_the_events
         assert caught_up.startswith('SELECT "t1"."version", "t1"."rewritten_at"')
         assert appended.startswith("WITH written AS (UPDATE")
         assert snapshot(written) == snapshot(store.load(sid)) == replayed(sid)
+
+
+def test_a_write_committed_before_the_listener_reconnected_is_not_kept(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table.write(500)
+    keep_view = store._views.put
+    paused: list[bool] = []
+
+    def paused_between_commit_and_watch(session_id: str, view: store.SessionView) -> None:
+        """The worker, its write committed, pauses before it tells its watch; meanwhile the
+        listener loses its connection, another server writes, and the listener is back."""
+        keep_view(session_id, view)
+        if paused:
+            return
+        paused.append(True)
+        before = table.watch.generation()
+        assert cut_off_the_listener() == 1
+        eventually(lambda: table.watch.generation() != before)
+        another_workers_write(table.session.id, 3)  # announced while no one listens
+        eventually(lambda: table.watch.generation() not in (None, before), seconds=5)
+
+    monkeypatch.setattr(store._views, "put", paused_between_commit_and_watch)
+    table.write(650)
+
+    assert paused
+    assert table.checked()[2] == {"version": 3}
