@@ -220,10 +220,18 @@ def capture(port: int, target: Target, body: bytes | None, key: str) -> dict[str
             status, answer_headers, content = answer.status, answer.headers, answer.read()
     except urllib.error.HTTPError as refused:  # a 304 comes back as an "error"
         status, answer_headers, content = refused.code, refused.headers, refused.read()
+    return anchor_answer(status, answer_headers.get, content)
+
+
+def anchor_answer(
+    status: int, header: Callable[[str], str | None], content: bytes
+) -> dict[str, object]:
+    """What the anchor serves for an answer of the app: its status, the headers that say
+    what it is and where it leads (``header`` reads one by name, or None), and its body."""
     kept = {
-        name: answer_headers[name]
-        for name in ("Content-Type", "ETag", "Cache-Control")
-        if answer_headers[name]
+        name: value
+        for name in ("Content-Type", "ETag", "Cache-Control", "Location")
+        if (value := header(name))
     }
     return {"status": status, "headers": kept, "body": content.decode()}
 
