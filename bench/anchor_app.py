@@ -1,9 +1,9 @@
-"""The anchor of bench/http_load.py: a bare Flask route answering each path with the
-bytes the app gave for it (status, content type, ETag, body), read from the JSON file
-named by ANCHOR_ANSWERS, and every POST with the one append answer (its minimal one
-to ``Prefer: return=minimal``). A path captured
-with an ETag answers its stored 304 when If-None-Match is sent and its ``plain``
-answer otherwise."""
+"""The anchor of bench/http_load.py and bench/capacity.py: a bare Flask route answering
+each path with the bytes the app gave for it (status, content type, ETag, Location,
+body), read from the JSON file named by ANCHOR_ANSWERS, and every POST with the one
+append answer (its minimal one to ``Prefer: return=minimal``). A path captured with an
+ETag answers its stored 304 when If-None-Match is sent and its ``plain`` answer
+otherwise."""
 
 from __future__ import annotations
 

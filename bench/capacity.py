@@ -32,8 +32,9 @@ README deploys the app (gunicorn, 3 workers, in the repository folder), as in
 bench/http_load.py, whose server and capture code this uses.
 
 The generator runs on the same machine as the server: beside each run it prints the CPU
-it spent per request and the server's (workers and a local PostgreSQL's processes), so
-a reader can tell when the generator, not the server, was the limit.
+it spent per request and the server's (workers and a local PostgreSQL's processes), and
+its own delay (how late its event loop wakes a 10 ms timer, a delay every latency holds
+too), so a reader can tell when the generator, not the server, was the limit.
 
 Run: .venv/bin/python bench/capacity.py [postgresql://user@host/db ...]
 (SQLite in a temporary directory always; each URL given is measured too. BENCH_SECONDS:
@@ -365,6 +366,7 @@ class Outcome:
     failures: dict[str, int]
     generator_ms: float  # CPU per answered request
     server_ms: float
+    lag_p99_ms: float  # the generator's own delay, in every latency
 
     @property
     def held(self) -> bool:
@@ -376,6 +378,7 @@ class Outcome:
             f"{self.tables:>5} tables: {self.counted / SECONDS:>6.0f} req/s, "
             f"p50 {self.p50_ms:>7.1f} ms, p99 {self.p99_ms:>8.1f} ms; CPU ms per request: "
             f"server {self.server_ms:.2f}, generator {self.generator_ms:.2f}; "
+            f"generator's delay p99 {self.lag_p99_ms:.1f} ms; "
             f"{'held' if self.held else 'NOT held'}{f' ({failed})' if failed else ''}"
         )
 
@@ -383,6 +386,19 @@ class Outcome:
 def own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+async def loop_delays(since: float, until: float) -> list[float]:
+    """How late, in ms, the generator's event loop wakes a timer set every 10 ms: a delay
+    every request's latency holds too, so a large one means the generator (or what else
+    runs on the machine) was the limit, not the server."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(max(0.0, since - loop.time()))
+    delays = []
+    while (due := loop.time() + 0.01) < until:
+        await asyncio.sleep(0.01)
+        delays.append((loop.time() - due) * 1000)
+    return delays
 
 
 async def play_tables(
@@ -403,6 +419,7 @@ async def play_tables(
             asyncio.create_task(play(plan, start, act, loop.time))
             for plan, act in zip(phones, acts, strict=True)
         ]
+    delays = asyncio.create_task(loop_delays(tally.counted_from, start + WARM_UP + SECONDS))
     _done, late = await asyncio.wait(tasks, timeout=start + WARM_UP + SECONDS + GRACE - loop.time())
     for task in late:
         task.cancel()
@@ -426,6 +443,7 @@ async def play_tables(
         tally.failures,
         generator * 1000 / answered,
         (server_cpu.workers + server_cpu.database) * 1000 / answered,
+        percentile(await delays, 0.99),
     )
 
 
