@@ -32,7 +32,7 @@ README deploys the app (gunicorn, 3 workers, in the repository folder), as in
 bench/http_load.py, whose server and capture code this uses.
 
 The generator runs on the same machine as the server: beside each run it prints the CPU
-it spent per request and the server's (workers and a local PostgreSQL's processes), and
+it spent per request, the server's workers' and, on PostgreSQL, a local server's, and
 its own delay (how late its event loop wakes a 10 ms timer, a delay every latency holds
 too), so a reader can tell when the generator, not the server, was the limit.
 
@@ -365,7 +365,8 @@ class Outcome:
     p99_ms: float
     failures: dict[str, int]
     generator_ms: float  # CPU per answered request
-    server_ms: float
+    workers_ms: float
+    database_ms: float | None  # None: SQLite, whose work is the workers'
     lag_p99_ms: float  # the generator's own delay, in every latency
 
     @property
@@ -377,7 +378,9 @@ class Outcome:
         return (
             f"{self.tables:>5} tables: {self.counted / SECONDS:>6.0f} req/s, "
             f"p50 {self.p50_ms:>7.1f} ms, p99 {self.p99_ms:>8.1f} ms; CPU ms per request: "
-            f"server {self.server_ms:.2f}, generator {self.generator_ms:.2f}; "
+            f"workers {self.workers_ms:.2f}, "
+            + ("" if self.database_ms is None else f"PostgreSQL {self.database_ms:.2f}, ")
+            + f"generator {self.generator_ms:.2f}; "
             f"generator's delay p99 {self.lag_p99_ms:.1f} ms; "
             f"{'held' if self.held else 'NOT held'}{f' ({failed})' if failed else ''}"
         )
@@ -402,7 +405,7 @@ async def loop_delays(since: float, until: float) -> list[float]:
 
 
 async def play_tables(
-    tables: list[Table], server: Server, recorded: Callable[[], int] | None
+    tables: list[Table], server: Server, recorded: Callable[[], int] | None, postgresql: bool
 ) -> Outcome:
     """One run of ``tables``: WARM_UP seconds not counted, then SECONDS counted."""
     loop = asyncio.get_running_loop()
@@ -442,7 +445,8 @@ async def play_tables(
         percentile(latencies, 0.99),
         tally.failures,
         generator * 1000 / answered,
-        (server_cpu.workers + server_cpu.database) * 1000 / answered,
+        server_cpu.workers * 1000 / answered,
+        server_cpu.database * 1000 / answered if postgresql else None,
         percentile(await delays, 0.99),
     )
 
@@ -469,7 +473,12 @@ class Tables:
 
 
 async def largest_held(
-    label: str, tables: Tables, server: Server, first: int, recorded: Callable[[], int] | None
+    label: str,
+    tables: Tables,
+    server: Server,
+    first: int,
+    recorded: Callable[[], int] | None,
+    postgresql: bool,
 ) -> tuple[int, int | None]:
     """The largest N held, and the smallest found not held (None: none was, in the
     budget)."""
@@ -478,7 +487,7 @@ async def largest_held(
     held, failed, count = 0, None, first
     while count > 0:
         started = time.monotonic()
-        outcome = await play_tables(await tables.first(count), server, recorded)
+        outcome = await play_tables(await tables.first(count), server, recorded, postgresql)
         print(outcome.line(), flush=True)
         if outcome.held:
             held = count
@@ -529,7 +538,12 @@ async def measure_app(
         watched, scored = (await app_tables.first(2))[:2]
         Path(env["ANCHOR_ANSWERS"]).write_text(json.dumps(await captured(watched, scored)))
         held, failed = await largest_held(
-            f"{label}, the app", app_tables, app, FIRST_TABLES, recorded
+            f"{label}, the app",
+            app_tables,
+            app,
+            FIRST_TABLES,
+            recorded,
+            postgresql=database_url.startswith("postgresql"),
         )
     finally:
         app_process.terminate()
@@ -539,7 +553,12 @@ async def measure_app(
         anchor = Server(anchor_process, anchor_port)
         anchor_tables = Tables(anchor_port, lambda _n: (watched.watched, scored.scored))
         anchor_held, anchor_failed = await largest_held(
-            f"{label}, the anchor", anchor_tables, anchor, max(held, FIRST_TABLES), None
+            f"{label}, the anchor",
+            anchor_tables,
+            anchor,
+            max(held, FIRST_TABLES),
+            None,
+            postgresql=False,  # the anchor has no database
         )
     finally:
         anchor_process.terminate()
