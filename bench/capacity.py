@@ -363,6 +363,7 @@ class Outcome:
     counted: int
     p50_ms: float
     p99_ms: float
+    p99_by_kind: dict[str, float]
     failures: dict[str, int]
     generator_ms: float  # CPU per answered request
     workers_ms: float
@@ -381,7 +382,9 @@ class Outcome:
             f"workers {self.workers_ms:.2f}, "
             + ("" if self.database_ms is None else f"PostgreSQL {self.database_ms:.2f}, ")
             + f"generator {self.generator_ms:.2f}; "
-            f"generator's delay p99 {self.lag_p99_ms:.1f} ms; "
+            f"generator's delay p99 {self.lag_p99_ms:.1f} ms; p99 by request: "
+            + ", ".join(f"{kind} {p99:.0f}" for kind, p99 in self.p99_by_kind.items())
+            + " ms; "
             f"{'held' if self.held else 'NOT held'}{f' ({failed})' if failed else ''}"
         )
 
@@ -443,6 +446,10 @@ async def play_tables(
         len(latencies),
         percentile(latencies, 0.50),
         percentile(latencies, 0.99),
+        {
+            kind: percentile([s.latency_ms for s in tally.samples if s.kind == kind], 0.99)
+            for kind in ("check", "page", "tap", "page after a tap")
+        },
         tally.failures,
         generator * 1000 / answered,
         server_cpu.workers * 1000 / answered,
@@ -508,7 +515,9 @@ async def largest_held(
 
 
 def bounds(held: int, failed: int | None) -> str:
-    return f"{held}" + (f" (not {failed})" if failed is not None else " (the most tried)")
+    if failed is None:
+        return f"{held} (the most tried)"
+    return f"{held} (not {failed})" if held else f"fewer than {failed}"
 
 
 async def measure_app(
