@@ -1,15 +1,27 @@
 """Fixtures: the app on a fresh database, SQLite always, PostgreSQL when
-TEST_DATABASE_URL names one (CI sets it), and a scorer's client."""
+TEST_DATABASE_URL names one (CI sets it), and a scorer's client.
+
+Building an app costs about a tenth of a second (Werkzeug compiles its URL rules, the
+migrations make the schema), which was a large share of the suite's time. So each
+process (xdist worker) builds one app per backend and every test that takes ``app`` (or
+``client``) shares it. Before each such test the shared app is as a new one would be:
+its configuration as made, on a database of its own that is empty at the latest schema
+(SQLite: a copy of a file migrated once; PostgreSQL: its tables emptied), the process's
+database and announced versions pointed back at it (a test's own ``make_app`` points
+them at its app).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import logging
 import os
 import random
 import re
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -34,8 +46,10 @@ from openapi_check import CheckedClient
 from page_player import WALKS, submissions
 from psycopg2 import sql
 
-from scorekeeper import create_app, devices, stats, store
-from scorekeeper.db import Statement, open_database
+from scorekeeper import announced, create_app, devices, stats, store
+from scorekeeper.announced import AnnouncedVersions
+from scorekeeper.db import Statement, database, open_database
+from scorekeeper.migrations import MIGRATIONS, migrate
 
 # The property tests prove rules, not speed (bench/ measures that): on a shared, busy
 # machine a slow example is no failure.
@@ -115,13 +129,118 @@ def make_app(database_url: str, **config: Any) -> Flask:
     return app
 
 
+@dataclass
+class SharedApp:
+    """The app the tests of one backend share in this process, and what it was made with."""
+
+    app: Flask
+    config: dict[str, Any]
+    watch: AnnouncedVersions | None  # its announced versions (PostgreSQL)
+
+
+SHARED_APPS: dict[str, SharedApp] = {}
+
+
+def shared_app(backend: str, tmp_path_factory: pytest.TempPathFactory) -> SharedApp:
+    if backend not in SHARED_APPS:
+        if backend == "postgresql":
+            assert POSTGRES_URL
+            empty_postgres(POSTGRES_URL)
+            url = POSTGRES_URL
+        else:
+            # The file the app migrates is the one each test's database is copied from.
+            url = f"sqlite:///{tmp_path_factory.mktemp('shared-app')}/migrated.sqlite3"
+        made = make_app(url)
+        SHARED_APPS[backend] = SharedApp(made, copy.deepcopy(dict(made.config)), announced.current)
+    return SHARED_APPS[backend]
+
+
+class MigratedPostgres:
+    """The tables and sequences the migrations make on PostgreSQL, and how to empty them
+    as a new database would be: rows deleted, sequences restarted (emptying 13 tables so
+    took 5 ms, TRUNCATE 120 ms, DROP and migrating again 100 ms)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.connection = self.connect()
+        with self.connection.cursor() as cursor:
+            cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+            self.tables = {name for (name,) in cursor}
+            cursor.execute(
+                "SELECT sequence_name FROM information_schema.sequences "
+                "WHERE sequence_schema = 'public'"
+            )
+            self.sequences = sorted(name for (name,) in cursor)
+        emptied = self.tables - {"schema_migration"}
+        self.emptying = ";".join(
+            [
+                "BEGIN",
+                # Sessions first: what points at them goes with them (ON DELETE CASCADE), and
+                # no row is left pointing at a group or a player to be set NULL.
+                *(f"DELETE FROM {table}" for table in reversed(TABLES) if table in emptied),
+                *(f"ALTER SEQUENCE {sequence} RESTART" for sequence in self.sequences),
+                "COMMIT",
+            ]
+        )
+
+    def connect(self) -> Any:
+        connection = psycopg2.connect(self.url)
+        connection.autocommit = True
+        return connection
+
+    def empty(self) -> None:
+        """Its tables emptied if its schema is the latest; else (a test of the migrations
+        left an older one) dropped and migrated again."""
+        try:
+            latest = self.empty_if_latest()
+        except psycopg2.OperationalError:  # a test ended the connection: once more
+            self.connection = self.connect()
+            latest = self.empty_if_latest()
+        if not latest:
+            empty_postgres(self.url)
+            database.initialize(open_database(self.url))
+            with database.connection_context():
+                migrate()
+            database.close_all()
+
+    def empty_if_latest(self) -> bool:
+        with self.connection.cursor() as cursor:
+            cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+            if {name for (name,) in cursor} != self.tables:
+                return False
+            cursor.execute("SELECT count(*) FROM schema_migration")
+            if cursor.fetchone() != (len(MIGRATIONS),):
+                return False
+            cursor.execute(self.emptying)
+            return True
+
+
+MIGRATED_POSTGRES: list[MigratedPostgres] = []  # made once the shared app has migrated
+
+
 @pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+def database_url(
+    request: pytest.FixtureRequest, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> str:
+    # A test that takes an app (the shared one or a module's own) starts where that app's
+    # migrations would leave a new database: at the latest schema, empty. Others get
+    # nothing at all (a file not made yet, no tables), to make what they test.
+    takes_an_app = "app" in request.fixturenames
     if request.param == "postgresql":
         assert POSTGRES_URL
-        empty_postgres(POSTGRES_URL)
+        if not takes_an_app:
+            empty_postgres(POSTGRES_URL)
+        else:
+            if not MIGRATED_POSTGRES:
+                shared_app("postgresql", tmp_path_factory)
+                MIGRATED_POSTGRES.append(MigratedPostgres(POSTGRES_URL))
+            MIGRATED_POSTGRES[0].empty()
         return POSTGRES_URL
-    return f"sqlite:///{tmp_path}/test.sqlite3"
+    path = tmp_path / "test.sqlite3"
+    if takes_an_app:
+        migrated = str(shared_app("sqlite", tmp_path_factory).config["DATABASE_URL"])
+        shutil.copyfile(migrated.removeprefix("sqlite:///"), path)
+    return f"sqlite:///{path}"
 
 
 # For a test of pages or rules that uses the store only as the tests beside it do, on both
@@ -131,8 +250,22 @@ SQLITE_ONLY = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 
 @pytest.fixture
-def app(database_url: str) -> Iterator[Flask]:
-    yield make_app(database_url)
+def app(database_url: str) -> Flask:
+    backend = "postgresql" if database_url == POSTGRES_URL else "sqlite"
+    shared = SHARED_APPS[backend]
+    shared.app.config.clear()
+    shared.app.config.update(copy.deepcopy(shared.config), DATABASE_URL=database_url)
+    # What db.init_app and announced.init_app do for a new app, on the database prepared:
+    # a test's own app, or the other backend's, pointed them elsewhere, and stopped the
+    # watch it replaced (one listener per process, as tests of the listeners count).
+    database.obj.close_all()
+    database.initialize(open_database(database_url))
+    if announced.current is not shared.watch:
+        if announced.current is not None:
+            announced.current.stop()
+        shared.watch = AnnouncedVersions(database_url) if backend == "postgresql" else None
+        announced.current = shared.watch
+    return shared.app
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from typing import Any
 import flask.app
 import pytest
 import werkzeug.sansio.request
-from conftest import Statements, act, api_session, start, start_session
+from conftest import Statements, act, api_session, make_app, start, start_session
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS
@@ -240,8 +240,10 @@ def test_a_request_without_a_cookie_header_parses_and_sets_no_cookie(
 
 
 def test_flask_asks_once_whether_each_hook_and_view_is_a_coroutine(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # An app of its own: one that served these views before would ask nothing at all.
+    client = make_app(database_url).test_client()
     table = api_session(client, ["Ann", "Bo"])
     asked: list[object] = []
     original = flask.app.iscoroutinefunction

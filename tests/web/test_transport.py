@@ -10,13 +10,20 @@ from typing import Any
 
 import psycopg2
 import pytest
-from conftest import API, POSTGRES_URL, ApiSession, Statements, api_session
+from conftest import API, POSTGRES_URL, ApiSession, Statements, api_session, make_app
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.wrappers import Response
 
 from scorekeeper import db, store
 from scorekeeper.db import database, is_sqlite
+
+
+@pytest.fixture
+def app(database_url: str) -> Flask:
+    """An app of this test's own: these tests hook into its requests, which Flask allows
+    only before an app's first request."""
+    return make_app(database_url)
 
 
 def connections_of_requests(app: Flask) -> list[Any]:
