@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from concurrent.futures import ThreadPoolExecutor
 
 from capacity import CHECK, CHECK_THEN_PAGE, TAP, Planned, play, schedule
 
@@ -53,7 +54,10 @@ def test_a_request_sent_late_behind_a_slow_answer_keeps_its_planned_time() -> No
         now[0] += 2.0  # each answer takes 2 s; the phone plans a request every 1.5 s
 
     plan = [Planned(at, CHECK) for at in (0.0, 1.5, 3.0, 10.0)]
-    asyncio.run(play(plan, 100.0, slow_answer, lambda: now[0], sleep))
+    # On a thread of its own: a browser test in this process holds this thread's event
+    # loop (Playwright's), and asyncio.run refuses to start another beside it.
+    with ThreadPoolExecutor(1) as alone:
+        alone.submit(asyncio.run, play(plan, 100.0, slow_answer, lambda: now[0], sleep)).result()
 
     # Planned at 100, 101.5, 103 and 110; the second and third wait for the answers before
     # them, and are handed their planned time, from which their latency is counted.
