@@ -55,11 +55,14 @@ def check_phone_layout(page, name: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def send(page, control) -> None:  # type: ignore[no-untyped-def]
-    """Tap ``control``, which sends its form, and wait for the page of the answer: with
-    JavaScript the form goes by fetch, and the answer's page comes after the tap."""
+    """Tap ``control``, which sends its form, and wait for the page of the answer, loaded:
+    with JavaScript the form goes by fetch, and the answer's page comes after the tap; its
+    script (deferred) must have run before the next tap, or that tap would go as a plain
+    form, unseen by what the script does (a send kept through an outage, say)."""
     page.evaluate("document.body.dataset.sending = 'yes'")
     control.click()
     page.locator("body:not([data-sending])").wait_for(state="attached")
+    page.wait_for_load_state()
 
 
 def tap_roll(page, javascript: bool, *dice: int) -> None:  # type: ignore[no-untyped-def]

@@ -193,6 +193,7 @@ def make_move(page: Any, move: tuple[Send, ...]) -> None:
         page.evaluate("document.body.dataset.sending = 'yes'")
         sending(page)
         page.locator("body:not([data-sending])").wait_for(state="attached")
+        page.wait_for_load_state()  # its script too: the next tap goes through it
 
 
 def version(port: int, session_id: str) -> int:
