@@ -46,7 +46,7 @@ from openapi_check import CheckedClient
 from page_player import WALKS, submissions
 from psycopg2 import sql
 
-from scorekeeper import announced, create_app, devices, stats, store
+from scorekeeper import PROJECT_ROOT, announced, create_app, devices, stats, store
 from scorekeeper.announced import AnnouncedVersions
 from scorekeeper.db import Statement, database, open_database
 from scorekeeper.migrations import MIGRATIONS, migrate
@@ -755,6 +755,33 @@ def wait_until_serving(error_log: Path) -> str:
         time.sleep(0.1)
     log = error_log.read_text() if error_log.exists() else "no error log"
     raise AssertionError(f"gunicorn did not answer within 30 s:\n{log}")
+
+
+def start_gunicorn(
+    folder: Path, database_url: str, secret_key: str, workers: int, *options: str
+) -> subprocess.Popen[bytes]:
+    """Gunicorn serving the checkout's app as the README deploys it, on a port the system
+    chooses (``wait_until_serving`` reads it from ``folder``/error.log), with ``options``
+    (its access log, say). Its control socket goes in ``folder``, not beside another
+    test's gunicorn in $HOME."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SCOREKEEPER_SECRET_KEY": secret_key,
+        "XDG_RUNTIME_DIR": str(folder),
+    }
+    return subprocess.Popen(
+        [
+            *(sys.executable, "-m", "gunicorn", "--workers", str(workers)),
+            *("--bind", "127.0.0.1:0", "--error-logfile", str(folder / "error.log")),
+            *options,
+            "scorekeeper:create_app()",
+        ],
+        cwd=PROJECT_ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def create_session(base_url: str) -> dict[str, Any]:

@@ -11,7 +11,6 @@ import os
 import re
 import secrets
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.parse
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, POSTGRES_URL, empty_postgres, wait_until_serving
+from conftest import CHROMIUM, POSTGRES_URL, empty_postgres, start_gunicorn, wait_until_serving
 
 pytestmark = [
     # The tests share the two servers: one xdist worker takes them all.
@@ -36,7 +35,6 @@ pytestmark = [
     ),
 ]
 
-REPOSITORY = Path(__file__).resolve().parents[2]
 WORKERS = 2
 # The product's promise: another phone's tap shows within this many seconds.
 PROMISE_SECONDS = 2.0
@@ -69,27 +67,15 @@ class Server:
 def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], Path]:
     """A gunicorn of two workers on a port the system chooses, as the README deploys it."""
     folder.mkdir()
-    env = {
-        **os.environ,
-        "DATABASE_URL": str(POSTGRES_URL),
-        # One key for both, as the README asks of several servers: a phone's cookie and
-        # form tokens hold on either.
-        "SCOREKEEPER_SECRET_KEY": "two-servers",
-        # Gunicorn's control socket goes here, not beside another gunicorn's in $HOME.
-        "XDG_RUNTIME_DIR": str(folder),
-    }
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "gunicorn", "--workers", str(WORKERS)),
-            *("--bind", "127.0.0.1:0", "--error-logfile", str(folder / "error.log")),
-            *("--access-logfile", str(folder / "access.log")),
-            *("--access-logformat", "%(p)s %(m)s %(U)s"),
-            "scorekeeper:create_app()",
-        ],
-        cwd=REPOSITORY,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    # One key for both, as the README asks of several servers: a phone's cookie and form
+    # tokens hold on either.
+    process = start_gunicorn(
+        folder,
+        str(POSTGRES_URL),
+        "two-servers",
+        WORKERS,
+        *("--access-logfile", str(folder / "access.log")),
+        *("--access-logformat", "%(p)s %(m)s %(U)s"),
     )
     return process, folder
 

@@ -7,16 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import wait_until_serving
+from conftest import start_gunicorn, wait_until_serving
 from test_phone import CHROMIUM, phone
 
 # Its tests share one gunicorn: one worker takes them all.
@@ -26,8 +23,6 @@ pytestmark = [
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
 ]
 
-REPOSITORY = Path(__file__).resolve().parents[2]
-
 
 @pytest.fixture(scope="module")
 def workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -35,24 +30,7 @@ def workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port is open before the workers have loaded the app)."""
     folder = tmp_path_factory.mktemp("workers")
     database = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{folder}/live.sqlite3"
-    env = {
-        **os.environ,
-        "DATABASE_URL": database,
-        "SCOREKEEPER_SECRET_KEY": "e2e",
-        # Gunicorn's control socket goes here, not beside another test's gunicorn in $HOME.
-        "XDG_RUNTIME_DIR": str(folder),
-    }
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "gunicorn", "--workers", "3"),
-            *("--bind", "127.0.0.1:0", "--error-logfile", str(folder / "error.log")),
-            "scorekeeper:create_app()",
-        ],
-        cwd=REPOSITORY,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    process = start_gunicorn(folder, database, "e2e", 3)
     try:
         yield wait_until_serving(folder / "error.log")
     finally:
