@@ -10,18 +10,26 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import (
     IllegalAction,
+    ScoreRow,
     and_list,
     check_known_fields,
     parse_whole_number,
 )
-from scorekeeper.store import ImportedCorrection, ImportedSession, SessionView, corrections
+from scorekeeper.store import (
+    ImportedCorrection,
+    ImportedSession,
+    LoggedEvent,
+    Replaced,
+    SessionView,
+    corrections,
+)
 
 FORMAT = "tabletop-scorekeeper/session"
 # Seats count from 0 as everywhere in the API: version 2 began with the seat an option
@@ -89,42 +97,8 @@ def session_json(view: SessionView) -> dict[str, Any]:
         "game": game.slug,
         "options": view.options,
         "seats": [{"position": i, "name": name} for i, name in enumerate(view.seats)],
-        "events": [
-            {
-                "seq": event.seq,
-                "action": event.action,
-                "undone": event.undone,
-                "redoable": event.redoable,
-                "text": event.text,
-                "ruling": event.ruling,
-                **(
-                    {
-                        "corrections": [
-                            {
-                                "action": earlier.action,
-                                "text": earlier.text,
-                                "corrected_at": utc_text(earlier.corrected_at),
-                            }
-                            for earlier in replaced[event.seq]
-                        ]
-                    }
-                    if event.seq in replaced
-                    else {}
-                ),
-            }
-            for event in view.events
-        ],
-        "rounds": [
-            {
-                "round": row.round,
-                "seat": row.seat,
-                "player": row.name,
-                "points": row.points,
-                "running_total": row.total,
-                "note": row.note,
-            }
-            for row in game.score_rows(view.state)
-        ],
+        "events": [event_json(event, replaced) for event in view.events],
+        "rounds": [row_json(row) for row in game.score_rows(view.state)],
         "standings": [
             {"rank": s.rank, "seat": s.seat, "player": s.name, "score": s.score}
             for s in game.standings(view.state)
@@ -137,6 +111,45 @@ def session_json(view: SessionView) -> dict[str, Any]:
             if view.deck is not None
             else {}
         ),
+    }
+
+
+def event_json(event: LoggedEvent, replaced: Mapping[int, Sequence[Replaced]]) -> dict[str, Any]:
+    """An event as the export writes it, with what its corrections replaced (``replaced``:
+    ``store.corrections``) if any."""
+    return {
+        "seq": event.seq,
+        "action": event.action,
+        "undone": event.undone,
+        "redoable": event.redoable,
+        "text": event.text,
+        "ruling": event.ruling,
+        **(
+            {
+                "corrections": [
+                    {
+                        "action": earlier.action,
+                        "text": earlier.text,
+                        "corrected_at": utc_text(earlier.corrected_at),
+                    }
+                    for earlier in replaced[event.seq]
+                ]
+            }
+            if event.seq in replaced
+            else {}
+        ),
+    }
+
+
+def row_json(row: ScoreRow) -> dict[str, Any]:
+    """One seat's result in one round (or turn), as the export's ``rounds`` write it."""
+    return {
+        "round": row.round,
+        "seat": row.seat,
+        "player": row.name,
+        "points": row.points,
+        "running_total": row.total,
+        "note": row.note,
     }
 
 

@@ -289,6 +289,9 @@ class Table:
         assert response.status_code == 200
         return response.get_json()
 
+    def records(self) -> dict[str, list[Any]]:
+        return past_records(self.client, self.id)
+
     def post(self, path: str, data: dict[str, Any], version: int | None = None) -> Any:
         form = {
             "version": self.state()["version"] if version is None else version,
@@ -512,6 +515,21 @@ def table(client: FlaskClient) -> Table:
 API = "/api/v1"
 
 
+def past_records(client: FlaskClient, session_id: str) -> dict[str, list[Any]]:
+    """Every record of a session's history (the state's history fields), in log order: the
+    API's pages of rounds, the oldest first, joined."""
+    url = f"{API}/sessions/{session_id}/rounds"
+    first = client.get(url).get_json()
+    joined: dict[str, list[Any]] = {name: [] for name in first["records"]}
+    for page in range(first["pages"], 0, -1):
+        answer = first if page == 1 else client.get(url, query_string={"page": page}).get_json()
+        for name, records in answer["records"].items():
+            joined[name].extend(records)
+    for name, records in joined.items():
+        assert len(records) == first["records_count"][name]
+    return joined
+
+
 class ApiSession:
     """A session created through the API, with its edit key."""
 
@@ -529,6 +547,9 @@ class ApiSession:
         response = self.client.get(self.url)
         assert response.status_code == 200
         return response.get_json()
+
+    def records(self) -> dict[str, list[Any]]:
+        return past_records(self.client, self.id)
 
     @property
     def version(self) -> int:

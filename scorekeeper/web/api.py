@@ -12,15 +12,23 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from datetime import date
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from werkzeug.routing import BaseConverter, Map
 
 from scorekeeper import decks, group_export, groups, keys, results, stats, store
-from scorekeeper.export import read_export, session_csv, session_json, utc_text
+from scorekeeper.export import (
+    event_json,
+    read_export,
+    row_json,
+    session_csv,
+    session_json,
+    utc_text,
+)
 from scorekeeper.games import get_game
-from scorekeeper.games.base import Expected, IllegalAction, parse_whole_number
+from scorekeeper.games.base import Expected, IllegalAction, is_digits, parse_whole_number
+from scorekeeper.games.history import history_of
 from scorekeeper.games.web_interface import TrickJudge, json_body, only_fields
 from scorekeeper.recent import Recent
 from scorekeeper.web import access, addresses, state_json
@@ -46,7 +54,13 @@ from scorekeeper.web.group_schemas import (
 from scorekeeper.web.groups import read_group_file
 from scorekeeper.web.openapi import openapi_document
 from scorekeeper.web.refresh import version_answer
-from scorekeeper.web.sessions import NOT_FOUND, load_or_404
+from scorekeeper.web.sessions import (
+    HISTORY_PAGE_SIZE,
+    NOT_FOUND,
+    load_or_404,
+    page_bounds,
+    pages_of,
+)
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -157,16 +171,18 @@ def session_links(session_id: str) -> dict[str, str]:
     return {
         "view": addresses.external_url("sessions.session_page", session_id=session_id),
         "export": addresses.external_url("api.export_session", session_id=session_id),
+        "history": addresses.external_url("api.session_history", session_id=session_id),
+        "rounds": addresses.external_url("api.session_rounds", session_id=session_id),
     }
 
 
 def session_state(view: store.SessionView) -> dict[str, Any]:
-    return {**session_fields(view), "state": state_json.plain(view.state)}
+    return {**session_fields(view), "state": state_json.answer_plain(view.state)}
 
 
 def minimal_wanted() -> bool:
     """Whether the client sent ``Prefer: return=minimal`` (RFC 7240): a write's answer then
-    leaves out ``state``, the one part that grows with the session."""
+    leaves out ``state``."""
     prefer = request.headers.get("Prefer")
     if not prefer:
         return False
@@ -219,7 +235,7 @@ def session_answer(
     if kept is None or not (kept[0] is view.state and kept[1] == view.deck and kept[2] == root):
         fields = session_fields_text(view)
         # The state's text joins its records' texts, each made once (state_json).
-        text = f'{fields[:-1]},"state":{state_json.text(view.state)}}}\n'
+        text = f'{fields[:-1]},"state":{state_json.answer_text(view.state)}}}\n'
         kept = (view.state, view.deck, root, text)
         _ANSWERS.put(view.id, kept)
     return current_app.response_class(kept[3], status, headers)
@@ -319,6 +335,91 @@ def import_session() -> tuple[Response, int]:
 @bp.get("/sessions/<other_than(import):session_id>")
 def read_session(session_id: str) -> Response:
     return session_answer(load_or_404(session_id))
+
+
+def asked_page(pages: int, what: str) -> int:
+    """The page the query's ``page`` asks for (1 unless asked): 400 for what is no page
+    number, 404 for a page past the last, each naming the field ``page``."""
+    asked = request.args.get("page", "1")
+    page = int(asked) if is_digits(asked) and len(asked) < 10 else 0
+    if page < 1:
+        refuse(400, "“page” must be a whole number from 1.", "page")
+    if page > pages:
+        refuse(404, f"This {what} has pages 1 to {pages}.", "page")
+    return page
+
+
+def refuse(status: int, message: str, field: str) -> NoReturn:
+    response, _ = error_response(status, message, field)
+    response.status_code = status
+    abort(response)
+
+
+def page_links(endpoint: str, session_id: str, page: int, pages: int) -> dict[str, str | None]:
+    """The session's address and those of the newer and older pages (None: there is none)."""
+    return {
+        "session": addresses.external_url("api.read_session", session_id=session_id),
+        "newer": None
+        if page == 1
+        else addresses.external_url(endpoint, session_id=session_id, page=page - 1),
+        "older": None
+        if page == pages
+        else addresses.external_url(endpoint, session_id=session_id, page=page + 1),
+    }
+
+
+@bp.get("/sessions/<session_id>/history")
+def session_history(session_id: str) -> Response:
+    """A page of the session's log, as the history page pages it: page 1 holds the newest
+    events, each next page older ones, oldest first within a page."""
+    view = load_or_404(session_id)
+    count = len(view.events)
+    pages = pages_of(count)
+    page = asked_page(pages, "history")
+    events = view.events[page_bounds(count, page)]
+    replaced = store.corrections(view, (events[0].seq, events[-1].seq)) if events else {}
+    return jsonify(
+        {
+            "id": view.id,
+            "version": view.version,
+            "page": page,
+            "pages": pages,
+            "page_size": HISTORY_PAGE_SIZE,
+            "events_count": count,
+            "events": [event_json(event, replaced) for event in events],
+            "links": page_links("api.session_history", view.id, page, pages),
+        }
+    )
+
+
+@bp.get("/sessions/<session_id>/rounds")
+def session_rounds(session_id: str) -> Response:
+    """A page of the session's past rounds (or turns): the score rows, as the export's
+    ``rounds``, and the records its game keeps of them (the state's history fields), each
+    list paged by itself as the history is: page 1 holds the newest of each."""
+    view = load_or_404(session_id)
+    rows = view.game.score_rows(view.state)
+    records = history_of(view.state)
+    pages = max(pages_of(len(items)) for items in (rows, *records.values()))
+    page = asked_page(pages, "list of rounds")
+    return jsonify(
+        {
+            "id": view.id,
+            "game": view.game.slug,
+            "version": view.version,
+            "page": page,
+            "pages": pages,
+            "page_size": HISTORY_PAGE_SIZE,
+            "rounds_count": len(rows),
+            "rounds": [row_json(row) for row in rows[page_bounds(len(rows), page)]],
+            "records_count": {name: len(items) for name, items in records.items()},
+            "records": {
+                name: state_json.plain(items[page_bounds(len(items), page)])
+                for name, items in records.items()
+            },
+            "links": page_links("api.session_rounds", view.id, page, pages),
+        }
+    )
 
 
 @bp.get("/sessions/<session_id>/version")

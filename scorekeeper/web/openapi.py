@@ -11,6 +11,7 @@ classes (``state_schemas``), the groups part from its models (``group_schemas``)
 from __future__ import annotations
 
 import functools
+import typing
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, Union
 
@@ -20,6 +21,7 @@ from werkzeug.exceptions import InternalServerError
 from scorekeeper.export import FILE_MAX_BYTES, FORMAT_VERSION, READABLE_VERSIONS
 from scorekeeper.games import GAMES, listed_values
 from scorekeeper.games.base import and_list
+from scorekeeper.games.history import history_names
 from scorekeeper.games.web_interface import ApiModel, may_be_left_out
 from scorekeeper.models import NAME_MAX_LENGTH
 from scorekeeper.web.adapters import adapters
@@ -44,7 +46,7 @@ from scorekeeper.web.openapi_parts import (
     standard_errors,
     without_type,
 )
-from scorekeeper.web.state_schemas import state_schemas
+from scorekeeper.web.state_schemas import state_schemas, state_type
 from scorekeeper.web.uploads import size_text
 
 OPENAPI_VERSION = "3.1.0"
@@ -52,6 +54,21 @@ API_VERSION = "1.0.0"
 
 # The games played with a deck profile (printed card sizes), as the prose names them.
 _SIZED_GAMES = and_list([game.title for game in GAMES.values() if game.sized_cards is not None])
+
+
+def _history_fields() -> str:
+    """Each game's history fields, as the prose names them ("`turns` of Yardkle")."""
+    named: dict[str, list[str]] = {}
+    for slug, game in GAMES.items():
+        for cls in typing.get_args(state_type(slug)) or (state_type(slug),):
+            for name in history_names(cls):
+                titles = named.setdefault(f"`{name}`", [])
+                if game.title not in titles:
+                    titles.append(game.title)
+    return and_list([f"{name} of {and_list(titles)}" for name, titles in named.items()])
+
+
+_HISTORY_FIELDS = _history_fields()
 
 DESCRIPTION = (
     (
@@ -86,12 +103,22 @@ hold its write already) and resends the write with the newer version gets the fi
 the write is recorded once. The same key with a different request is refused with 422 (`field`:
 `request_key`), and nothing is recorded. Never reuse a key for another write.
 
-**Lean answers.** A write (events, undo, redo) answers the whole session, its `state` included,
-and a game's state carries every turn or trick played, so the answer grows as the session does.
+**What the state carries, and where the history is.** A session's `state` carries what the
+table needs now: the round in progress, its turns or tricks so far, the totals, and the newest
+scored round or turn; its size stays the same from the first move to the last. Past rounds and
+turns are not in it: `GET /sessions/{session_id}/rounds?page=N` pages them (each round's or
+turn's score rows, and the records the game keeps of them), and `GET
+/sessions/{session_id}/history?page=N` pages the event log, as the history page does: page 1
+holds the newest, each next page older ones. (Until 2026-11-28 the state carried every past
+round or turn: """
+    + _HISTORY_FIELDS
+    + """; they are now the `records` of the rounds pages.)
+
+**Lean answers.** A write (events, undo, redo) answers the whole session, its `state` included.
 A client that keeps its own view, or needs only the new version, whose move it is and the
 standings, sends `Prefer: return=minimal` (RFC 7240): the answer, a 409 included, then leaves
-`state` out and says `Preference-Applied: return=minimal`. Its size stays the same from the
-first move to the last; `GET /sessions/{session_id}` gives the state whenever it is wanted.
+`state` out and says `Preference-Applied: return=minimal`; `GET /sessions/{session_id}` gives
+the state whenever it is wanted.
 
 **Deck profiles.** A session of a game whose cards carry a printed size plays with a deck
 profile (the sizes printed on a physical deck). Anyone may read a session's `deck_profile`
@@ -178,10 +205,12 @@ _YARDKLE_STATE_EXAMPLE: Schema = {
     "entered": [False, False],
     "current": 0,
     "turn": {"total": 0, "dice_left": 6, "pending_roll": None, "hot_dice": False, "rolls": 0},
-    "turns": [],
     "final_round_by": None,
     "finished": False,
     "last_ruling": "Ana rolls first.",
+    "round": 1,
+    "round_turns": [],
+    "last_turn": None,
 }
 
 _SESSION_STATE_EXAMPLE: Schema = {
@@ -207,6 +236,8 @@ _SESSION_STATE_EXAMPLE: Schema = {
     "links": {
         "view": f"{_BASE}/s/{_SESSION_ID}",
         "export": f"{_BASE}/api/v1/sessions/{_SESSION_ID}/export",
+        "history": f"{_BASE}/api/v1/sessions/{_SESSION_ID}/history",
+        "rounds": f"{_BASE}/api/v1/sessions/{_SESSION_ID}/rounds",
     },
 }
 
@@ -255,6 +286,38 @@ _EXPORT_EXAMPLE: Schema = {
     "winners": [],
     "started_at": "2026-11-24T20:15:00Z",
     "finished_at": None,
+}
+
+_TURN_EXAMPLE: Schema = {"round": 1, "seat": 0, "points": 650, "result": "quick"}
+_PAGE_LINKS_EXAMPLE: Schema = {
+    "session": f"{_BASE}/api/v1/sessions/{_SESSION_ID}",
+    "newer": None,
+    "older": None,
+}
+
+_HISTORY_EXAMPLE: Schema = {
+    "id": _SESSION_ID,
+    "version": 1,
+    "page": 1,
+    "pages": 1,
+    "page_size": 100,
+    "events_count": 1,
+    "events": _EXPORT_EXAMPLE["events"],
+    "links": _PAGE_LINKS_EXAMPLE,
+}
+
+_ROUNDS_EXAMPLE: Schema = {
+    "id": _SESSION_ID,
+    "game": "yardkle",
+    "version": 1,
+    "page": 1,
+    "pages": 1,
+    "page_size": 100,
+    "rounds_count": 1,
+    "rounds": _EXPORT_EXAMPLE["rounds"],
+    "records_count": {"turns": 1},
+    "records": {"turns": [_TURN_EXAMPLE]},
+    "links": _PAGE_LINKS_EXAMPLE,
 }
 
 _CSV_EXAMPLE = (
@@ -386,6 +449,8 @@ class CreatedDeckProfile(DeckProfile):
 class SessionLinks(ApiModel):
     view: Uri = Field(description="The scoreboard page.")
     export: Uri = Field(description="This session's JSON export.")
+    history: Uri = Field(description="The first page of the session's event log.")
+    rounds: Uri = Field(description="The first page of the session's past rounds or turns.")
 
 
 class CreatedSessionLinks(SessionLinks):
@@ -397,9 +462,11 @@ _DECK_PROFILE = (
     "(read only); changing it takes its key."
 )
 _STATE = (
-    "The game's own state, every field of the engine's state: cards as text (`blue 9`, "
-    "`10D`), sets as sorted lists, seats as indexes from 0. Its schema is the one of the "
-    "session's `game`."
+    "The game's own state, as the table needs it now: every field of the engine's state but "
+    "its history (the past rounds or turns, paged by `GET /sessions/{session_id}/rounds`), "
+    "with what the table needs of them now (the round's turns so far, the newest round's "
+    "result); cards as text (`blue 9`, `10D`), sets as sorted lists, seats as indexes from 0. "
+    "Its size does not grow with the session. Its schema is the one of the session's `game`."
 )
 
 
@@ -408,7 +475,7 @@ def _each_game(state: bool) -> Callable[[dict[str, Any]], None]:
     state's schema of the session's `game`, one branch per game."""
 
     def add(schema: dict[str, Any]) -> None:
-        states, _ = state_schemas()
+        states, _, _ = state_schemas()
         schema["oneOf"] = [
             {
                 "title": slug,
@@ -710,6 +777,68 @@ class SessionExport(ApiModel):
     )
 
 
+PageNumber = Annotated[int, Field(ge=1)]
+
+
+class PageLinks(ApiModel):
+    session: Uri = Field(description="The session's state.")
+    newer: Uri | None = Field(description="The page of newer items; null on page 1.")
+    older: Uri | None = Field(description="The page of older items; null on the last page.")
+
+
+class _Page(ApiModel):
+    """(What every page of a session's past holds.)"""
+
+    id: str = Field(description="The session id.")
+    version: int = Field(ge=0, description="The session's version this page was read at.")
+    page: PageNumber = Field(description="This page: 1 holds the newest items.")
+    pages: PageNumber = Field(description="How many pages there are (an empty list has one).")
+    page_size: PageNumber = Field(description="The most items of each list a page holds.")
+    links: PageLinks
+
+
+class HistoryPage(_Page):
+    """A page of a session's event log, as the history page pages it: page 1 holds the
+    newest events, each next page older ones; oldest first within a page."""
+
+    events_count: int = Field(ge=0, description="How many events the log holds, undone ones too.")
+    events: list[ExportedEvent] = Field(description="This page's events, as the export has them.")
+
+
+def _each_games_history(schema: dict[str, Any]) -> None:
+    """(RoundsPage's ``json_schema_extra``.) The history records of the session's `game`,
+    one branch per game."""
+    _, histories, _ = state_schemas()
+    schema["oneOf"] = [
+        {"title": slug, "properties": {"game": {"const": slug}, "records": histories[slug]}}
+        for slug in GAME_SLUGS
+    ]
+
+
+class RoundsPage(_Page):
+    """A page of a session's past rounds (or turns): its score rows, as the export's
+    `rounds`, and the records its game keeps of them, the history fields the state leaves
+    out. Each list is paged by itself as the event log is: page 1 holds the newest
+    `page_size` of each, each next page older ones, oldest first within a page; `pages`
+    is the longest list's."""
+
+    model_config = ConfigDict(json_schema_extra=_each_games_history)
+
+    game: GameSlug
+    rounds_count: int = Field(ge=0, description="How many score rows there are in all.")
+    rounds: list[ExportedRow] = Field(
+        description="This page's score rows: one per seat per round (or turn), as in the CSV "
+        "export."
+    )
+    records_count: dict[str, Annotated[int, Field(ge=0)]] = Field(
+        description="How many records each of the game's history lists holds in all."
+    )
+    records: Any = Field(
+        description="This page of each of the game's history lists, by name, as the state "
+        "carried them until 2026-11-28. Its schema is the one of the session's `game`."
+    )
+
+
 class GroupSeat(ExportedSeat):
     player: int | None = may_be_left_out(
         ge=0,
@@ -747,6 +876,8 @@ MODELS: tuple[type[BaseModel], ...] = (
     RematchRequest,
     SessionExport,
     GroupSessionExport,
+    HistoryPage,
+    RoundsPage,
     *OPTIONS_MODELS,
 )
 
@@ -901,6 +1032,27 @@ def _paths() -> Schema:
                 },
             }
         },
+        "/sessions/{session_id}/history": _page_path(
+            "readSessionHistory",
+            "Read a page of a session's event log",
+            "The events as the history page shows them, a page at a time: page 1 holds the "
+            "newest 100, each next page older ones (oldest first within a page), each with "
+            "its text, its ruling, whether it is undone or redoable and, if corrected, what "
+            "each correction replaced (as in the export).",
+            HistoryPage,
+            _HISTORY_EXAMPLE,
+            "This history has pages 1 to 3.",
+        ),
+        "/sessions/{session_id}/rounds": _page_path(
+            "readSessionRounds",
+            "Read a page of a session's past rounds",
+            "What the state leaves out: each past round's (or turn's) score rows, and the "
+            "records the game keeps of its rounds, turns or scorings, a page at a time "
+            "(page 1 holds the newest 100 of each list).",
+            RoundsPage,
+            _ROUNDS_EXAMPLE,
+            "This list of rounds has pages 1 to 2.",
+        ),
         "/sessions/{session_id}/version": {
             "get": {
                 "operationId": "readSessionVersion",
@@ -1114,6 +1266,51 @@ def _paths() -> Schema:
     }
 
 
+def _page_path(
+    operation_id: str,
+    summary: str,
+    description: str,
+    model: type[BaseModel],
+    example: Schema,
+    past_the_last: str,
+) -> Schema:
+    """A paged read of a session's past: anyone with the session's id may read it."""
+    return {
+        "get": {
+            "operationId": operation_id,
+            "tags": ["sessions"],
+            "summary": summary,
+            "description": description,
+            "parameters": [
+                {"$ref": "#/components/parameters/SessionId"},
+                {
+                    "name": "page",
+                    "in": "query",
+                    "required": False,
+                    "description": "The page: 1 (the newest, unless asked) to `pages`.",
+                    "schema": schema_of(PageNumber),
+                },
+            ],
+            "responses": {
+                "200": ok("The page.", model, example),
+                "400": error_response(
+                    "`page` is not a whole number from 1, or the request was sent to a host "
+                    "name the server does not answer to (its `TRUSTED_HOSTS` setting).",
+                    "“page” must be a whole number from 1.",
+                    "page",
+                ),
+                "404": {
+                    "description": "No session has this id (`field` null), or the page is "
+                    "past the last (`field`: `page`).",
+                    "content": json_content(
+                        ref("Error"), {"error": past_the_last, "field": "page"}
+                    ),
+                },
+            },
+        }
+    }
+
+
 def _game_components() -> dict[str, Schema]:
     """Every game's own schemas: its actions and what its endpoints take and answer."""
     schemas: dict[str, Schema] = {}
@@ -1171,7 +1368,7 @@ def openapi_document() -> dict[str, Any]:
                 **components(MODELS),
                 **_game_components(),
                 **group_schemas(),
-                **state_schemas()[1],
+                **state_schemas()[2],
             },
             "responses": _responses(),
             "parameters": {

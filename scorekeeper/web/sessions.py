@@ -306,19 +306,30 @@ def watched_page(view: store.SessionView) -> str:
 HISTORY_PAGE_SIZE = 100
 
 
+def pages_of(count: int, size: int = HISTORY_PAGE_SIZE) -> int:
+    """How many pages ``count`` items fill, ``size`` a page (an empty list has one page)."""
+    return max(1, math.ceil(count / size))
+
+
+def page_bounds(count: int, page: int, size: int = HISTORY_PAGE_SIZE) -> slice:
+    """The items of page ``page`` of ``count`` items in log order: page 1 holds the newest
+    ``size``, each next page older ones; oldest first within a page."""
+    end = count - (page - 1) * size
+    return slice(max(0, end - size), max(0, end))
+
+
 @bp.get("/s/<session_id>/history")
 def history(session_id: str) -> str:
     """One page of the log: page 1 holds the newest events, each next page older ones."""
     view = load_or_404(session_id)
     game = adapter(view.game.slug)
     may_edit = access.device_may_edit(session_id)
-    pages = max(1, math.ceil(len(view.events) / HISTORY_PAGE_SIZE))
+    pages = pages_of(len(view.events))
     asked = request.args.get("page", "1")
     page = int(asked) if is_digits(asked) and len(asked) < 10 else 0
     if not 1 <= page <= pages:
         abort(404, f"This history has pages 1 to {pages}.")
-    end = len(view.events) - (page - 1) * HISTORY_PAGE_SIZE
-    events = view.events[max(0, end - HISTORY_PAGE_SIZE) : end]
+    events = view.events[page_bounds(len(view.events), page)]
     return render_template(
         "sessions/history.html",
         view=view,

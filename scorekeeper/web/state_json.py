@@ -1,5 +1,10 @@
 """A game state as JSON, each record of its history converted once.
 
+The API answers a session with ``answer_text(state)``: the state's fields but those its
+game declares history, and in their place the fields of its ``now()`` record (see
+games.history). ``plain`` and ``text`` write a whole value, history included (the
+records a client pages through).
+
 A state is immutable and keeps the records of the states before it (a Yardkle
 game's turns, a trick game's tricks): the next state holds the same record
 objects plus its new one. So the JSON data and text of each record are made the
@@ -20,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from scorekeeper.games import cards
 from scorekeeper.games.growing import GrowingTuple
+from scorekeeper.games.history import history_names, now_class
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -39,6 +45,37 @@ _SCALARS = frozenset((int, str, bool, float, type(None)))
 # Whether instances of a type are records (dataclasses but cards), and their field names.
 _RECORD_TYPES: dict[type, bool] = {}
 _SORTED_NAMES: dict[type, tuple[str, ...]] = {}
+# By state class: the names of its answer's fields, sorted, each with whether it is its
+# now record's (rather than the state's own).
+_ANSWER_NAMES: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def answer_plain(state: Any) -> dict[str, Any]:
+    """A game state as the API's answer carries it: its fields but its history, and its
+    now record's."""
+    return {name: plain(value) for name, value in _answer_items(state)}
+
+
+def answer_text(state: Any) -> str:
+    """``answer_plain(state)`` as compact JSON text with sorted keys."""
+    return "{" + ",".join(f'"{name}":{text(value)}' for name, value in _answer_items(state)) + "}"
+
+
+def _answer_items(state: Any) -> list[tuple[str, Any]]:
+    kind = type(state)
+    names = _ANSWER_NAMES.get(kind)
+    if names is None:
+        names = _ANSWER_NAMES[kind] = _answer_names(kind)
+    now = state.now() if now_class(kind) is not None else None
+    return [(name, getattr(now if of_now else state, name)) for name, of_now in names]
+
+
+def _answer_names(kind: type) -> tuple[tuple[str, bool], ...]:
+    history = history_names(kind)
+    own = [(f.name, False) for f in dataclasses.fields(kind) if f.name not in history]
+    now = now_class(kind)
+    added = [] if now is None else [(f.name, True) for f in dataclasses.fields(now)]
+    return tuple(sorted(own + added))
 
 
 def plain(value: Any) -> Any:

@@ -1,22 +1,26 @@
 """JSON Schemas of every game's state, generated from the engines' State dataclasses.
 
-The API sends a state as ``state_json.plain(state)``: each dataclass field as a property,
-cards as written ("blue 9", "10D"), sets as sorted lists, mapping keys as text. These
-schemas are made by pydantic from the same type annotations, so they cannot drift
-from the engines: a field added to a State is described the moment it exists.
+The API sends a state as ``state_json.answer_plain(state)``: each dataclass field as a
+property but the history ones, with the fields of the state's now record (see
+games.history), cards as written ("blue 9", "10D"), sets as sorted lists, mapping keys as
+text; and a state's history, paged, as its history fields. These schemas are made by
+pydantic from the same type annotations, so they cannot drift from the engines: a field
+added to a State is described the moment it exists.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import typing
-from typing import Annotated, Any
+from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import core_schema
 
 from scorekeeper.games import GAMES, cards
+from scorekeeper.games.history import history_names, now_class
 
 Schema = dict[str, Any]
 
@@ -68,12 +72,57 @@ def component_name(cls: type) -> str:
     return "".join(word.title() for word in module.split("_")) + "." + cls.__qualname__
 
 
+def answer_class(state_class: type) -> type:
+    """A dataclass of the fields the API's answer gives a state of ``state_class``: its own
+    but the history ones, then its now record's; named as the state class."""
+    history = history_names(state_class)
+    fields = [(n, t) for n, t in _field_types(state_class) if n not in history]
+    now = now_class(state_class)
+    return _named_like(state_class, "", fields + ([] if now is None else _field_types(now)))
+
+
+def history_class(state_class: type) -> type:
+    """A dataclass of the history fields of ``state_class``, named after it (``…History``)."""
+    history = history_names(state_class)
+    fields = [(n, t) for n, t in _field_types(state_class) if n in history]
+    return _named_like(state_class, "History", fields)
+
+
+def _field_types(cls: type) -> list[tuple[str, Any]]:
+    hints = typing.get_type_hints(cls, include_extras=True)
+    return [(f.name, hints[f.name]) for f in dataclasses.fields(cls)]
+
+
+def _named_like(state_class: type, suffix: str, fields: list[tuple[str, Any]]) -> type:
+    made = dataclasses.make_dataclass(state_class.__name__ + suffix, fields, frozen=True)
+    made.__module__ = state_class.__module__
+    made.__qualname__ = state_class.__qualname__ + suffix
+    made.__doc__ = (
+        state_class.__doc__
+        if not suffix
+        else f"The history fields of `{component_name(state_class)}`, which a session's state "
+        "leaves out: `GET /sessions/{session_id}/rounds` pages them."
+    )
+    return made
+
+
+def _each_class(slug: str, made: Any) -> Any:
+    """``made`` of each state class of a game (one, or the union's members), as one type."""
+    classes = typing.get_args(state_type(slug)) or (state_type(slug),)
+    return Union[tuple(made(cls) for cls in classes)]  # noqa: UP007  # built at run time
+
+
 @functools.cache
-def state_schemas() -> tuple[dict[str, Schema], dict[str, Schema]]:
-    """Each game's state schema (by slug) and the components they refer to (made once:
-    callers must not change them)."""
-    adapters: list[tuple[str, JsonSchemaMode, TypeAdapter[Any]]] = [
-        (slug, "serialization", TypeAdapter(state_type(slug))) for slug in GAMES
+def state_schemas() -> tuple[dict[str, Schema], dict[str, Schema], dict[str, Schema]]:
+    """Each game's state answer's schema and its history's (by slug), and the components
+    they refer to (made once: callers must not change them)."""
+    adapters: list[tuple[tuple[str, str], JsonSchemaMode, TypeAdapter[Any]]] = [
+        adapter
+        for slug in GAMES
+        for adapter in (
+            ((slug, "state"), "serialization", TypeAdapter(_each_class(slug, answer_class))),
+            ((slug, "history"), "serialization", TypeAdapter(_each_class(slug, history_class))),
+        )
     ]
     by_key, definitions = TypeAdapter.json_schemas(
         adapters, ref_template=_COMPONENTS + "{model}", schema_generator=_StateSchema
@@ -87,8 +136,11 @@ def state_schemas() -> tuple[dict[str, Schema], dict[str, Schema]]:
     components = {
         names[_COMPONENTS + key]: _closed(schema, names) for key, schema in generated.items()
     }
-    states = {slug: _closed(by_key[(slug, "serialization")], names) for slug in GAMES}
-    return states, components
+    states, histories = (
+        {slug: _closed(by_key[((slug, kind), "serialization")], names) for slug in GAMES}
+        for kind in ("state", "history")
+    )
+    return states, histories, components
 
 
 def _closed(schema: Any, names: dict[str, str]) -> Any:

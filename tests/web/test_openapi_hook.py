@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from openapi_check import ApiDocument, CheckedClient, served_document
 
 from scorekeeper.games import GAMES
+from scorekeeper.games.history import history_names, now_class
 from scorekeeper.web import api
 from scorekeeper.web.state_schemas import component_name, state_type
 
@@ -152,18 +153,29 @@ def test_every_object_the_document_describes_is_closed(document: ApiDocument) ->
 
 
 @pytest.mark.parametrize("slug", list(GAMES))
-def test_a_game_state_schema_lists_every_field_of_its_state_class(
+def test_a_game_state_schema_lists_every_field_its_answer_carries_and_its_history_the_rest(
     document: ApiDocument, slug: str
 ) -> None:
     components = document.document["components"]["schemas"]
     classes = typing.get_args(state_type(slug)) or (state_type(slug),)
     for cls in classes:
         schema = components[component_name(cls)]
-        # Every field, as plain() writes them; the served document sorts its keys.
-        fields = sorted(field.name for field in dataclasses.fields(cls))
+        history = history_names(cls)
+        assert history, f"{cls.__qualname__} declares no history"
+        now = now_class(cls)
+        assert now is not None
+        # Every field as answer_plain() writes them: the state's but its history, and its
+        # now record's; the served document sorts its keys.
+        fields = sorted(
+            [field.name for field in dataclasses.fields(cls) if field.name not in history]
+            + [field.name for field in dataclasses.fields(now)]
+        )
         assert sorted(schema["properties"]) == fields
         assert sorted(schema["required"]) == fields
         assert schema["additionalProperties"] is False
+        past = components[component_name(cls) + "History"]
+        assert sorted(past["properties"]) == sorted(past["required"]) == sorted(history)
+        assert past["additionalProperties"] is False
 
 
 def test_every_example_of_an_answer_is_one_the_hook_accepts(document: ApiDocument) -> None:

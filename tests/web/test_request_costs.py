@@ -175,9 +175,13 @@ def test_a_write_converts_only_the_records_it_adds(
 
     for version in range(60):
         conversions_of_one_turn(version)
-    # The state holds every turn so far; each write converts the new one and the rest once.
-    assert conversions_of_one_turn(60) == conversions_of_one_turn(61)
-    assert len(table.read()["state"]["turns"]) == 62
+    # The state holds the round's turns so far; each write converts the new one, the rest
+    # once: a round of two turns converts as much at turn 60 as at turn 62.
+    assert [conversions_of_one_turn(60), conversions_of_one_turn(61)] == [
+        conversions_of_one_turn(62),
+        conversions_of_one_turn(63),
+    ]
+    assert len(table.records()["turns"]) == 64
 
 
 def test_an_unchanged_cookie_is_not_signed_and_sent_again(client: FlaskClient) -> None:

@@ -229,7 +229,7 @@ def test_a_round_is_corrected_by_typing_it_again(client: FlaskClient) -> None:
 
     ok(table.post("/events/1/correct", round_fields("15", "±1")))
     state = table.state()
-    assert state["state"]["rounds"] == [[15, -1], [2, 9]]
+    assert table.records()["rounds"] == [[15, -1], [2, 9]]
     assert state["state"]["totals"] == [17, 8]
     assert state["ruling"] == "Round 2: Ann 2, Bob 9. Ann leads with 17."
 

@@ -61,6 +61,8 @@ def test_with_public_url_set_every_api_link_names_it_whatever_the_host(database_
     assert created["links"] == {
         "view": f"{PUBLIC_URL}/s/{session_id}",
         "export": f"{PUBLIC_URL}/api/v1/sessions/{session_id}/export",
+        "history": f"{PUBLIC_URL}/api/v1/sessions/{session_id}/history",
+        "rounds": f"{PUBLIC_URL}/api/v1/sessions/{session_id}/rounds",
         "join": f"{PUBLIC_URL}/s/{session_id}/join/{created['edit_key']}",
     }
     read = client.get(f"/api/v1/sessions/{session_id}", headers=EVIL).get_json()

@@ -267,7 +267,8 @@ def three_player_round(client: FlaskClient) -> Table:
             )
         version = send(table, version, type="marker", move="stay")
     state = game(table)
-    assert (state["round"], state["records"][0]["target"], state["current"]) == (2, 11, [])
+    target = table.records()["records"][0]["target"]
+    assert (state["round"], target, state["current"]) == (2, 11, [])
     return table
 
 
@@ -447,7 +448,7 @@ def test_a_two_player_game_against_the_npc_crab(client: FlaskClient) -> None:
     assert [(s["name"], s["score"]) for s in body["standings"]] == sorted(
         [("Ann", scores[0]), ("Bo", scores[1])], key=lambda pair: -pair[1]
     )
-    assert state["records"][0]["target"] == target
+    assert table.records()["records"][0]["target"] == target
     assert f"The NPC crab's house is size {target}: that is the target." in body["ruling"]
 
     page = table.page()

@@ -254,7 +254,8 @@ def test_forgot_leaves_the_tray_and_the_card_pays_it_at_settlement(client: Flask
     assert "Bo went out Each pays a chip a card" in reveal
     assert "Each pays a chip a card: Ann 4, Cy 6, Di 6, Ed 6, Flo 6, Gus 6, Hal 6." in reveal
     act(table, type="reveal", **{f"taker-{card}": "" for card in ("QS", "KH", "7D")})
-    record = conserved(table)["rounds"][0]
+    conserved(table)
+    record = table.records()["rounds"][0]
     # Ann: 35 + 8 (10D) - 4 cards - 16 (pays the JC tray what it holds); Bo: 35 + 4 + 36.
     assert record["chips"] == [23, 75] + [29] * 6
     assert record["trays"] == {"10D": 0, "JC": 32, "QS": 24, "KH": 32, "7D": 40}
@@ -572,7 +573,7 @@ def test_a_whole_game_of_round_summaries_until_a_player_cannot_pay(client: Flask
     takers = {"10D": "called:1", "JC": "kept:2", "QS": "forgot:0", "KH": "", "7D": "called:0"}
     ok(summary(table, 1, [3, 0, 5], takers))
     state = conserved(table)
-    record = state["rounds"][0]
+    record = table.records()["rounds"][0]
     # Bo 30 + 3 (10D) + 3 + 5; Ann 30 + 15 (7D) - 3 - 9 (QS tray); Cy 30 - 5 - 6 (JC tray).
     assert record["chips"] == [33, 41, 19]
     assert record["trays"] == {"10D": 0, "JC": 12, "QS": 18, "KH": 12, "7D": 0}
@@ -593,7 +594,7 @@ def test_a_whole_game_of_round_summaries_until_a_player_cannot_pay(client: Flask
     # Round 2: Cy goes out, called QS; Bo forgot 10D; the other taker cards were aside.
     ok(summary(table, 2, [2, 1, 0], {"QS": "called:2", "10D": "forgot:1"}))
     state = conserved(table)
-    record = state["rounds"][1]
+    record = table.records()["rounds"][1]
     assert record["chips"] == [16, 22, 34]
     assert record["trays"] == {"10D": 6, "JC": 18, "QS": 0, "KH": 24, "7D": 15}
     assert state["chips"] == [1, 7, 19]
@@ -620,7 +621,7 @@ def test_a_whole_game_of_round_summaries_until_a_player_cannot_pay(client: Flask
     )
     session = table.state()
     state = conserved(table)
-    record = state["rounds"][2]
+    record = table.records()["rounds"][2]
     assert record["grand_opera"] is True
     # Ann 1 + 24 (JC) + 84 (every tray) + 7 (all Bo has of 15) + 15 (Cy); Bo's KH pays an
     # empty tray.
@@ -670,7 +671,8 @@ def test_the_session_settles_the_contract_example_as_the_judge_does(client: Flas
     table = start(client, ["Ann", "Bo", "Cy", "Di"])
     takers = {"JC": "forgot:1", "KH": "kept:1", "QS": "kept:2"}
     ok(summary(table, 0, [0, 2, 2, 1], takers))
-    record = conserved(table)["rounds"][0]
+    conserved(table)
+    record = table.records()["rounds"][0]
     judged = client.post(
         "/api/v1/judge/yellow-dwarf/settle",
         json={
@@ -727,7 +729,8 @@ def test_the_points_payout_asks_each_hands_points_and_refuses_impossible_ones(
     assert table.state() == before
     act(table, type="reveal", **points)
     session = table.state()
-    record = conserved(table)["rounds"][0]
+    conserved(table)
+    record = table.records()["rounds"][0]
     assert record["left"] == [10, 0, 15, 20, 6, 33, 15, 9]
     # Bo: 35 + 108 points; Cy: 35 - 15 - 8 (pays the 10D tray what it holds).
     assert record["chips"] == [25, 143, 12, 15, 29, 2, 20, 26]
@@ -745,7 +748,7 @@ def test_last_standing_a_player_who_cannot_pay_drops_out_and_the_game_goes_on(
     ok(summary(table, 0, [0, 1, 1, 5], {"7D": "called:1", "KH": "called:2"}))
     session = table.state()
     state = conserved(table)
-    assert state["rounds"][0]["chips"] == [22, 34, 30, 10]
+    assert table.records()["rounds"][0]["chips"] == [22, 34, 30, 10]
     assert session["finished"] is False
     assert (
         "Di (10 chips) cannot pay the 15-chip stake and drops out, keeping their chips."
@@ -788,8 +791,9 @@ def test_last_standing_a_player_who_cannot_pay_drops_out_and_the_game_goes_on(
     ok(summary(table, 1, [8, 0, 1, 0]))
     session = table.state()
     state = conserved(table)
-    assert state["rounds"][1]["chips"] == [0, 27, 14, 10]
-    assert "Ann can pay only 7 of 8 (8 cards)" in state["rounds"][1]["explanation"]
+    rounds = table.records()["rounds"]
+    assert rounds[1]["chips"] == [0, 27, 14, 10]
+    assert "Ann can pay only 7 of 8 (8 cards)" in rounds[1]["explanation"]
     assert session["finished"] is True
     assert session["winners"] == [1]
     assert state["active"] == [False, True, False, False]
@@ -830,12 +834,12 @@ def test_undo_and_redo_restore_the_chips_and_the_trays(client: FlaskClient) -> N
     ok(summary(table, 2, [3, 4, 0, 5], {"7D": "called:0", "JC": "kept:3"}))
     settled = table.state()
     # Ann 35 + 20 (7D) - 3; Di 35 - 5 - 8 (pays the JC tray what it holds); Cy 35 + 12.
-    assert settled["state"]["rounds"][0]["chips"] == [52, 31, 47, 22]
+    assert table.records()["rounds"][0]["chips"] == [52, 31, 47, 22]
     assert settled["state"]["round"] == 2
     assert settled["state"]["chips"] == [37, 16, 32, 7]
     ok(table.post("/undo", {}))
     state = conserved(table)
-    assert state["rounds"] == [] and state["round"] == 1
+    assert table.records()["rounds"] == [] and state["round"] == 1
     assert state["chips"] == [35] * 4
     assert state["trays"] == {"10D": 4, "JC": 8, "QS": 12, "KH": 16, "7D": 20}
     ok(table.post("/redo", {}))
@@ -924,7 +928,8 @@ def test_a_grand_opera_laid_card_by_card_takes_every_tray(client: FlaskClient) -
     # Every taker card is laid and the payout is a chip a card: the reveal asks nothing, so
     # it is recorded with Ann's last card.
     assert live_log(table)[-2:] == ["7D, called", "reveal"]
-    record = conserved(table)["rounds"][0]
+    conserved(table)
+    record = table.records()["rounds"][0]
     assert record["grand_opera"] is True
     # Ann takes the QS tray's 24 and 6 chips from each other hand; the forgotten QS then pays
     # its tray what it holds: nothing.

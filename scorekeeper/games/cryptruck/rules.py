@@ -39,6 +39,7 @@ from scorekeeper.games.cards import Card
 from scorekeeper.games.cryptruck.cards import CRYPTRUCK, cryptruck_trick
 from scorekeeper.games.engine import CARDS, CHOICES, Engine, on
 from scorekeeper.games.follow import ResolveRevoke, RevokeFlag
+from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
 
 # Re-exported: the play action and a completed trick live in trickplay.py, shared with Yokai Septet.
@@ -190,6 +191,14 @@ class RoundRecord:
 
 
 @dataclass(frozen=True)
+class Now:
+    """What the table needs of the scored rounds now: the newest one's result (None before
+    the first is scored)."""
+
+    last_round: RoundRecord | None
+
+
+@dataclass(frozen=True)
 class State:
     """A session: seats in table order, from 0.
 
@@ -204,11 +213,15 @@ class State:
     colours: tuple[str, ...]
     first_dealer: int
     round: Round
-    rounds: tuple[RoundRecord, ...]
+    rounds: tuple[RoundRecord, ...] = field(metadata=HISTORY)
     totals: tuple[int, ...]
     flags: tuple[RevokeFlag, ...]
     finished: bool
     last_ruling: str
+
+    def now(self) -> Now:
+        """What the table needs of ``rounds`` (history: see games.history)."""
+        return Now(last_round=self.rounds[-1] if self.rounds else None)
 
 
 # --- Helpers the app reads -----------------------------------------------------

@@ -35,6 +35,7 @@ from scorekeeper.games.base import (
     signed,
 )
 from scorekeeper.games.engine import Engine, on
+from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
 
 # Bigger than any game's round; a typo of a few extra digits is refused, not added up.
@@ -80,6 +81,15 @@ Action = Round | Finish
 
 
 @dataclass(frozen=True)
+class Now:
+    """What the table needs of the rounds now: how many were played, and the newest one's
+    points per seat (None before the first)."""
+
+    rounds_played: int
+    last_round: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
 class State:
     players: tuple[str, ...]
     game_name: str
@@ -87,10 +97,16 @@ class State:
     winner: str
     # 0 = no target: the table ends the game with a finish.
     target: int
-    rounds: tuple[tuple[int, ...], ...]
+    rounds: tuple[tuple[int, ...], ...] = field(metadata=HISTORY)
     totals: tuple[int, ...]
     finished: bool
     last_ruling: str
+
+    def now(self) -> Now:
+        """What the table needs of ``rounds`` (history: see games.history)."""
+        return Now(
+            rounds_played=len(self.rounds), last_round=self.rounds[-1] if self.rounds else None
+        )
 
     @property
     def lowest_wins(self) -> bool:

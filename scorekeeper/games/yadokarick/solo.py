@@ -35,6 +35,7 @@ from scorekeeper.games.base import (
 )
 from scorekeeper.games.cards import Card
 from scorekeeper.games.engine import Handlers, on
+from scorekeeper.games.history import HISTORY
 from scorekeeper.games.house_sizes import NO_SIZES, PrintedSize, Sizes, learn_size
 from scorekeeper.games.records import evolve
 from scorekeeper.games.yadokarick.cards import YADOKARICK
@@ -141,6 +142,13 @@ class Scoring:
 
 
 @dataclass(frozen=True)
+class SoloNow:
+    """What the table needs of the scorings now: the newest one (None before the first)."""
+
+    last_scoring: Scoring | None
+
+
+@dataclass(frozen=True)
 class SoloState:
     """A solo game.
 
@@ -161,10 +169,14 @@ class SoloState:
     penalty: tuple[Card, ...]
     drawn: frozenset[Card]
     offer: tuple[Card, ...]
-    events: tuple[Scoring, ...]
+    events: tuple[Scoring, ...] = field(metadata=HISTORY)
     step: Step
     finished: bool
     last_ruling: str
+
+    def now(self) -> SoloNow:
+        """What the table needs of ``events`` (history: see games.history)."""
+        return SoloNow(last_scoring=self.events[-1] if self.events else None)
 
 
 def start(player: str) -> SoloState:

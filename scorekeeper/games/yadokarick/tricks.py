@@ -19,6 +19,7 @@ from pydantic import BeforeValidator, with_config
 from scorekeeper.games.actions import ACTION_CONFIG, Ask, CardText
 from scorekeeper.games.base import IllegalAction, and_list, capitalised, plural
 from scorekeeper.games.cards import Card
+from scorekeeper.games.history import HISTORY
 from scorekeeper.games.house_sizes import PrintedSize, Sizes
 from scorekeeper.games.yadokarick.cards import YADOKARICK
 
@@ -133,6 +134,14 @@ class RoundRecord:
 
 
 @dataclass(frozen=True)
+class Now:
+    """What the table needs of the scored rounds now: the newest one's result (None before
+    the first is scored)."""
+
+    last_round: RoundRecord | None
+
+
+@dataclass(frozen=True)
 class State:
     """A session. Seats count from 0 in table order; in the NPC game seat 2 is the NPC crab.
 
@@ -169,10 +178,14 @@ class State:
     movers: tuple[int, ...]
     houses: tuple[House, ...]
     discarded: tuple[Card, ...]
-    records: tuple[RoundRecord, ...]
+    records: tuple[RoundRecord, ...] = field(metadata=HISTORY)
     totals: tuple[int, ...]
     finished: bool
     last_ruling: str
+
+    def now(self) -> Now:
+        """What the table needs of ``records`` (history: see games.history)."""
+        return Now(last_round=self.records[-1] if self.records else None)
 
 
 # --- Queries --------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from scorekeeper.games.base import (
 )
 from scorekeeper.games.engine import CHOICES, Engine, on
 from scorekeeper.games.growing import GrowingTuple
+from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -379,6 +380,17 @@ class TurnRecord:
 
 
 @dataclass(frozen=True)
+class Now:
+    """The turns a table shows now: the round in progress (the last one once the game is
+    over), its turns so far in playing order, and the newest turn (of the round before,
+    when this one has none yet)."""
+
+    round: int
+    round_turns: tuple[TurnRecord, ...]
+    last_turn: TurnRecord | None
+
+
+@dataclass(frozen=True)
 class State:
     players: tuple[str, ...]
     entry_threshold: int
@@ -388,10 +400,19 @@ class State:
     current: int
     turn: Turn
     # Shared with the state before (GrowingTuple): a turn adds its record without a copy.
-    turns: GrowingTuple[TurnRecord]
+    turns: GrowingTuple[TurnRecord] = field(metadata=HISTORY)
     final_round_by: int | None
     finished: bool
     last_ruling: str
+
+    def now(self) -> Now:
+        """What the table needs of ``turns`` (history: see games.history)."""
+        round_number = self.round_number
+        return Now(
+            round=round_number,
+            round_turns=self.turns[(round_number - 1) * len(self.players) :],
+            last_turn=self.turns[-1] if self.turns else None,
+        )
 
     @property
     def round_number(self) -> int:

@@ -42,6 +42,7 @@ from scorekeeper.games.base import (
 )
 from scorekeeper.games.cards import PlayingCard, parse_playing_card
 from scorekeeper.games.engine import CARDS, CHOICES, Engine, Listed, on
+from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
 from scorekeeper.games.yellow_dwarf.settlement import (
     ACE,
@@ -253,6 +254,14 @@ class RoundRecord:
 
 
 @dataclass(frozen=True)
+class Now:
+    """What the table needs of the scored rounds now: the newest one's result (None before
+    the first is scored)."""
+
+    last_round: RoundRecord | None
+
+
+@dataclass(frozen=True)
 class State:
     """A session: seats in the order the table entered them, from 0.
 
@@ -282,11 +291,15 @@ class State:
     went_out: int | None
     stakes: tuple[int, ...]
     takings: tuple[Taking, ...]
-    rounds: tuple[RoundRecord, ...]
+    rounds: tuple[RoundRecord, ...] = dataclass_field(metadata=HISTORY)
     finished: bool
     winners: tuple[int, ...]
     last_ruling: str
     start_total: int
+
+    def now(self) -> Now:
+        """What the table needs of ``rounds`` (history: see games.history)."""
+        return Now(last_round=self.rounds[-1] if self.rounds else None)
 
 
 # --- Helpers the app reads -----------------------------------------------------------

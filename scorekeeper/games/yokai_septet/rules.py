@@ -39,6 +39,7 @@ from scorekeeper.games.engine import CARDS, CHOICES, Engine, on
 from scorekeeper.games.follow import FlagStatus as FlagStatus
 from scorekeeper.games.follow import ResolveRevoke as ResolveRevoke
 from scorekeeper.games.follow import RevokeFlag as RevokeFlag
+from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
 
 # Re-exported: the play action lives in trickplay.py, shared with Cryptruck.
@@ -183,6 +184,14 @@ class Round:
 
 
 @dataclass(frozen=True)
+class Now:
+    """What the table needs of the scored rounds now: the newest one's result (None before
+    the first is scored)."""
+
+    last_round: RoundRecord | None
+
+
+@dataclass(frozen=True)
 class State:
     """A session: seats in table order; team 0 = seats 0 & 2, team 1 = seats 1 & 3.
 
@@ -193,12 +202,16 @@ class State:
     players: tuple[str, ...]
     team_names: tuple[str, str]
     scores: tuple[int, int]
-    rounds: tuple[RoundRecord, ...]
+    rounds: tuple[RoundRecord, ...] = field(metadata=HISTORY)
     round: Round
     flags: tuple[RevokeFlag, ...]
     first_lead: int | None
     finished: bool
     last_ruling: str
+
+    def now(self) -> Now:
+        """What the table needs of ``rounds`` (history: see games.history)."""
+        return Now(last_round=self.rounds[-1] if self.rounds else None)
 
 
 # --- Helpers the app reads -----------------------------------------------------
