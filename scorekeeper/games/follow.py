@@ -185,6 +185,19 @@ def open_flags(flags: Sequence[RevokeFlag]) -> list[tuple[int, RevokeFlag]]:
     return [(index, flag) for index, flag in enumerate(flags) if flag.status == "open"]
 
 
+@dataclass(frozen=True)
+class OpenFlag:
+    """A revoke flag still to settle, and its index: what a revoke action's ``flag`` names."""
+
+    index: int
+    flag: RevokeFlag
+
+
+def open_flag_records(flags: Sequence[RevokeFlag]) -> tuple[OpenFlag, ...]:
+    """``open_flags`` as records, as the API's state carries them (the flags are history)."""
+    return tuple(OpenFlag(index, flag) for index, flag in open_flags(flags))
+
+
 # --- Settling a flag -----------------------------------------------------------------
 
 

@@ -132,7 +132,7 @@ def test_a_revoke_costs_the_revoking_player_the_agreed_points(client: FlaskClien
     assert "Revoke?" in table.state()["ruling"]
     assert "Points the revoking player loses" in table.page()
     act(table, type="revoke", flag="0", decision="accept", penalty="2")
-    assert game(table)["flags"][0]["status"] == "accepted"
+    assert table.records()["flags"][0]["status"] == "accepted"
 
 
 def test_a_mistyped_card_is_corrected_and_the_trick_ruled_again(client: FlaskClient) -> None:
@@ -239,9 +239,12 @@ def test_a_penalty_shows_in_its_round_and_the_total_alike(client: FlaskClient) -
         act(table, type="play", card=card)
     state = game(table)
     assert len(table.records()["rounds"]) == 1
-    flag = next(i for i, f in enumerate(state["flags"]) if f["seat"] == 1)
+    flag = next(i for i, f in enumerate(table.records()["flags"]) if f["seat"] == 1)
+    # The state carries the flags still to settle, each with the index a revoke names.
+    assert flag in [open_flag["index"] for open_flag in state["open_flags"]]
     act(table, type="revoke", flag=str(flag), decision="accept", penalty="2")
     state = game(table)
+    assert flag not in [open_flag["index"] for open_flag in state["open_flags"]]
     record = table.records()["rounds"][0]
     assert record["penalties"][1] == 2
     assert state["totals"][1] == record["scores"][1] - 2

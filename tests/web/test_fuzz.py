@@ -678,6 +678,17 @@ def other_forms() -> list[Form]:
             ("api", "api.read_group_stats", "/api/v1/groups/{group}/stats"),
         )
     ]
+    # The pages of a session's past, each asked by its number.
+    forms += [
+        Form(
+            f"session-{past}",
+            f"api.session_{past}",
+            "GET",
+            lambda w, p=past: f"/api/v1/sessions/{w.session('yardkle').id}/{p}",
+            lambda _w: {"page": "1"},
+        )
+        for past in ("history", "rounds")
+    ]
     forms.append(
         Form(
             "forget",
@@ -1089,6 +1100,8 @@ ENDPOINTS = [
     "api.import_session",
     "api.read_session",
     "api.session_version",
+    "api.session_history",
+    "api.session_rounds",
     "api.append_event",
     "api.undo",
     "api.rematch",

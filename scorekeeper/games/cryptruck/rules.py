@@ -192,10 +192,11 @@ class RoundRecord:
 
 @dataclass(frozen=True)
 class Now:
-    """What the table needs of the scored rounds now: the newest one's result (None before
-    the first is scored)."""
+    """What the table needs of the scored rounds and the revoke flags now: the newest
+    round's result (None before the first is scored) and the flags still to settle."""
 
     last_round: RoundRecord | None
+    open_flags: tuple[follow.OpenFlag, ...]
 
 
 @dataclass(frozen=True)
@@ -215,13 +216,16 @@ class State:
     round: Round
     rounds: tuple[RoundRecord, ...] = field(metadata=HISTORY)
     totals: tuple[int, ...]
-    flags: tuple[RevokeFlag, ...]
+    flags: tuple[RevokeFlag, ...] = field(metadata=HISTORY)
     finished: bool
     last_ruling: str
 
     def now(self) -> Now:
-        """What the table needs of ``rounds`` (history: see games.history)."""
-        return Now(last_round=self.rounds[-1] if self.rounds else None)
+        """What the table needs of ``rounds`` and ``flags`` (history: see games.history)."""
+        return Now(
+            last_round=self.rounds[-1] if self.rounds else None,
+            open_flags=follow.open_flag_records(self.flags),
+        )
 
 
 # --- Helpers the app reads -----------------------------------------------------

@@ -185,10 +185,11 @@ class Round:
 
 @dataclass(frozen=True)
 class Now:
-    """What the table needs of the scored rounds now: the newest one's result (None before
-    the first is scored)."""
+    """What the table needs of the scored rounds and the revoke flags now: the newest
+    round's result (None before the first is scored) and the flags still to settle."""
 
     last_round: RoundRecord | None
+    open_flags: tuple[follow.OpenFlag, ...]
 
 
 @dataclass(frozen=True)
@@ -204,14 +205,17 @@ class State:
     scores: tuple[int, int]
     rounds: tuple[RoundRecord, ...] = field(metadata=HISTORY)
     round: Round
-    flags: tuple[RevokeFlag, ...]
+    flags: tuple[RevokeFlag, ...] = field(metadata=HISTORY)
     first_lead: int | None
     finished: bool
     last_ruling: str
 
     def now(self) -> Now:
-        """What the table needs of ``rounds`` (history: see games.history)."""
-        return Now(last_round=self.rounds[-1] if self.rounds else None)
+        """What the table needs of ``rounds`` and ``flags`` (history: see games.history)."""
+        return Now(
+            last_round=self.rounds[-1] if self.rounds else None,
+            open_flags=follow.open_flag_records(self.flags),
+        )
 
 
 # --- Helpers the app reads -----------------------------------------------------
