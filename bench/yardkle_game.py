@@ -20,10 +20,11 @@ SEATS = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 
 
 def seeded_actions(
-    seats: Sequence[str], winning_score: int, seed: int, limit: int
+    seats: Sequence[str], winning_score: int, seed: int, limit: int, bank_chance: float = 0.4
 ) -> list[dict[str, Any]]:
     """Up to ``limit`` legal actions, as the table would record them: random rolls, the
-    best set-aside, banks now and then; fewer if the game ends first."""
+    best set-aside, a bank with ``bank_chance`` when one is allowed (a table that rarely
+    banks rolls on until a Yardkle, and plays longer); fewer if the game ends first."""
     game, rng = yardkle.GAME, random.Random(seed)
     state = game.start(seats, resolve_options(game.options, {"winning_score": winning_score}))
     actions: list[dict[str, Any]] = []
@@ -35,7 +36,7 @@ def seeded_actions(
             keep = list(yardkle.best_keep(state.turn.pending_roll))
             action = {"type": "keep", "dice": keep, "bank": False}
             after = game.apply(state, game.parse_action(action))
-            action["bank"] = yardkle.can_bank(after) and rng.random() < 0.4
+            action["bank"] = yardkle.can_bank(after) and rng.random() < bank_chance
         state = game.apply(state, game.parse_action(action))
         actions.append(action)
     return actions
