@@ -15,8 +15,10 @@ Goals (issue 13), each a ratio of requests per second to the anchor's:
 and the p99 latency of each of these reads at most 3 times the anchor's;
 - an append through the API (POST events, Bearer key, ``Prefer: return=minimal``, whose
   answer keeps its size however long the session): at least 25%.
-The same append answered with the whole state, which grows with every turn, is measured
-too, without a goal: its anchor serves the first append's answer, the smallest.
+The same append answered with the whole state is measured too, without a goal: its
+anchor serves the first append's answer (the state carries the round in progress, not the
+past turns, so the app's answers are about that size too; until 2026-11-28 they grew by
+a turn with every append).
 
 Beside each rate it prints where the machine's CPU went per request (Linux, from /proc):
 the server's workers, the app's and the anchor's alike, the database server's processes
