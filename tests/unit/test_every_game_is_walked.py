@@ -1,14 +1,16 @@
 """A registered game cannot be left out of the whole-game checks: the page walks that the
 web and browser tests play (tests/page_player.py WALKS), the stored action examples
 (tests/unit/test_actions.py STORED), the fuzzed sessions, forms and judge pages
-(tests/web/test_fuzz.py) and the browser's offline walk (tests/e2e/test_transport_offline.py)
-must each name every game the registry lists."""
+(tests/web/test_fuzz.py), the long games whose state answer's size is measured
+(tests/web/test_session_past.py) and the browser's offline walk
+(tests/e2e/test_transport_offline.py) must each name every game the registry lists."""
 
 from __future__ import annotations
 
 from page_player import WALKS
 from test_actions import STORED
 from test_fuzz import ACTION_FORMS, JUDGE_QUERIES, NEW_SESSION_SEATS, VARIANTS
+from test_session_past import LONG_GAMES
 from test_transport_offline import GAMES as OFFLINE_WALKS
 
 from scorekeeper import games
@@ -59,6 +61,11 @@ def test_a_game_registered_from_elsewhere_is_named_by_its_web_module() -> None:
         ]
     finally:
         games.unregister("sheet-copy")
+
+
+def test_every_registered_game_has_its_state_answers_size_measured() -> None:
+    measured = {slug for slug, *_rest in LONG_GAMES.values()}
+    assert missing(measured, "tests/web/test_session_past.py LONG_GAMES") == []
 
 
 def test_every_registered_game_has_a_fuzzed_session() -> None:

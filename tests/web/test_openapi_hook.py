@@ -161,14 +161,12 @@ def test_a_game_state_schema_lists_every_field_its_answer_carries_and_its_histor
     for cls in classes:
         schema = components[component_name(cls)]
         history = history_names(cls)
-        assert history, f"{cls.__qualname__} declares no history"
         now = now_class(cls)
-        assert now is not None
         # Every field as answer_plain() writes them: the state's but its history, and its
         # now record's; the served document sorts its keys.
         fields = sorted(
             [field.name for field in dataclasses.fields(cls) if field.name not in history]
-            + [field.name for field in dataclasses.fields(now)]
+            + ([] if now is None else [field.name for field in dataclasses.fields(now)])
         )
         assert sorted(schema["properties"]) == fields
         assert sorted(schema["required"]) == fields
