@@ -442,6 +442,10 @@ def test_a_states_text_is_the_json_of_its_data(slug: str) -> None:
         data = state_json.plain(state)
         assert state_json.text(state) == json.dumps(data, separators=(",", ":"), sort_keys=True)
         assert json.loads(state_json.text(state)) == data
+        # And the state as the API answers it, its history left out.
+        answered = state_json.answer_plain(state)
+        text = state_json.answer_text(state)
+        assert text == json.dumps(answered, separators=(",", ":"), sort_keys=True)
 
 
 def fields_of(view: store.SessionView) -> dict[str, Any]:
