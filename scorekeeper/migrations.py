@@ -14,6 +14,7 @@ from collections.abc import Callable
 import click
 from flask import Flask
 from peewee import (
+    BlobField,
     BooleanField,
     CharField,
     CompositeKey,
@@ -402,6 +403,28 @@ def keep_device_rights_on_the_server() -> None:
     database.create_tables([_Device14, _DeviceSession14, _DeviceGroup14, _DeviceDeck14], safe=False)
 
 
+# --- Migration 16: each session's state saved every few hundred events -------------------
+
+
+class _Snapshot16(BaseModel):
+    session = ForeignKeyField(_GameSession1, on_delete="CASCADE")
+    seq = IntegerField()
+    count = IntegerField()
+    live = BooleanField()
+    fingerprint = CharField(max_length=64)
+    # A pickled state, guarded by the engine's fingerprint (models.Snapshot).
+    state = BlobField()
+
+    class Meta:
+        table_name = "snapshot"
+        indexes = ((("session", "seq"), True),)
+
+
+def snapshot_session_states() -> None:
+    # Empty at first: a session's first read replays its log once and saves what it passed.
+    database.create_tables([_Snapshot16], safe=False)
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
@@ -417,6 +440,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     announce_session_versions,
     keep_one_next_game_per_session,
     keep_device_rights_on_the_server,
+    snapshot_session_states,
 )
 
 # Any constant works: it only has to be the same for every app process.

@@ -12,6 +12,7 @@ from typing import Any
 
 from peewee import (
     AutoField,
+    BlobField,
     BooleanField,
     CharField,
     CompositeKey,
@@ -152,6 +153,33 @@ class Event(BaseModel):
 
     class Meta:
         table_name = "event"
+        indexes = ((("session", "seq"), True),)
+
+
+class Snapshot(BaseModel):
+    """A session's state after its first ``count`` events (to ``seq``), saved every
+    ``snapshots.EVERY`` events so that a worker without a kept view, and an undo, replay
+    a bounded tail of the log instead of all of it. The log stays the truth: a rewrite of
+    history deletes the snapshots it makes wrong, and one of another engine is never used.
+
+    The state is pickled: it is the engine's own dataclasses, which JSON would need each
+    game to rebuild by hand. Only this app writes the column, and ``fingerprint`` (the
+    hash of the engine's source that wrote it) keeps a snapshot from ever being read by
+    other classes than those it was made with.
+    """
+
+    id: AutoField[int]
+    session = ForeignKeyField(GameSession, on_delete="CASCADE")
+    session_id: str
+    seq = IntegerField()
+    count = IntegerField()
+    # Whether an event up to ``seq`` is live (an undo could take it).
+    live = BooleanField()
+    fingerprint = CharField(max_length=64)
+    state = BlobField()
+
+    class Meta:
+        table_name = "snapshot"
         indexes = ((("session", "seq"), True),)
 
 

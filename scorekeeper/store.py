@@ -16,7 +16,7 @@ from typing import Any
 
 from peewee import JOIN, Field, IntegrityError, Query, chunked
 
-from scorekeeper import announced, decks, groups, keys
+from scorekeeper import announced, decks, groups, keys, session_log, snapshots
 from scorekeeper.db import (
     Statement,
     database,
@@ -51,6 +51,8 @@ from scorekeeper.models import (
     utc_now,
 )
 from scorekeeper.recent import Recent
+from scorekeeper.session_log import Logged, SessionLog
+from scorekeeper.session_log import LoggedEvent as LoggedEvent
 
 # The events a session logs at most (undone ones too), and the corrections it keeps at
 # most, so that its export fits the file an import takes (export.FILE_MAX_BYTES, README:
@@ -127,17 +129,6 @@ def one_time_key(key: str | OneTimeKey | None) -> OneTimeKey | None:
 
 
 @dataclass(frozen=True)
-class LoggedEvent:
-    seq: int
-    action: dict[str, Any]
-    undone: bool
-    redoable: bool
-    text: str
-    # The sentence the engine ruled when this event was applied (live events only).
-    ruling: str | None
-
-
-@dataclass(frozen=True)
 class SessionView:
     """Everything a page or the API reads about one session."""
 
@@ -147,8 +138,9 @@ class SessionView:
     seats: tuple[str, ...]
     version: int
     state: Any
-    # Each version's log shares its events with the one it grew from (no copy per append).
-    events: GrowingTuple[LoggedEvent]
+    # Each version's log shares its events with the one it grew from (no copy per append);
+    # those a snapshot covers are read when asked.
+    events: SessionLog
     # When the session started, and when a write made it finished (None while in play).
     started_at: datetime
     finished_at: datetime | None
@@ -159,11 +151,11 @@ class SessionView:
 
     @functools.cached_property
     def can_undo(self) -> bool:
-        return any(not event.undone for event in self.events)
+        return self.events.any_live
 
     @functools.cached_property
     def can_redo(self) -> bool:
-        return any(event.redoable for event in self.events)
+        return self.events.first_redoable() is not None
 
     @property
     def finished(self) -> bool:
@@ -243,9 +235,6 @@ def check_seat_names(game: Game, names: Sequence[object]) -> tuple[str, ...]:
     return tuple(cleaned)
 
 
-Logged = tuple[int, Mapping[str, Any], bool, bool]
-
-
 def replay(
     game: Game,
     seats: Sequence[str],
@@ -257,29 +246,8 @@ def replay(
     ``logged`` holds (seq, action JSON, undone, redoable) in log order. An
     event that no longer applies raises IllegalAction naming its number.
     """
-    state = game.start(seats, options)
-    events: list[LoggedEvent] = []
-    for seq, data, undone, redoable in logged:
-        state, event = _replay_one(game, state, seq, data, undone, redoable)
-        events.append(event)
-    return state, GrowingTuple(events)
-
-
-def _replay_one(
-    game: Game, state: Any, seq: int, data: Mapping[str, Any], undone: bool, redoable: bool
-) -> tuple[Any, LoggedEvent]:
-    """The state after one more logged event (an undone one is listed, not applied)."""
-    action = game.parse_action(data)
-    ruling = None
-    if not undone:
-        try:
-            state = game.apply(state, action)
-        except IllegalAction as refused:
-            raise IllegalAction(
-                f"Event {seq} ({game.describe(action)}): {refused.message}"
-            ) from None
-        ruling = game.ruling(state)
-    return state, LoggedEvent(seq, dict(data), undone, redoable, game.describe(action), ruling)
+    replayed = session_log.replay_from(game, game.start(seats, options), logged)
+    return replayed.state, GrowingTuple(replayed.events)
 
 
 # The newest view this worker built of each of its busiest sessions, kept without its deck
@@ -289,9 +257,11 @@ _views: Recent[str, SessionView] = Recent(256)
 
 
 def forget_views() -> None:
-    """Drop every kept view and key: the next read of each session replays its log once."""
+    """Drop every kept view and key: the next read of each session starts from its newest
+    snapshot, as a restarted worker's does."""
     _views.clear()
     _edit_keys.clear()
+    session_log.forget()
 
 
 def load(session_id: str) -> SessionView:
@@ -312,13 +282,14 @@ def load(session_id: str) -> SessionView:
 
 def _brought_up_to_date(session: GameSession, kept: SessionView | None) -> SessionView:
     """The view of ``session`` at its version, without its deck: the kept view, the kept
-    view with only the events appended since applied to it, or a replay of the whole log."""
+    view with only the events appended since applied to it, or the view restored from
+    the session's newest snapshot."""
     if kept is not None and kept.version == session.version:
         return kept
     if kept is not None and _only_appends_since(kept, session.version, session.rewritten_at):
-        rows = _EVENTS_AFTER.execute(session.id, _newest_seq(kept.events))
+        rows = session_log.EVENTS_AFTER.execute(session.id, kept.events.newest_seq)
         return _caught_up(kept, session.version, session.finished_at, rows)
-    return _replayed(session, _seats(session), _log(session))
+    return _restored(session)
 
 
 def _only_appends_since(kept: SessionView, version: int, rewritten_at: int) -> bool:
@@ -327,26 +298,13 @@ def _only_appends_since(kept: SessionView, version: int, rewritten_at: int) -> b
     return rewritten_at <= kept.version < version
 
 
-def _newest_seq(events: Sequence[LoggedEvent]) -> int:
-    return events[-1].seq if events else 0
-
-
 def _caught_up(
     kept: SessionView, version: int, finished_at: datetime | None, rows: Iterable[Sequence[Any]]
 ) -> SessionView:
     """The kept view with the events appended since applied to it: ``rows`` of seq,
     action, undone and redoable as the database gives them."""
-    state, appended = kept.state, []
-    for seq, action, undone, redoable in rows:
-        state, event = _replay_one(
-            kept.game,
-            state,
-            seq,
-            Event.action.python_value(action),
-            from_column(Event.undone, undone),
-            from_column(Event.redoable, redoable),
-        )
-        appended.append(event)
+    replayed = session_log.replay_from(kept.game, kept.state, session_log.logged_rows(rows))
+    state, appended = replayed.state, replayed.events
     events = kept.events.plus(*appended) if appended else kept.events
     caught_up = evolve(kept, version=version, state=state, events=events, finished_at=finished_at)
     if not appended:
@@ -356,43 +314,55 @@ def _caught_up(
     return _known(caught_up, can_undo=True, can_redo=False)
 
 
-# A view catching up reads the events logged after its newest one (another worker's writes).
-_EVENTS_AFTER = Statement(
-    lambda: (
-        Event.select(Event.seq, Event.action, Event.undone, Event.redoable)
-        .where((Event.session == "") & (Event.seq > 0))
-        .order_by(Event.seq)
-    )
-)
-
-
 def _seats(session: GameSession) -> tuple[str, ...]:
     return tuple(seat.name for seat in session.seats.order_by(Seat.position))
 
 
-def _log(session: GameSession) -> list[Logged]:
-    rows = session.events.order_by(Event.seq)
-    return [(row.seq, row.action, row.undone, row.redoable) for row in rows]
-
-
-def _replayed(
-    session: GameSession, seats: tuple[str, ...], logged: Sequence[Logged]
-) -> SessionView:
-    """The session's view after ``logged``, at the version the row holds, without its deck."""
-    game = get_game(session.game)
-    state, events = replay(game, seats, session.options, logged)
+def _restored(session: GameSession) -> SessionView:
+    """The session's view at the version its row holds, without its deck: its newest
+    snapshot with the events logged after it applied (the whole log replayed if it has
+    none of its engine's). The snapshots the replay passed are saved: they were missing."""
+    game, seats = get_game(session.game), _seats(session)
+    saved, stale = snapshots.newest(session.id, game)
+    if saved is None:
+        state, after, counted, live = game.start(seats, session.options), 0, 0, False
+    else:
+        state, after, counted, live = saved.state, saved.seq, saved.count, saved.live
+    rows = session_log.logged_rows(session_log.EVENTS_AFTER.execute(session.id, after))
+    replayed = session_log.replay_from(game, state, rows, counted, live)
+    if replayed.passed or stale:
+        _save_snapshots(session, game, replayed.passed, stale)
+    older = (
+        None
+        if saved is None
+        else session_log.older_events(session.id, game, seats, session.options, saved)
+    )
     return SessionView(
         session.id,
         game,
         session.options,
         seats,
         session.version,
-        state,
-        events,
+        replayed.state,
+        SessionLog(older, GrowingTuple(replayed.events)),
         session.created_at,
         session.finished_at,
         session.rematch_of_id,
     )
+
+
+def _save_snapshots(
+    session: GameSession, game: Game, passed: Sequence[snapshots.Passed], stale: bool
+) -> None:
+    """Save what a replay of ``session`` at its version passed: in the write under way,
+    which holds its row, or else in a write of its own, if no other write came since."""
+    if database.obj.in_transaction():
+        snapshots.save(session.id, game, passed, stale)
+        return
+    with write_transaction():
+        row = _LOCKED_ROW.execute(session.id, 1).fetchone()
+        if row is not None and row[_VERSION_COLUMN] == session.version:
+            snapshots.save(session.id, game, passed, stale)
 
 
 def _with_deck(view: SessionView) -> SessionView:
@@ -600,8 +570,8 @@ def _insert_session(
     try:
         with write_transaction():
             claim_key(once, NEW_SESSION_SCOPE)
-            state, _ = replay(game, seats, options, logged)
-            finished = game.is_finished(state)
+            replayed = session_log.replay_from(game, game.start(seats, options), logged)
+            finished = game.is_finished(replayed.state)
             # A finished session ends when it is made, unless its file says otherwise; one
             # in play has not ended, whatever its file says.
             said = columns.pop("finished_at", None)
@@ -625,6 +595,7 @@ def _insert_session(
                     for s, a, u, r in logged
                 ),
             )
+            snapshots.save(session_id, game, replayed.passed)
             also(session)
             if once is not None:
                 RequestKey.update(session=session).where(
@@ -711,6 +682,7 @@ def _locked_row_query() -> Query:
 
 # Every write runs these three: its session row locked, its new event, its session row.
 _LOCKED_ROW = Statement(_locked_row_query)
+_VERSION_COLUMN = GameSession._meta.sorted_fields.index(GameSession.version)
 _EVENT_ADDED = Statement(
     lambda: Event.insert(
         {field: None for field in Event._meta.sorted_fields if field is not Event.id}
@@ -819,15 +791,6 @@ def _current(session: GameSession) -> SessionView:
     return _with_deck(_brought_up_to_date(session, _views.get(session.id)))
 
 
-def _current_log(session: GameSession) -> tuple[tuple[str, ...], list[Logged]]:
-    """The seats and the log of a session whose history a write rewrites: those of its kept
-    view when that is current, else read (the write replays anyway, so it builds no view)."""
-    kept = _views.get(session.id)
-    if kept is not None and kept.version == session.version:
-        return kept.seats, [(e.seq, e.action, e.undone, e.redoable) for e in kept.events]
-    return _seats(session), _log(session)
-
-
 def _rewrites_history(session: GameSession) -> None:
     """Record that the write under way changes events already logged: a view kept from
     before it cannot catch up by applying the newer events only."""
@@ -862,9 +825,13 @@ def append(
                 (Event.session == session) & (Event.redoable == True)  # noqa: E712 (peewee)
             ).execute()
             _rewrites_history(session)
-            events = GrowingTuple(evolve(event, redoable=False) for event in events)
+            events = events.without_redo_trail()
         appended = _with_event(view, events, state, recorded, action)
-        _add_event(session, appended.events[-1].seq, recorded)
+        seq = appended.events.newest_seq
+        _add_event(session, seq, recorded)
+        if snapshots.is_boundary(len(appended.events)):
+            passed = snapshots.Passed(seq, len(appended.events), True, state)
+            snapshots.save(session_id, view.game, [passed])
         _learn_size(view, recorded)
         return appended
 
@@ -893,7 +860,7 @@ def _checked_action(view: SessionView, data: Sent) -> tuple[Any, Mapping[str, An
 
 def _with_event(
     view: SessionView,
-    events: GrowingTuple[LoggedEvent],
+    events: SessionLog,
     state: Any,
     recorded: Mapping[str, Any],
     action: Any,
@@ -902,7 +869,7 @@ def _with_event(
     """The view after logging ``recorded`` next after ``events``, with ``changes`` (its
     version and its end time, where the write knows them already)."""
     game = view.game
-    seq = _newest_seq(events) + 1
+    seq = events.newest_seq + 1
     ruled = game.ruling(state)
     added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
     appended = evolve(view, state=state, events=events.plus(added), deck=None, **changes)
@@ -926,7 +893,12 @@ def _appended_at_once(
     if is_sqlite() or once is not None:
         return None
     kept = _kept_at(session_id, version)
-    if kept is None or kept.game.sized_cards is not None or kept.can_redo:
+    if (
+        kept is None
+        or kept.game.sized_cards is not None
+        or kept.can_redo
+        or snapshots.is_boundary(len(kept.events) + 1)
+    ):
         return None
     try:
         state, recorded, action = _checked_action(kept, data)
@@ -951,7 +923,7 @@ def _appended_at_once(
     }
     if ends:
         changed[GameSession.finished_at] = now
-    seq, action_text = appended.events[-1].seq, json_text(recorded)
+    seq, action_text = appended.events.newest_seq, json_text(recorded)
     values = [*in_model_order(changed), session_id, version, seq, action_text, now]
     # The end of a game is not announced with its event: a view catching up on it would
     # need its end time too, and reads it from the database.
@@ -989,7 +961,7 @@ def _kept_at(session_id: str, version: int) -> SessionView | None:
         view = _caught_up(kept, version, kept.finished_at, [(*e, False, False) for e in heard])
         _views.put(session_id, view)
         return view
-    rows = _CAUGHT_UP.execute(_newest_seq(kept.events), session_id).fetchall()
+    rows = _CAUGHT_UP.execute(kept.events.newest_seq, session_id).fetchall()
     if not rows:
         return None  # no such session
     stored, rewritten_at, finished_at = rows[0][:3]
@@ -1060,8 +1032,10 @@ _APPENDED_ENDING = Statement(
 
 
 def _update_event(session: GameSession, seq: int, **changes: Any) -> None:
-    """Change one logged event (an undo, a redo, a correction): history is rewritten."""
+    """Change one logged event (an undo, a redo, a correction): history is rewritten, and
+    the snapshots from it on are wrong."""
     Event.update(**changes).where((Event.session == session) & (Event.seq == seq)).execute()
+    snapshots.forget_from(session.id, seq)
     _rewrites_history(session)
 
 
@@ -1089,19 +1063,26 @@ def undo(session_id: str, version: int, form_key: str | OneTimeKey | None = None
     """Mark the newest live event undone; it stays in the history, struck through."""
 
     def write(session: GameSession) -> SessionView:
-        seats, logged = _current_log(session)
-        newest = next((seq for seq, _, undone, _ in reversed(logged) if not undone), None)
+        newest = _NEWEST_LIVE.execute(session.id, 1).fetchone()
         if newest is None:
             raise IllegalAction("Nothing to undo: no event is recorded yet.")
-        _update_event(session, newest, undone=True, redoable=True)
-        logged = [
-            (seq, action, True, True) if seq == newest else (seq, action, undone, redoable)
-            for seq, action, undone, redoable in logged
-        ]
-        # The state before the undone event is not kept: replay the log without it.
-        return _replayed(session, seats, logged)
+        _update_event(session, newest[0], undone=True, redoable=True)
+        # Every event after the undone one is undone already: the state is the one before
+        # it, which the newest snapshot before it gives with the events since replayed.
+        return _restored(session)
 
     return _change(session_id, version, form_key, write)
+
+
+# The newest live event, an undo's: read back from the newest (an index's order).
+_NEWEST_LIVE = Statement(
+    lambda: (
+        Event.select(Event.seq)
+        .where((Event.session == "") & ~Event.undone)
+        .order_by(Event.seq.desc())
+        .limit(1)
+    )
+)
 
 
 def redo(session_id: str, version: int, form_key: str | OneTimeKey | None = None) -> SessionView:
@@ -1109,7 +1090,7 @@ def redo(session_id: str, version: int, form_key: str | OneTimeKey | None = None
 
     def write(session: GameSession) -> SessionView:
         view = _current(session)
-        target = next((event for event in view.events if event.redoable), None)
+        target = view.events.first_redoable()
         if target is None:
             raise IllegalAction("Nothing to redo.")
         state = view.game.apply(view.state, view.game.parse_action(target.action))
@@ -1118,7 +1099,7 @@ def redo(session_id: str, version: int, form_key: str | OneTimeKey | None = None
         # append ends the redo trail, an import refuses a live event after a redoable one):
         # the current state is the one it applies to in a replay.
         restored = evolve(target, undone=False, redoable=False, ruling=view.game.ruling(state))
-        events = GrowingTuple(restored if event is target else event for event in view.events)
+        events = view.events.replacing({target.seq: restored})
         return evolve(view, state=state, events=events, deck=None)
 
     return _change(session_id, version, form_key, write)
@@ -1226,25 +1207,22 @@ def correct(
 
     def write(session: GameSession) -> SessionView:
         game = get_game(session.game)
-        seats, logged = _current_log(session)
-        was = next(
-            (recorded for number, recorded, undone, _ in logged if number == seq and not undone),
-            None,
+        was = (
+            Event.select(Event.action)
+            .where((Event.session == session) & (Event.seq == seq) & (Event.undone == False))  # noqa: E712
+            .scalar()
         )
         if was is None:
             raise IllegalAction(f"There is no recorded event {seq} to correct.", "seq")
         action = game.action_to_json(game.parse_action(data))
-        logged = [
-            (number, action if number == seq else recorded, undone, redoable)
-            for number, recorded, undone, redoable in logged
-        ]
+        _update_event(session, seq, action=action)
+        # Replayed from the newest snapshot before the event: a refusal rolls it all back.
         try:
-            corrected = _replayed(session, seats, logged)
+            corrected = _restored(session)
         except IllegalAction as refused:
             raise IllegalAction(
                 f"This correction cannot be made: {refused.message}", refused.field
             ) from None
-        _update_event(session, seq, action=action)
         if action != was:
             if Correction.select().where(Correction.session == session).count() >= MAX_CORRECTIONS:
                 raise IllegalAction(

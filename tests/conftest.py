@@ -99,6 +99,7 @@ TABLES = (
     "deck_profile",
     "request_key",
     "form_key",
+    "snapshot",
     "correction",
     "event",
     "seat",

@@ -89,6 +89,10 @@ class GrowingTuple(Sequence[T]):
     def __repr__(self) -> str:
         return f"GrowingTuple({list(self)!r})"
 
+    def __reduce__(self) -> tuple[type[GrowingTuple[T]], tuple[list[T]]]:
+        """Pickled (a state's snapshot) as its own items: its list may hold a longer one's."""
+        return GrowingTuple, (list(self),)
+
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         """Described as the tuple of its items: a state's schema (the API's) is pydantic's."""

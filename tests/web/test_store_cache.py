@@ -431,13 +431,13 @@ def test_an_append_and_a_catching_up_grow_the_kept_log_without_copying_it(table:
     kept = store.load(table.id)
     written = store.append(table.id, yardkle_action(kept.state, random.Random(6)), 10)
     # The new view's log and its state's turns hold the kept view's lists, one item longer.
-    assert written.events._items is kept.events._items and len(written.events) == 11
+    assert written.events.newer._items is kept.events.newer._items and len(written.events) == 11
     assert written.state.turns._items is kept.state.turns._items
     with pytest.MonkeyPatch.context() as other_worker:
         other_worker.setattr(store, "_views", Recent(256))
         play_yardkle(table, 2, seed=7)
     caught_up = store.load(table.id)
-    assert caught_up.events._items is kept.events._items and len(caught_up.events) == 13
+    assert caught_up.events.newer._items is kept.events.newer._items and len(caught_up.events) == 13
     assert list(kept.events) == list(caught_up.events[:10]) and len(kept.events) == 10
     assert snapshot(caught_up) == replayed(table.id)
 

@@ -1,0 +1,151 @@
+"""Each session's state saved every ``EVERY`` events (``models.Snapshot``).
+
+A worker that keeps no view of a session (a restart, a new worker, an evicted view)
+and an undo start from the newest snapshot at or before the event they need and replay
+the events after it: a bounded tail, however long the log. The log stays the truth: a
+write that rewrites history at an event deletes the snapshots from that event on, in its
+own transaction, and a replay that passes a boundary whose snapshot is missing saves it.
+
+A snapshot is only read by the engine that wrote it: each is stamped with the hash of
+the source of its game's package and of the engine modules every game shares, worked
+out once per process. One of another hash is never used; the log is replayed instead,
+and the snapshot written again.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import pickle
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.db import Statement
+from scorekeeper.games.engine import Game
+from scorekeeper.models import Snapshot
+
+# A snapshot every so many events of a session's log (undone ones count too): an undo or a
+# cold read replays at most about this many events, and a Yardkle session's snapshots
+# (its state keeps every turn) take about as much room as its log at 20,000 events.
+EVERY = 200
+
+GAMES_FOLDER = Path(__file__).parent / "games"
+
+
+def is_boundary(count: int) -> bool:
+    """Whether the state after a log's first ``count`` events is one to save."""
+    return count > 0 and count % EVERY == 0
+
+
+@dataclass(frozen=True)
+class Passed:
+    """A state a replay passed at a boundary: the state after the first ``count`` events,
+    up to ``seq``; ``live``: one of them is live."""
+
+    seq: int
+    count: int
+    live: bool
+    state: Any
+
+
+@dataclass(frozen=True)
+class Saved(Passed):
+    """A snapshot read from the database, by its row's id (a row is never changed)."""
+
+    id: int
+
+
+@functools.cache
+def fingerprint(game: Game) -> str:
+    """The hash of the source ``game``'s engine is made of: the modules every game shares
+    (those directly in ``scorekeeper/games``) and its own package (or, for a game kept
+    elsewhere, the file its engine is written in)."""
+    source = Path(inspect.getfile(type(game))).resolve()
+    own = sorted(source.parent.rglob("*.py")) if source.parent.parent == GAMES_FOLDER else [source]
+    digest = hashlib.sha256()
+    for path in [*sorted(GAMES_FOLDER.glob("*.py")), *own]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _newest_before(with_fingerprint: bool) -> Statement:
+    def build() -> Any:
+        where = (Snapshot.session == "") & (Snapshot.seq < 0)
+        if with_fingerprint:
+            where &= Snapshot.fingerprint == ""
+        return (
+            Snapshot.select(
+                Snapshot.id,
+                Snapshot.seq,
+                Snapshot.count,
+                Snapshot.live,
+                Snapshot.fingerprint,
+                Snapshot.state,
+            )
+            .where(where)
+            .order_by(Snapshot.seq.desc())
+            .limit(1)
+        )
+
+    return Statement(build)
+
+
+_NEWEST = _newest_before(with_fingerprint=False)
+_NEWEST_OF_ENGINE = _newest_before(with_fingerprint=True)
+# No event is numbered this high (export.MAX_SEQ is far below).
+AFTER_EVERY_EVENT = 2**31 - 1
+
+
+def newest(
+    session_id: str, game: Game, before: int = AFTER_EVERY_EVENT
+) -> tuple[Saved | None, bool]:
+    """The newest snapshot of ``game``'s engine covering events before ``before`` (None:
+    none), and whether a newer one of another engine was found (then to be written again)."""
+    row = _NEWEST.execute(session_id, before, 1).fetchone()
+    if row is None:
+        return None, False
+    if row[4] == fingerprint(game):
+        return _saved(row), False
+    row = _NEWEST_OF_ENGINE.execute(session_id, before, fingerprint(game), 1).fetchone()
+    return (None if row is None else _saved(row)), True
+
+
+def _saved(row: Sequence[Any]) -> Saved:
+    snapshot_id, seq, count, live, _fingerprint, state = row
+    # Safe to unpickle: written by this app, with the classes its fingerprint names.
+    return Saved(seq, count, bool(live), pickle.loads(state), snapshot_id)
+
+
+def save(session_id: str, game: Game, passed: Sequence[Passed], stale: bool = False) -> None:
+    """Save the snapshots ``passed`` (in the write that holds the session's row), in place
+    of any at the same events; ``stale``: and delete those of another engine."""
+    if stale:
+        Snapshot.delete().where(
+            (Snapshot.session == session_id) & (Snapshot.fingerprint != fingerprint(game))
+        ).execute()
+    if not passed:
+        return
+    Snapshot.delete().where(
+        (Snapshot.session == session_id) & Snapshot.seq.in_([p.seq for p in passed])
+    ).execute()
+    Snapshot.insert_many(
+        [
+            {
+                "session": session_id,
+                "seq": p.seq,
+                "count": p.count,
+                "live": p.live,
+                "fingerprint": fingerprint(game),
+                "state": pickle.dumps(p.state, protocol=pickle.HIGHEST_PROTOCOL),
+            }
+            for p in passed
+        ]
+    ).execute()
+
+
+def forget_from(session_id: str, seq: int) -> None:
+    """Delete the snapshots that cover event ``seq``, which a write is rewriting."""
+    Snapshot.delete().where((Snapshot.session == session_id) & (Snapshot.seq >= seq)).execute()
