@@ -14,13 +14,16 @@ and the snapshot written again.
 
 from __future__ import annotations
 
+import copyreg
 import functools
 import hashlib
 import inspect
+import io
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.db import Statement
@@ -139,11 +142,30 @@ def save(session_id: str, game: Game, passed: Sequence[Passed], stale: bool = Fa
                 "count": p.count,
                 "live": p.live,
                 "fingerprint": fingerprint(game),
-                "state": pickle.dumps(p.state, protocol=pickle.HIGHEST_PROTOCOL),
+                "state": _pickled(p.state),
             }
             for p in passed
         ]
     ).execute()
+
+
+def _pickled(state: Any) -> bytes:
+    written = io.BytesIO()
+    pickler = pickle.Pickler(written, protocol=pickle.HIGHEST_PROTOCOL)
+    # Engines freeze their tables (a deck's colours, a house's sizes) as read-only mappings,
+    # which pickle does not take as they are: each is saved as the dict it shows.
+    pickler.dispatch_table = {**copyreg.dispatch_table, MappingProxyType: _proxy_parts}
+    pickler.dump(state)
+    return written.getvalue()
+
+
+def _proxy_parts(proxy: MappingProxyType[Any, Any]) -> tuple[Any, tuple[dict[Any, Any]]]:
+    return read_only, (dict(proxy),)
+
+
+def read_only(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    """A read-only mapping unpickled (named by the pickle: the type itself cannot be)."""
+    return MappingProxyType(items)
 
 
 def forget_from(session_id: str, seq: int) -> None:

@@ -682,7 +682,7 @@ def _locked_row_query() -> Query:
 
 # Every write runs these three: its session row locked, its new event, its session row.
 _LOCKED_ROW = Statement(_locked_row_query)
-_VERSION_COLUMN = GameSession._meta.sorted_fields.index(GameSession.version)
+_VERSION_COLUMN = [field.name for field in GameSession._meta.sorted_fields].index("version")
 _EVENT_ADDED = Statement(
     lambda: Event.insert(
         {field: None for field in Event._meta.sorted_fields if field is not Event.id}
