@@ -49,19 +49,29 @@ def open_app(database_url: str) -> Flask:
     )
 
 
-NewSession = Callable[[int], tuple[str, str]]
+# Makes a session to the winning score given, with the actions given already logged.
+NewSession = Callable[..., tuple[str, str]]
 
 
 @contextmanager
 def sessions_deleted_afterwards() -> Iterator[NewSession]:
-    """A maker of 8-seat Yardkle sessions to the winning score it is given (their id and
-    edit key), each deleted at the end with all it logged and the phones it was opened
-    with: a benchmark leaves the database it was given as it found it."""
+    """A maker of 8-seat Yardkle sessions to the winning score it is given, with the
+    actions it is given logged (their id and edit key), each deleted at the end with all
+    it logged and the phones it was opened with: a benchmark leaves the database it was
+    given as it found it."""
     made: list[str] = []
     started = utc_now()
 
-    def new_session(winning_score: int) -> tuple[str, str]:
-        session = store.create("yardkle", list(SEATS), {"winning_score": winning_score})
+    def new_session(winning_score: int, actions: Sequence[dict[str, Any]] = ()) -> tuple[str, str]:
+        options: dict[str, object] = {"winning_score": winning_score}
+        if not actions:
+            session = store.create("yardkle", list(SEATS), options)
+        else:
+            # A long game at once: imported, as an exported file of it would be.
+            events = [(seq, action, False, False) for seq, action in enumerate(actions, 1)]
+            session = store.import_session(
+                store.ImportedSession("yardkle", options, list(SEATS), events)
+            )
         made.append(session[0])
         return session
 

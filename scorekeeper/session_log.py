@@ -137,7 +137,7 @@ class OlderEvents:
         game: Game,
         seats: Sequence[str],
         options: Mapping[str, OptionValue],
-        base: snapshots.Saved,
+        base: snapshots.Passed,
     ) -> None:
         self.session_id, self.game, self.seats, self.options = session_id, game, seats, options
         self.seq, self.count, self.live = base.seq, base.count, base.live
@@ -169,22 +169,26 @@ class OlderEvents:
         return self._all
 
 
-# The older events of the latest snapshots read, by the snapshot's id: an undo's view, and
-# every view caught up from it, shares those of the view before.
-_older: Recent[int, OlderEvents] = Recent(256)
+# The older events of the latest snapshots read, by session, the snapshot's seq and the
+# version at which the session's history was last rewritten (a rewrite of an event up to
+# that seq rewrites them): an undo's view, and every view caught up from it, shares those
+# of the view before.
+_older: Recent[tuple[str, int, int], OlderEvents] = Recent(256)
 
 
 def older_events(
     session_id: str,
+    rewritten_at: int,
     game: Game,
     seats: Sequence[str],
     options: Mapping[str, OptionValue],
-    base: snapshots.Saved,
+    base: snapshots.Passed,
 ) -> OlderEvents:
-    kept = _older.get(base.id)
+    key = (session_id, base.seq, rewritten_at)
+    kept = _older.get(key)
     if kept is None:
         kept = OlderEvents(session_id, game, seats, options, base)
-        _older.put(base.id, kept)
+        _older.put(key, kept)
     return kept
 
 

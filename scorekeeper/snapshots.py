@@ -54,13 +54,6 @@ class Passed:
     state: Any
 
 
-@dataclass(frozen=True)
-class Saved(Passed):
-    """A snapshot read from the database, by its row's id (a row is never changed)."""
-
-    id: int
-
-
 @functools.cache
 def fingerprint(game: Game) -> str:
     """The hash of the source ``game``'s engine is made of: the modules every game shares
@@ -81,7 +74,6 @@ def _newest_before(with_fingerprint: bool) -> Statement:
             where &= Snapshot.fingerprint == ""
         return (
             Snapshot.select(
-                Snapshot.id,
                 Snapshot.seq,
                 Snapshot.count,
                 Snapshot.live,
@@ -104,22 +96,22 @@ AFTER_EVERY_EVENT = 2**31 - 1
 
 def newest(
     session_id: str, game: Game, before: int = AFTER_EVERY_EVENT
-) -> tuple[Saved | None, bool]:
+) -> tuple[Passed | None, bool]:
     """The newest snapshot of ``game``'s engine covering events before ``before`` (None:
     none), and whether a newer one of another engine was found (then to be written again)."""
     row = _NEWEST.execute(session_id, before, 1).fetchone()
     if row is None:
         return None, False
-    if row[4] == fingerprint(game):
+    if row[3] == fingerprint(game):
         return _saved(row), False
     row = _NEWEST_OF_ENGINE.execute(session_id, before, fingerprint(game), 1).fetchone()
     return (None if row is None else _saved(row)), True
 
 
-def _saved(row: Sequence[Any]) -> Saved:
-    snapshot_id, seq, count, live, _fingerprint, state = row
+def _saved(row: Sequence[Any]) -> Passed:
+    seq, count, live, _fingerprint, state = row
     # Safe to unpickle: written by this app, with the classes its fingerprint names.
-    return Saved(seq, count, bool(live), pickle.loads(state), snapshot_id)
+    return Passed(seq, count, bool(live), pickle.loads(state))
 
 
 def save(session_id: str, game: Game, passed: Sequence[Passed], stale: bool = False) -> None:

@@ -335,7 +335,9 @@ def _restored(session: GameSession) -> SessionView:
     older = (
         None
         if saved is None
-        else session_log.older_events(session.id, game, seats, session.options, saved)
+        else session_log.older_events(
+            session.id, session.rewritten_at, game, seats, session.options, saved
+        )
     )
     return SessionView(
         session.id,
