@@ -356,11 +356,8 @@ def _restored(session: GameSession) -> SessionView:
 def _save_snapshots(
     session: GameSession, game: Game, passed: Sequence[snapshots.Passed], stale: bool
 ) -> None:
-    """Save what a replay of ``session`` at its version passed: in the write under way,
-    which holds its row, or else in a write of its own, if no other write came since."""
-    if database.obj.in_transaction():
-        snapshots.save(session.id, game, passed, stale)
-        return
+    """Save what a replay of ``session`` at its version passed, if no other write came
+    since (in the write under way, if any: a write that holds the row at that version)."""
     with write_transaction():
         row = _LOCKED_ROW.execute(session.id, 1).fetchone()
         if row is not None and row[_VERSION_COLUMN] == session.version:

@@ -46,7 +46,16 @@ from openapi_check import CheckedClient
 from page_player import WALKS, submissions
 from psycopg2 import sql
 
-from scorekeeper import PROJECT_ROOT, announced, create_app, devices, stats, store
+from scorekeeper import (
+    PROJECT_ROOT,
+    announced,
+    create_app,
+    devices,
+    session_log,
+    snapshots,
+    stats,
+    store,
+)
 from scorekeeper.announced import AnnouncedVersions
 from scorekeeper.db import Statement, database, open_database
 from scorekeeper.migrations import MIGRATIONS, migrate
@@ -737,7 +746,12 @@ class Statements(logging.Handler):
 def prepared_sql() -> dict[str, str]:
     """The SQL of each of the store's (and the devices') statements by its name as a prepared
     one."""
-    made = [value for value in vars(store).values() if isinstance(value, Statement)]
+    made = [
+        value
+        for module in (store, session_log, snapshots)
+        for value in vars(module).values()
+        if isinstance(value, Statement)
+    ]
     statements = [*made, *store._COLUMN_READS.values(), *devices.STATEMENTS]
     return {s.prepared_name: s.sql for s in statements}
 
