@@ -31,9 +31,16 @@ from scorekeeper.games.engine import Game
 from scorekeeper.models import Snapshot
 
 # A snapshot every so many events of a session's log (undone ones count too): an undo or a
-# cold read replays at most about this many events, and a Yardkle session's snapshots
-# (its state keeps every turn) take about as much room as its log at 20,000 events.
-EVERY = 200
+# cold read replays at most this many events less one. 100 keeps an undo at 20,000 events
+# within 3 times one at 50 (which replays 49): at 200, the worst case replayed four times
+# as many events as the anchor, and cost 3.2 to 4.7 times as much.
+EVERY = 100
+# The newest snapshots kept at every boundary (an undo after undos goes back through
+# them); older ones are kept at every SPARSE-th boundary only: a state holds its game's
+# history (a Yardkle state keeps every turn), so keeping all would store about
+# n² / EVERY of it (18 MB for a 20,000-event Yardkle session at 200).
+DENSE = 5
+SPARSE = 20
 
 GAMES_FOLDER = Path(__file__).parent / "games"
 
@@ -41,6 +48,11 @@ GAMES_FOLDER = Path(__file__).parent / "games"
 def is_boundary(count: int) -> bool:
     """Whether the state after a log's first ``count`` events is one to save."""
     return count > 0 and count % EVERY == 0
+
+
+def _kept_beside(count: int, newest: int) -> bool:
+    """Whether the snapshot after ``count`` events stays once one after ``newest`` is saved."""
+    return count > newest - DENSE * EVERY or count % (SPARSE * EVERY) == 0
 
 
 @dataclass(frozen=True)
@@ -116,15 +128,25 @@ def _saved(row: Sequence[Any]) -> Passed:
 
 def save(session_id: str, game: Game, passed: Sequence[Passed], stale: bool = False) -> None:
     """Save the snapshots ``passed`` (in the write that holds the session's row), in place
-    of any at the same events; ``stale``: and delete those of another engine."""
+    of any at the same events, and of the older ones keep only those ``_kept_beside`` the
+    newest; ``stale``: and delete those of another engine."""
     if stale:
         Snapshot.delete().where(
             (Snapshot.session == session_id) & (Snapshot.fingerprint != fingerprint(game))
         ).execute()
     if not passed:
         return
+    newest = max(p.count for p in passed)
+    passed = [p for p in passed if _kept_beside(p.count, newest)]
+    sparse = SPARSE * EVERY
+    # (peewee's % is LIKE: the remainder is written out, in integers on both databases.)
+    off_sparse = Snapshot.count - Snapshot.count / sparse * sparse != 0
     Snapshot.delete().where(
-        (Snapshot.session == session_id) & Snapshot.seq.in_([p.seq for p in passed])
+        (Snapshot.session == session_id)
+        & (
+            Snapshot.seq.in_([p.seq for p in passed])
+            | ((Snapshot.count <= newest - DENSE * EVERY) & off_sparse)
+        )
     ).execute()
     Snapshot.insert_many(
         [

@@ -133,8 +133,11 @@ def imported_copy(session_id: str) -> str:
 
 @pytest.mark.parametrize("walk", list(WALKS))
 def test_every_step_of_a_game_loads_through_snapshots_as_a_full_replay_gives_it(
-    client: FlaskClient, walk: str
+    client: FlaskClient, walk: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The older snapshots thinned out too: two kept at every boundary, then every fourth.
+    monkeypatch.setattr(snapshots, "DENSE", 2)
+    monkeypatch.setattr(snapshots, "SPARSE", 4)
     slug, seats, fields = WALKS[walk]
     table = start(client, slug, seats, **fields)
     rng = random.Random(f"snapshots {walk}")
@@ -224,3 +227,19 @@ def test_an_append_on_a_boundary_saves_a_snapshot_in_its_write(table: Table) -> 
     assert [(row.seq, row.count, row.live) for row in rows] == [(3, 3, True), (6, 6, True)]
     store.forget_views()
     assert store.load(table.id).state == full_replay(table.id)[0]
+
+
+def test_older_snapshots_are_kept_at_every_few_boundaries_only(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(snapshots, "DENSE", 2)
+    monkeypatch.setattr(snapshots, "SPARSE", 4)
+    play_yardkle(table, 30, seed=7)
+    rows = Snapshot.select().where(Snapshot.session == table.id).order_by(Snapshot.seq)
+    # The two newest, and every twelfth event's before them.
+    assert [row.count for row in rows] == [12, 24, 27, 30]
+    # An import keeps the same ones of those its replay passed.
+    copy_id = imported_copy(table.id)
+    rows = Snapshot.select().where(Snapshot.session == copy_id).order_by(Snapshot.seq)
+    assert [row.count for row in rows] == [12, 24, 27, 30]
+    assert_loaded_as_replayed(copy_id, random.Random(7))
