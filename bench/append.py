@@ -12,11 +12,16 @@ Run: .venv/bin/python bench/append.py [postgresql://user@host/db ...]
 from __future__ import annotations
 
 import statistics
-import sys
-import tempfile
 import time
 
-from yardkle_game import SEATS, NewSession, open_app, seeded_actions, sessions_deleted_afterwards
+from yardkle_game import (
+    SEATS,
+    NewSession,
+    measure_each_database,
+    open_app,
+    seeded_actions,
+    sessions_deleted_afterwards,
+)
 
 from scorekeeper import store
 from scorekeeper.db import database
@@ -57,13 +62,5 @@ def measure(database_url: str, label: str) -> bool:
     return ratio <= GOAL_RATIO
 
 
-def main() -> None:
-    with tempfile.TemporaryDirectory() as directory:
-        met = [measure(f"sqlite:///{directory}/bench.sqlite3", "SQLite")]
-        for url in sys.argv[1:]:
-            met.append(measure(url, "PostgreSQL"))
-    sys.exit(0 if all(met) else 1)
-
-
 if __name__ == "__main__":
-    main()
+    measure_each_database(measure)

@@ -21,14 +21,18 @@ Run: .venv/bin/python bench/snapshots.py [postgresql://user@host/db ...]
 from __future__ import annotations
 
 import statistics
-import sys
-import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
 
 from flask.testing import FlaskClient
-from yardkle_game import SEATS, open_app, seeded_actions, sessions_deleted_afterwards
+from yardkle_game import (
+    SEATS,
+    measure_each_database,
+    open_app,
+    seeded_actions,
+    sessions_deleted_afterwards,
+)
 
 from scorekeeper import store
 from scorekeeper.db import database
@@ -145,13 +149,5 @@ def measure(database_url: str, label: str) -> bool:
     return all(met)
 
 
-def main() -> None:
-    with tempfile.TemporaryDirectory() as directory:
-        met = [measure(f"sqlite:///{directory}/bench.sqlite3", "SQLite")]
-        for url in sys.argv[1:]:
-            met.append(measure(url, "PostgreSQL"))
-    sys.exit(0 if all(met) else 1)
-
-
 if __name__ == "__main__":
-    main()
+    measure_each_database(measure)

@@ -4,6 +4,8 @@ sessions, deleted when the benchmark ends."""
 from __future__ import annotations
 
 import random
+import sys
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -89,3 +91,13 @@ def sessions_deleted_afterwards() -> Iterator[NewSession]:
             )
             Device.delete().where(Device.id.in_(phones)).execute()
             GameSession.delete().where(GameSession.id.in_(made)).execute()
+
+
+def measure_each_database(measure: Callable[[str, str], bool]) -> None:
+    """``measure(url, label)`` on SQLite in a temporary folder, then on each PostgreSQL URL
+    the command line gives; exits 0 if every goal was met."""
+    with tempfile.TemporaryDirectory() as directory:
+        met = [measure(f"sqlite:///{directory}/bench.sqlite3", "SQLite")]
+        for url in sys.argv[1:]:
+            met.append(measure(url, "PostgreSQL"))
+    sys.exit(0 if all(met) else 1)

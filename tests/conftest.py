@@ -58,6 +58,7 @@ from scorekeeper import (
 )
 from scorekeeper.announced import AnnouncedVersions
 from scorekeeper.db import Statement, database, open_database
+from scorekeeper.games.yardkle import rules as yardkle
 from scorekeeper.migrations import MIGRATIONS, migrate
 
 # The property tests prove rules, not speed (bench/ measures that): on a shared, busy
@@ -281,6 +282,20 @@ def app(database_url: str) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def applied(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+    """Every action Yardkle's engine applies, in order."""
+    calls: list[Any] = []
+    original = yardkle.GAME.apply
+
+    def counted(state: Any, action: Any) -> Any:
+        calls.append(action)
+        return original(state, action)
+
+    monkeypatch.setattr(yardkle.GAME, "apply", counted)
+    yield calls
 
 
 class Table:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,20 +31,6 @@ STEPS = 40
 def snapshots_every_few_events(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(snapshots, "EVERY", EVERY)
     store.forget_views()
-
-
-@pytest.fixture
-def applied(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
-    """Every action Yardkle's engine applies, in order."""
-    calls: list[Any] = []
-    original = yardkle.GAME.apply
-
-    def counted(state: Any, action: Any) -> Any:
-        calls.append(action)
-        return original(state, action)
-
-    monkeypatch.setattr(yardkle.GAME, "apply", counted)
-    yield calls
 
 
 def full_replay(session_id: str) -> tuple[Any, ...]:

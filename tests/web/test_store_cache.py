@@ -5,7 +5,6 @@ write leaves exactly the view a full replay of the log gives."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -36,20 +35,6 @@ def replayed(session_id: str) -> tuple[Any, ...]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(store, "_views", Recent(256))
         return snapshot(store.load(session_id))
-
-
-@pytest.fixture
-def applied(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
-    """Every action Yardkle's engine applies, in order."""
-    calls: list[Any] = []
-    original = yardkle.GAME.apply
-
-    def counted(state: Any, action: Any) -> Any:
-        calls.append(action)
-        return original(state, action)
-
-    monkeypatch.setattr(yardkle.GAME, "apply", counted)
-    yield calls
 
 
 def yardkle_action(state: Any, rng: random.Random) -> dict[str, Any]:
