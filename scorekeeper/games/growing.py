@@ -31,6 +31,9 @@ T = TypeVar("T")
 
 # Two threads growing the same sequence must not both append to its list.
 _growing = threading.Lock()
+# The newest items a pickled sequence keeps ready to read (a table's current round of
+# turns): the others are unpickled only when one of them is read.
+READY = 32
 
 
 class GrowingTuple(Sequence[T]):
@@ -109,13 +112,15 @@ class GrowingTuple(Sequence[T]):
     def __repr__(self) -> str:
         return f"GrowingTuple({list(self)!r})"
 
-    def __reduce__(self) -> tuple[Any, tuple[bytes, int]]:
-        """Pickled (a state's snapshot) as its own items (its list may hold a longer one's),
-        themselves pickled apart, to be read when asked: those still unread as they were
-        pickled, followed by the items read since."""
+    def __reduce__(self) -> tuple[Any, tuple[bytes, int, list[T]]]:
+        """Pickled (a state's snapshot) as its own items (its list may hold a longer one's):
+        the newest READY as they are, the others pickled apart, to be read when asked
+        (those still unread as they were pickled, followed by those read since)."""
+        own = self._items[: self._length]
+        older, newest = own[: max(len(own) - READY, 0)], own[max(len(own) - READY, 0) :]
         unread = None if self._unread is None else self._unread.pickled
-        parts = (unread, self._unread_length, self._items[: self._length])
-        return _unpickled, (pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL), len(self))
+        parts = pickle.dumps((unread, self._unread_length, older), protocol=pickle.HIGHEST_PROTOCOL)
+        return _unpickled, (parts, self._unread_length + len(older), newest)
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
@@ -159,6 +164,6 @@ class _Unread(Generic[T]):
         return self._read
 
 
-def _unpickled(pickled: bytes, length: int) -> GrowingTuple[Any]:
-    """A ``GrowingTuple`` read back from its pickle: its items unread yet."""
-    return _sharing([], _Unread(pickled, length))
+def _unpickled(pickled: bytes, length: int, newest: list[T]) -> GrowingTuple[T]:
+    """A ``GrowingTuple`` read back from its pickle: its items unread yet but the newest."""
+    return _sharing(newest, _Unread(pickled, length))

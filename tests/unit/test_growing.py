@@ -3,6 +3,7 @@ versions never see what a newer one added."""
 
 from __future__ import annotations
 
+import pickle
 import threading
 from dataclasses import dataclass
 
@@ -92,3 +93,17 @@ def test_pydantic_describes_and_reads_it_as_the_tuple_of_its_items() -> None:
     read = adapter.validate_python({"turns": [1, 2]})
     assert isinstance(read.turns, GrowingTuple) and read.turns == (1, 2)
     assert adapter.dump_python(read) == {"turns": (1, 2)}
+
+
+def test_a_pickled_sequence_reads_back_equal_and_unpickles_its_older_items_only_when_read() -> None:
+    grown = GrowingTuple(range(100)).plus(100)
+    grown.plus(101)  # in the list, not in ``grown``
+    copy = pickle.loads(pickle.dumps(grown))
+    assert len(copy) == 101 and copy[-1] == 100 and copy[70:] == tuple(range(70, 101))
+    longer = copy.plus(101, 102)
+    again = pickle.loads(pickle.dumps(longer))
+    # Its newest items and its growth came without reading the older ones.
+    assert copy._unread is not None and copy._unread._read is None
+    assert again[-3:] == (100, 101, 102) and again._unread is not None
+    assert again._unread._read is None
+    assert copy == grown and again == tuple(range(103)) and list(reversed(again))[-1] == 0
