@@ -9,7 +9,6 @@ or redone are known without reading them.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
@@ -238,12 +237,15 @@ class SessionLog(Sequence[LoggedEvent]):
         return self.older.slice(place, place + 1)[0]
 
     def __iter__(self) -> Iterator[LoggedEvent]:
-        older = () if self.older is None else self.older.all()
-        return itertools.chain(older, self.newer)
+        if self.older is not None:
+            yield from self.older.all()
+        yield from self.newer
 
     def __reversed__(self) -> Iterator[LoggedEvent]:
-        older = () if self.older is None else self.older.all()
-        return itertools.chain(reversed(self.newer), reversed(older))
+        # The events held first: the older ones are read only if the reader goes on to them.
+        yield from reversed(self.newer)
+        if self.older is not None:
+            yield from reversed(self.older.all())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SessionLog | GrowingTuple | tuple):
