@@ -24,8 +24,10 @@ from peewee import (
     TextField,
 )
 
-from scorekeeper import keys
+from scorekeeper import keys, read_model, store
 from scorekeeper.db import database, database_url, is_sqlite, write_transaction
+from scorekeeper.games import get_game
+from scorekeeper.games.base import IllegalAction
 from scorekeeper.models import BaseModel, utc_now
 
 
@@ -403,6 +405,57 @@ def keep_device_rights_on_the_server() -> None:
     database.create_tables([_Device14, _DeviceSession14, _DeviceGroup14, _DeviceDeck14], safe=False)
 
 
+# --- Migration 15: what lists and statistics read of a finished session -----------------
+
+
+def keep_the_end_of_finished_sessions() -> None:
+    """The columns of scorekeeper/read_model.py, filled for each finished session by
+    replaying its log once (sessions in play have none until the write that ends them)."""
+    for table, definition in (
+        ("game_session", "rounds_played INTEGER NULL"),
+        ("game_session", "lower_is_better BOOLEAN NULL"),
+        ("seat", "score INTEGER NULL"),
+        ("seat", "place INTEGER NULL"),
+        ("seat", "won BOOLEAN NULL"),
+    ):
+        _add_column(table, definition)
+    p = database.param
+    finished = database.execute_sql(
+        f"SELECT id, game, options FROM game_session WHERE finished = {p} ORDER BY id", (True,)
+    ).fetchall()
+    for session_id, slug, options in finished:
+        seats = database.execute_sql(
+            f"SELECT name FROM seat WHERE session_id = {p} ORDER BY position", (session_id,)
+        )
+        events = database.execute_sql(
+            f"SELECT seq, action, undone, redoable FROM event WHERE session_id = {p} ORDER BY seq",
+            (session_id,),
+        )
+        try:
+            game = get_game(slug)
+            state, _ = store.replay(
+                game,
+                [name for (name,) in seats],
+                json.loads(options),
+                [(seq, json.loads(action), bool(u), bool(r)) for seq, action, u, r in events],
+            )
+        except IllegalAction:
+            # A log its game refuses now (no page could show it either): it keeps none,
+            # and counts in no statistics, until a write to it replays.
+            continue
+        outcome = read_model.outcome_of(game, state)
+        database.execute_sql(
+            f"UPDATE game_session SET rounds_played = {p}, lower_is_better = {p} WHERE id = {p}",
+            (outcome.rounds_played, outcome.lower_is_better, session_id),
+        )
+        for position, ended in outcome.seats.items():
+            database.execute_sql(
+                f"UPDATE seat SET score = {p}, place = {p}, won = {p} "
+                f"WHERE session_id = {p} AND position = {p}",
+                (ended.score, ended.place, ended.won, session_id, position),
+            )
+
+
 # --- Migration 16: each session's state saved every few hundred events -------------------
 
 
@@ -440,6 +493,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     announce_session_versions,
     keep_one_next_game_per_session,
     keep_device_rights_on_the_server,
+    keep_the_end_of_finished_sessions,
     snapshot_session_states,
 )
 

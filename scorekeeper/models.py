@@ -117,6 +117,10 @@ class GameSession(BaseModel):
         "self", null=True, unique=True, backref="rematches", on_delete="SET NULL"
     )
     rematch_of_id: str | None
+    # What lists and statistics read of a finished session (scorekeeper/read_model.py),
+    # written by the write that ends it; None while it is in play.
+    rounds_played = IntegerField(null=True)
+    lower_is_better = BooleanField(null=True)
     seats: ModelSelect[Seat]
     events: ModelSelect[Event]
 
@@ -135,6 +139,12 @@ class Seat(BaseModel):
     # The group player in that seat.
     player = ForeignKeyField(GroupPlayer, null=True, on_delete="SET NULL")
     player_id: int | None
+    # The seat's end of a finished session (scorekeeper/read_model.py): its final score,
+    # its place (1 the lead, ties share one) and whether it won; None while in play, and
+    # for a seat the engine does not rank.
+    score = IntegerField(null=True)
+    place = IntegerField(null=True)
+    won = BooleanField(null=True)
 
     class Meta:
         table_name = "seat"

@@ -7,12 +7,15 @@ no game is named here.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Sequence
 from datetime import datetime
 
-from scorekeeper import charts, groups, stats, store
+from peewee import fn
+
+from scorekeeper import charts, groups, read_model, stats, store
+from scorekeeper.db import database, from_column
+from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction, ScoreRow, and_list
 from scorekeeper.models import GameSession, Seat
 
@@ -58,33 +61,38 @@ def score_chart(game_title: str, rows: Sequence[ScoreRow]) -> charts.LineChart:
 
 def result_of(view: store.SessionView, players: Sequence[str], ended_at: datetime) -> stats.Result:
     """What the statistics count of a finished session; ``players`` names the group player
-    of each seat ("" for a seat without one).
-
-    A seat's score is the one its engine ranks it by (a Yokai Septet team's score for each
-    partner, a 2-player Yadokarick player's standing against the NPC crab, who has no
-    seat). Lower is better where the standings put a lower score first (a score sheet
-    set to "lowest wins"); a game where every seat ties says nothing and counts as
-    higher is better.
-    """
+    of each seat ("" for a seat without one). Each seat's score, whether it won and whether
+    lower is better are those ``read_model.outcome_of`` works out (and the write that ends
+    the session stores)."""
     if not view.finished:
         raise ValueError(f"session {view.id} is not finished: only finished sessions count")
-    standings = view.game.standings(view.state)
-    score_of = {standing.seat: standing.score for standing in standings}
-    seats = sorted(score_of)
-    lower_is_better = any(
-        ahead.rank < behind.rank and ahead.score < behind.score
-        for ahead, behind in itertools.pairwise(standings)
-    )
+    outcome = read_model.outcome_of(view.game, view.state)
+    seats = [
+        (players[seat], view.seats[seat], ended.score, ended.won)
+        for seat, ended in sorted(outcome.seats.items())
+    ]
+    return _result(view.id, view.game.slug, outcome.lower_is_better, ended_at, seats)
+
+
+def _result(
+    session_id: str,
+    slug: str,
+    lower_is_better: bool,
+    ended_at: datetime,
+    seats: Sequence[tuple[str, str, int, bool]],
+) -> stats.Result:
+    """A finished session's record from its ranked seats in order: each seat's group
+    player, name, final score and whether it won."""
     return stats.Result(
-        session_id=view.id,
-        game=view.game.slug,
-        game_title=view.game.title,
+        session_id=session_id,
+        game=slug,
+        game_title=get_game(slug).title,
         lower_is_better=lower_is_better,
         ended_at=ended_at,
-        players=tuple(players[seat] for seat in seats),
-        names=tuple(view.seats[seat] for seat in seats),
-        scores=tuple(score_of[seat] for seat in seats),
-        winners=frozenset(seats.index(seat) for seat in view.game.winners(view.state)),
+        players=tuple(player for player, _, _, _ in seats),
+        names=tuple(name for _, name, _, _ in seats),
+        scores=tuple(score for _, _, score, _ in seats),
+        winners=frozenset(index for index, (_, _, _, won) in enumerate(seats) if won),
     )
 
 
@@ -92,32 +100,42 @@ def group_results(group: groups.Group) -> list[stats.Result]:
     """What the statistics count of ``group``: its finished sessions, each seat keyed by
     its group player's id ("" for a seat whose player was removed since).
 
-    Two queries find the sessions and all their seats; each session's view comes from
-    ``store.load``, which answers a kept view without replaying it. A seat of a current
-    player is named as the player is now, so a renamed player is one line everywhere.
+    One query reads every ranked seat of the group's finished sessions as the write that
+    ended each recorded it (scorekeeper/read_model.py): no session is replayed. A seat of
+    a current player is named as the player is now, so a renamed player is one line
+    everywhere.
     """
-    rows = list(
-        GameSession.select(GameSession.id, GameSession.finished_at, GameSession.updated_at)
-        .where((GameSession.group == group.id) & GameSession.finished)
-        .order_by(GameSession.id)
-    )
-    players: dict[str, list[str]] = {}
-    seats = Seat.select(Seat.session, Seat.player).where(Seat.session.in_([r.id for r in rows]))
-    for seat in seats.order_by(Seat.position):
-        key = "" if seat.player_id is None else str(seat.player_id)
-        players.setdefault(str(seat.session_id), []).append(key)
-    current = {str(player.id): player.name for player in group.players}
-    results = []
-    for row in rows:
-        view = store.load(row.id)
-        if not view.finished:
-            continue  # made unfinished by an undo since the query above
-        # finished_at is backfilled for every finished session; updated_at is a safe bound.
-        counted = result_of(view, players[row.id], row.finished_at or row.updated_at)
-        names = tuple(
-            current.get(p, n) for p, n in zip(counted.players, counted.names, strict=True)
+    rows = (
+        Seat.select(
+            GameSession.id,
+            GameSession.game,
+            GameSession.lower_is_better,
+            # finished_at is backfilled for every finished session; updated_at is a safe bound.
+            fn.COALESCE(GameSession.finished_at, GameSession.updated_at),
+            Seat.player,
+            Seat.name,
+            Seat.score,
+            Seat.won,
         )
-        results.append(dataclasses.replace(counted, names=names))
+        .join(GameSession)
+        .where((GameSession.group == group.id) & GameSession.finished & Seat.score.is_null(False))
+        .order_by(GameSession.id, Seat.position)
+    )
+    current = {player.id: player.name for player in group.players}
+    results = []
+    # The raw rows: model instances cost more than the database's answer at 1,000 sessions.
+    for (session_id, slug, lower, ended), seats in itertools.groupby(
+        database.execute(rows), lambda row: row[:4]
+    ):
+        ranked = [
+            ("" if player is None else str(player), current.get(player, name), score, bool(won))
+            for *_, player, name, score, won in seats
+        ]
+        results.append(
+            _result(
+                session_id, slug, bool(lower), from_column(GameSession.updated_at, ended), ranked
+            )
+        )
     return results
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from peewee import JOIN, Field, IntegrityError, Query, chunked
 
-from scorekeeper import announced, decks, groups, keys, session_log, snapshots
+from scorekeeper import announced, decks, groups, keys, read_model, session_log, snapshots
 from scorekeeper.db import (
     Statement,
     database,
@@ -575,6 +575,7 @@ def _insert_session(
             # in play has not ended, whatever its file says.
             said = columns.pop("finished_at", None)
             ended = (said or utc_now()) if finished else None
+            outcome = read_model.outcome_of(game, state) if finished else None
             session = GameSession.create(
                 id=session_id,
                 game=game.slug,
@@ -582,10 +583,15 @@ def _insert_session(
                 edit_key=key,
                 finished=finished,
                 finished_at=ended,
+                **read_model.session_columns(outcome),
                 **columns,
             )
             Seat.insert_many(
-                [{"session": session, "position": i, "name": n} for i, n in enumerate(seats)]
+                [
+                    {"session": session, "position": i, "name": n}
+                    | read_model.seat_columns(outcome, i)
+                    for i, n in enumerate(seats)
+                ]
             ).execute()
             _insert_in_batches(
                 Event,
@@ -753,6 +759,11 @@ def _change(
             )
             changed = {field: getattr(session, field.name) for field in columns}
             statement.execute(*in_model_order(changed), session.id)
+            if written.finished or ends_or_reopens:
+                # How the game ended, as lists and statistics read it: written by a write
+                # that ends it or changes it once ended, cleared by one that reopens it.
+                ended = read_model.outcome_of(written.game, written.state)
+                read_model.record(session.id, ended if written.finished else None)
             written = _same_log(written, version=session.version, finished_at=session.finished_at)
             view = _with_deck(written)
             if once is not None and once.answer is not None:
@@ -886,8 +897,9 @@ def _appended_at_once(
     The statement writes only if the session is still at that version, so it needs no
     lock, and costs one round trip to the server instead of five (begin, lock, insert,
     update, commit). Anything out of the plain case (a request key to claim, a redo
-    trail to end, a deck profile to teach, a refusal, another write first) is left to
-    the locked write, which answers it as always.
+    trail to end, a deck profile to teach, a refusal, another write first, an action
+    that leaves the game finished, whose end the read model records) is left to the
+    locked write, which answers it as always: once a game at most.
     """
     if is_sqlite() or once is not None:
         return None
@@ -903,32 +915,19 @@ def _appended_at_once(
         state, recorded, action = _checked_action(kept, data)
     except IllegalAction:
         return None  # refused by a view another write may have made old: asked again
+    if kept.game.is_finished(state):
+        return None  # the locked write records how the game ended
     now = utc_now()
-    ends = kept.game.is_finished(state) and not kept.finished
     # The view as the statement makes it, kept only if it writes.
-    appended = _with_event(
-        kept,
-        kept.events,
-        state,
-        recorded,
-        action,
-        version=version + 1,
-        finished_at=now if ends else kept.finished_at,
-    )
+    appended = _with_event(kept, kept.events, state, recorded, action, version=version + 1)
     changed: dict[Field, object] = {
         GameSession.version: version + 1,
         GameSession.updated_at: now,
         GameSession.finished: appended.finished,
     }
-    if ends:
-        changed[GameSession.finished_at] = now
     seq, action_text = appended.events.newest_seq, json_text(recorded)
     values = [*in_model_order(changed), session_id, version, seq, action_text, now]
-    # The end of a game is not announced with its event: a view catching up on it would
-    # need its end time too, and reads it from the database.
-    if ends:
-        statement = _APPENDED_ENDING
-    elif payload := announced.appended_payload(session_id, version + 1, seq, action_text):
+    if payload := announced.appended_payload(session_id, version + 1, seq, action_text):
         statement, values = _APPENDED_ANNOUNCED, [*values, payload]
     else:
         statement = _APPENDED  # too long to announce: announced by its version alone
@@ -1021,11 +1020,6 @@ _APPENDED = Statement(
 _APPENDED_ANNOUNCED = Statement(
     lambda: _appended_at_once_sql(
         GameSession.version, GameSession.updated_at, GameSession.finished, announcing=True
-    )
-)
-_APPENDED_ENDING = Statement(
-    lambda: _appended_at_once_sql(
-        GameSession.version, GameSession.updated_at, GameSession.finished, GameSession.finished_at
     )
 )
 
@@ -1139,10 +1133,16 @@ def group_summaries(group_id: str) -> list[SessionSummary]:
 
 
 def _summaries(query: Query) -> list[SessionSummary]:
+    """The sessions ``query`` finds, with their seats and winners read in one more query
+    (the winners as the write that ended each session recorded them: no replay)."""
     rows = list(query)
     seats: dict[str, list[str]] = {}
-    for seat in Seat.select().where(Seat.session.in_(rows)).order_by(Seat.position):
-        seats.setdefault(seat.session_id, []).append(seat.name)
+    winners: dict[str, list[str]] = {}
+    listed = Seat.select(Seat.session, Seat.name, Seat.won).where(Seat.session.in_(rows))
+    for session_id, name, won in database.execute(listed.order_by(Seat.position)):
+        seats.setdefault(session_id, []).append(name)
+        if won:
+            winners.setdefault(session_id, []).append(name)
     return [
         SessionSummary(
             row.id,
@@ -1151,18 +1151,11 @@ def _summaries(query: Query) -> list[SessionSummary]:
             row.finished,
             row.updated_at,
             row.imported,
-            _winner_names(row.id) if row.finished else (),
+            tuple(winners.get(row.id, ())),
             row.game,
         )
         for row in rows
     ]
-
-
-def _winner_names(session_id: str) -> tuple[str, ...]:
-    # A finished session seldom changes again: the view replayed here is kept for the next
-    # home page (store._views).
-    view = load(session_id)
-    return tuple(view.seats[seat] for seat in view.game.winners(view.state))
 
 
 @dataclass(frozen=True)

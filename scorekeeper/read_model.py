@@ -1,0 +1,98 @@
+"""What lists and statistics read of a finished session, kept in its rows by the write
+that changes it: the rounds played, whether lower is better, and each seat's final score,
+place and win (the session's status and end time are its ``finished`` and ``finished_at``).
+
+A session in play has none of them (NULL): the write that ends it fills them, a write
+that reopens it clears them, a write to a finished session (a correction, a revoke
+settled after the last trick) rewrites them. Reads take them as they are and never replay
+a session's log.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+from peewee import Case
+
+from scorekeeper.games.engine import Game
+from scorekeeper.models import GameSession, Seat
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    """One seat's end of a finished game, as its engine ranks it."""
+
+    score: int
+    place: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished game's end: what the statistics count and the lists show."""
+
+    # The distinct rounds (or turns) of the score sheet: those its rows name.
+    rounds_played: int
+    lower_is_better: bool
+    # By seat position, the seats the engine ranks (a Yadokarick NPC game ranks the two
+    # players against the crab, who has no seat).
+    seats: dict[int, SeatOutcome]
+
+
+def outcome_of(game: Game, state: Any) -> Outcome:
+    """The end of a finished game, from its state alone.
+
+    A seat's score is the one its engine ranks it by (a Yokai Septet team's score for
+    each partner, a 2-player Yadokarick player's standing against the NPC crab). Lower is
+    better where the standings put a lower score first (a score sheet set to "lowest
+    wins"); a game where every seat ties says nothing and counts as higher is better.
+    """
+    standings = game.standings(state)
+    winners = set(game.winners(state))
+    return Outcome(
+        rounds_played=len({row.round for row in game.score_rows(state)}),
+        lower_is_better=any(
+            ahead.rank < behind.rank and ahead.score < behind.score
+            for ahead, behind in itertools.pairwise(standings)
+        ),
+        seats={
+            standing.seat: SeatOutcome(standing.score, standing.rank, standing.seat in winners)
+            for standing in standings
+        },
+    )
+
+
+def session_columns(outcome: Outcome | None) -> dict[str, object]:
+    """The session row's read-model columns (all None while the game is in play)."""
+    if outcome is None:
+        return {"rounds_played": None, "lower_is_better": None}
+    return {"rounds_played": outcome.rounds_played, "lower_is_better": outcome.lower_is_better}
+
+
+def seat_columns(outcome: Outcome | None, position: int) -> dict[str, object]:
+    """A seat row's read-model columns (all None in play, or for a seat not ranked)."""
+    ended = None if outcome is None else outcome.seats.get(position)
+    if ended is None:
+        return {"score": None, "place": None, "won": None}
+    return {"score": ended.score, "place": ended.place, "won": ended.won}
+
+
+def record(session_id: str, outcome: Outcome | None) -> None:
+    """Write ``outcome`` into the rows of an existing session (None: clear them), in the
+    caller's transaction: two statements, its row and all its seats at once."""
+    GameSession.update(session_columns(outcome)).where(GameSession.id == session_id).execute()
+    if outcome is None:
+        seats = seat_columns(None, 0)
+    else:
+        # Each column a CASE on the seat's position: one statement for every seat.
+        seats = {
+            column: Case(
+                Seat.position,
+                [(position, seat_columns(outcome, position)[column]) for position in outcome.seats],
+                None,
+            )
+            for column in seat_columns(None, 0)
+        }
+    Seat.update(seats).where(Seat.session == session_id).execute()
