@@ -9,6 +9,7 @@ then writes: an illegal action leaves nothing behind.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -1117,45 +1118,51 @@ def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
     if not session_ids:
         return []
     return _summaries(
-        GameSession.select()
-        .where(GameSession.id.in_(session_ids))
-        .order_by(GameSession.updated_at.desc(), GameSession.id)
+        GameSession.id.in_(session_ids), GameSession.updated_at.desc(), GameSession.id
     )
 
 
 def group_summaries(group_id: str) -> list[SessionSummary]:
     """The sessions a group played, the newest first: whoever sees the group sees them."""
-    return _summaries(
-        GameSession.select()
-        .where(GameSession.group == group_id)
-        .order_by(GameSession.created_at.desc(), GameSession.id)
-    )
+    return _summaries(GameSession.group == group_id, GameSession.created_at.desc(), GameSession.id)
 
 
-def _summaries(query: Query) -> list[SessionSummary]:
-    """The sessions ``query`` finds, with their seats and winners read in one more query
-    (the winners as the write that ended each session recorded them: no replay)."""
-    rows = list(query)
-    seats: dict[str, list[str]] = {}
-    winners: dict[str, list[str]] = {}
-    listed = Seat.select(Seat.session, Seat.name, Seat.won).where(Seat.session.in_(rows))
-    for session_id, name, won in database.execute(listed.order_by(Seat.position)):
-        seats.setdefault(session_id, []).append(name)
-        if won:
-            winners.setdefault(session_id, []).append(name)
-    return [
-        SessionSummary(
-            row.id,
-            get_game(row.game).title,
-            tuple(seats.get(row.id, ())),
-            row.finished,
-            row.updated_at,
-            row.imported,
-            tuple(winners.get(row.id, ())),
-            row.game,
+def _summaries(where: Any, *order: Any) -> list[SessionSummary]:
+    """The sessions ``where`` finds in ``order``, read with their seats and winners in one
+    query (the winners as the write that ended each session recorded them: no replay)."""
+    listed = (
+        Seat.select(
+            GameSession.id,
+            GameSession.game,
+            GameSession.finished,
+            GameSession.updated_at,
+            GameSession.imported,
+            Seat.name,
+            Seat.won,
         )
-        for row in rows
-    ]
+        .join(GameSession)
+        .where(where)
+        .order_by(*order, Seat.position)
+    )
+    found = []
+    # The raw rows, a few per session: model instances would cost more than the query.
+    for (session_id, slug, finished, updated_at, imported), seats in itertools.groupby(
+        database.execute(listed), lambda row: row[:5]
+    ):
+        names = [(name, won) for *_, name, won in seats]
+        found.append(
+            SessionSummary(
+                session_id,
+                get_game(slug).title,
+                tuple(name for name, _ in names),
+                bool(finished),
+                from_column(GameSession.updated_at, updated_at),
+                bool(imported),
+                tuple(name for name, won in names if won),
+                slug,
+            )
+        )
+    return found
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,244 @@
+"""What the views across sessions cost as they grow: a group's pages at 1,000 finished
+sessions against 10, and a phone's home page with 60 sessions against 1.
+
+They read the rows the write that ended each session kept (scorekeeper/read_model.py),
+never a session's log, so their cost grows only with the rows they list or count. Goals,
+each a ratio to its anchor measured in the same run: the group page, its statistics page
+and the API's statistics at 1,000 finished sessions at most 2 times the same at 10; the
+home page of a phone with 60 sessions (its first page lists 30) at most 2 times that of a
+phone with 1. Each is the median of repeated requests through Flask's test client.
+
+The sessions are copies of one score sheet played to its end, inserted in bulk with the
+rows its write kept (scorekeeper/read_model.py), ended on days spread over the years a
+club plays 1,000 games in; the benchmark deletes them, its groups and its phones at the
+end.
+
+Run: .venv/bin/python bench/groups.py [postgresql://user@host/db ...]
+(SQLite in a temporary directory always; each URL given is measured too.)
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import Any
+
+from flask.testing import FlaskClient
+from peewee import chunked
+from yardkle_game import open_app
+
+from scorekeeper import groups, keys, store
+from scorekeeper.db import database, write_transaction
+from scorekeeper.games import get_game
+from scorekeeper.models import (
+    Device,
+    DeviceSession,
+    Event,
+    GameSession,
+    PlayerGroup,
+    Seat,
+    utc_now,
+)
+
+GOAL_RATIO = 2.0
+SMALL_GROUP, LARGE_GROUP = 10, 1000
+FEW_SESSIONS, MANY_SESSIONS = 1, 60
+WARM_UP, TIMED = 3, 21
+PLAYERS = ("Ann", "Bo", "Cy", "Di")
+# Each game to the first to 100 points, four rounds played.
+ROUNDS = ([30, 20, 10, 0], [25, 35, 5, 10], [30, 10, 40, 20], [20, 40, 5, 30])
+
+
+class Made:
+    """What a benchmark made on its database: deleted at the end (``made_deleted``)."""
+
+    def __init__(self) -> None:
+        self.sessions: list[str] = []
+        self.groups: list[str] = []
+        self.started = utc_now()
+
+
+@contextmanager
+def made_deleted() -> Iterator[Made]:
+    made = Made()
+    try:
+        yield made
+    finally:
+        # Seats, events and rights go with their session or group (ON DELETE CASCADE); a
+        # group's deletion leaves its sessions, deleted first. A phone made since the
+        # benchmark started holding a right to one of its sessions is the benchmark's.
+        with database.connection_context(), write_transaction():
+            phones = (
+                DeviceSession.select(DeviceSession.device)
+                .join(Device)
+                .where(
+                    DeviceSession.session.in_(made.sessions) & (Device.created_at >= made.started)
+                )
+            )
+            Device.delete().where(Device.id.in_(phones)).execute()
+            GameSession.delete().where(GameSession.id.in_(made.sessions)).execute()
+            PlayerGroup.delete().where(PlayerGroup.id.in_(made.groups)).execute()
+
+
+def played_game(made: Made, group: groups.Group | None) -> str:
+    """A score sheet of ``PLAYERS`` (the group's, if given) played to its end: its id."""
+    game = get_game("score-sheet")
+    seating = None
+    if group is not None:
+        seating = groups.seating(group, [player.id for player in group.players], game)
+    session_id, _key = store.create(game.slug, list(PLAYERS), {"target": 100}, seating=seating)
+    made.sessions.append(session_id)
+    for version, points in enumerate(ROUNDS):
+        store.append(session_id, {"type": "round", "points": points}, version)
+    assert store.load(session_id).finished
+    return session_id
+
+
+def without_id(row: dict[str, Any]) -> dict[str, Any]:
+    return {column: value for column, value in row.items() if column != "id"}
+
+
+def copies(made: Made, original: str, count: int) -> list[str]:
+    """``count`` copies of the finished session ``original`` (its row, seats with their
+    ends, events), each ended a day apart in threes, inserted in bulk: their ids."""
+    row = GameSession.get_by_id(original)
+    seats = [without_id(seat.__data__) for seat in Seat.select().where(Seat.session == original)]
+    events = [without_id(e.__data__) for e in Event.select().where(Event.session == original)]
+    ids = [keys.new_id() for _ in range(count)]
+    sessions, seat_rows, event_rows = [], [], []
+    for index, session_id in enumerate(ids):
+        ended = row.updated_at - timedelta(days=index // 3)
+        sessions.append(
+            {
+                **row.__data__,
+                "id": session_id,
+                "edit_key": keys.new_key(),
+                "created_at": ended,
+                "updated_at": ended,
+                "finished_at": ended,
+            }
+        )
+        # Without their ids: the database numbers the copies.
+        seat_rows += [{**seat, "session": session_id} for seat in seats]
+        event_rows += [{**event, "session": session_id} for event in events]
+    with write_transaction():
+        for model, rows in ((GameSession, sessions), (Seat, seat_rows), (Event, event_rows)):
+            for batch in chunked(rows, store.ROWS_PER_INSERT):
+                model.insert_many(batch).execute()
+    made.sessions += ids
+    return ids
+
+
+def group_of(made: Made, sessions: int) -> str:
+    """A group of ``PLAYERS`` with ``sessions`` finished score sheets: its id."""
+    group = groups.create(f"Club of {sessions}", list(PLAYERS))
+    made.groups.append(group.id)
+    copies(made, played_game(made, group), sessions - 1)
+    return group.id
+
+
+def phone_with(made: Made, client: FlaskClient, sessions: int) -> None:
+    """A phone (``client``) holding ``sessions`` finished sessions on its home page: it
+    started the first, was given the others."""
+    response = client.post(
+        "/new/score-sheet",
+        data={
+            **{f"seats-{i}": name for i, name in enumerate(PLAYERS)},
+            "option_target": "100",
+            "form_key": keys.new_key(),
+        },
+    )
+    assert response.status_code == 303, response.status_code
+    first = response.location.rsplit("/", 1)[1]
+    made.sessions.append(first)
+    # Outside the request: its end closed the connection it used.
+    with database.connection_context():
+        for version, points in enumerate(ROUNDS):
+            store.append(first, {"type": "round", "points": points}, version)
+        rights = DeviceSession.select(DeviceSession.device).where(DeviceSession.session == first)
+        [(device,)] = database.execute(rights).fetchall()
+        given = copies(made, first, sessions - 1)
+        rows = [{"device": device, "session": session_id, "role": "edit"} for session_id in given]
+        with write_transaction():
+            DeviceSession.insert_many(rows).execute()
+
+
+def median_ms(client: FlaskClient, path: str, shows: str) -> float:
+    """The median of TIMED GETs of ``path`` (after WARM_UP), each checked to answer 200
+    and show ``shows``."""
+    costs = []
+    for attempt in range(WARM_UP + TIMED):
+        start = time.perf_counter()
+        response = client.get(path)
+        cost = (time.perf_counter() - start) * 1000
+        assert response.status_code == 200, (path, response.status_code)
+        assert shows in response.get_data(as_text=True), (path, shows)
+        if attempt >= WARM_UP:
+            costs.append(cost)
+    return statistics.median(costs)
+
+
+def verdict(label: str, what: str, anchor: float, measured: float, small: str, large: str) -> bool:
+    ratio = measured / anchor
+    met = ratio <= GOAL_RATIO
+    print(
+        f"{label}: {what} {small} {anchor:.2f} ms (anchor), {large} {measured:.2f} ms: "
+        f"ratio {ratio:.2f} ({'meets' if met else 'MISSES'} the {GOAL_RATIO:.0f} times goal)"
+    )
+    return met
+
+
+PAGES: tuple[tuple[str, str, Callable[[str], str]], ...] = (
+    ("group page", "Winner", lambda group_id: f"/g/{group_id}"),
+    ("statistics page", "Wins over time", lambda group_id: f"/g/{group_id}/stats"),
+    ("API statistics", '"played"', lambda group_id: f"/api/v1/groups/{group_id}/stats"),
+)
+
+
+def measure(database_url: str, label: str) -> bool:
+    app = open_app(database_url)
+    met: list[bool] = []
+    with made_deleted() as made:
+        with database.connection_context():
+            small, large = group_of(made, SMALL_GROUP), group_of(made, LARGE_GROUP)
+        client = app.test_client()
+        for what, shows, path in PAGES:
+            anchor = median_ms(client, path(small), shows)
+            measured = median_ms(client, path(large), shows)
+            met.append(
+                verdict(label, what, anchor, measured, f"at {SMALL_GROUP}", f"at {LARGE_GROUP:,}")
+            )
+        phones: dict[int, Any] = {}
+        for sessions in (FEW_SESSIONS, MANY_SESSIONS):
+            phones[sessions] = app.test_client()
+            phone_with(made, phones[sessions], sessions)
+        anchor = median_ms(phones[FEW_SESSIONS], "/", "Winner")
+        measured = median_ms(phones[MANY_SESSIONS], "/", "Winner")
+        met.append(
+            verdict(
+                label,
+                "home page",
+                anchor,
+                measured,
+                f"with {FEW_SESSIONS} session",
+                f"with {MANY_SESSIONS}",
+            )
+        )
+    return all(met)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        met = [measure(f"sqlite:///{directory}/bench.sqlite3", "SQLite")]
+        for url in sys.argv[1:]:
+            met.append(measure(url, "PostgreSQL"))
+    sys.exit(0 if all(met) else 1)
+
+
+if __name__ == "__main__":
+    main()
