@@ -37,6 +37,7 @@ from scorekeeper.db import database, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.models import (
     Device,
+    DeviceGroup,
     DeviceSession,
     Event,
     GameSession,
@@ -71,16 +72,19 @@ def made_deleted() -> Iterator[Made]:
     finally:
         # Seats, events and rights go with their session or group (ON DELETE CASCADE); a
         # group's deletion leaves its sessions, deleted first. A phone made since the
-        # benchmark started holding a right to one of its sessions is the benchmark's.
+        # benchmark started holding a right to one of its sessions or groups is its own.
         with database.connection_context(), write_transaction():
-            phones = (
-                DeviceSession.select(DeviceSession.device)
+            phones = [
+                right.select(right.device)
                 .join(Device)
-                .where(
-                    DeviceSession.session.in_(made.sessions) & (Device.created_at >= made.started)
+                .where(thing.in_(made_ones) & (Device.created_at >= made.started))
+                for right, thing, made_ones in (
+                    (DeviceSession, DeviceSession.session, made.sessions),
+                    (DeviceGroup, DeviceGroup.group, made.groups),
                 )
-            )
-            Device.delete().where(Device.id.in_(phones)).execute()
+            ]
+            for held in phones:
+                Device.delete().where(Device.id.in_(held)).execute()
             GameSession.delete().where(GameSession.id.in_(made.sessions)).execute()
             PlayerGroup.delete().where(PlayerGroup.id.in_(made.groups)).execute()
 

@@ -20,6 +20,7 @@ from conftest import (
     finished_session,
     make_app,
     start,
+    start_session,
 )
 from flask import Flask
 from flask.testing import FlaskClient
@@ -27,10 +28,10 @@ from page_player import WALKS, submissions
 from test_app import EVERY_MIGRATION, migrated_up_to
 from test_group_stats import LOWEST_WINS, TARGET_10, finish
 from test_groups import make_group, player_ids
-from test_store_cache import history_edit, redo_or
+from test_store_cache import history_edit, redo_or, yardkle_action
 
 from scorekeeper import results, store
-from scorekeeper.db import database
+from scorekeeper.db import database, is_sqlite
 from scorekeeper.migrations import SchemaMigration
 from scorekeeper.models import GameSession, Seat
 from scorekeeper.read_model import outcome_of
@@ -171,6 +172,27 @@ def test_a_correction_of_a_finished_session_writes_its_new_end(client: FlaskClie
         store.correct(table.id, 1, {"type": "round", "points": [10, 10]}, 1)
     assert kept_end(table.id) == (True, 1, False, ((10, 1, True), (10, 1, True)))
     assert_kept(table.id)
+
+
+def test_an_append_without_a_key_that_ends_the_game_writes_its_end_in_the_locked_write(
+    client: FlaskClient, statements: Statements
+) -> None:
+    """On PostgreSQL an append without a key is one statement, but not the one that ends
+    the game: that one is the locked write, which records the end (once a game)."""
+    table = start_session(client, ["Ann", "Bo"], winning_score="1000")
+    rng = random.Random(6)
+    at_once: list[bool] = []
+    with database.connection_context():
+        while not (view := store.load(table.id)).finished:
+            statements.sql.clear()
+            store.append(table.id, yardkle_action(view.state, rng), view.version)
+            at_once.append(any(sql.startswith("WITH written AS") for sql in statements.sql))
+            assert_kept(table.id, view.version)
+    ending = statements.sql
+    assert len(at_once) > 2 and not at_once[-1]
+    assert any(at_once[:-1]) == (not is_sqlite())
+    assert [sql for sql in ending if sql.startswith('UPDATE "seat"')]
+    assert kept_end(table.id)[0]
 
 
 # --- The pages across sessions replay nothing --------------------------------------------
