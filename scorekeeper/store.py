@@ -763,8 +763,9 @@ def _change(
             if written.finished or ends_or_reopens:
                 # How the game ended, as lists and statistics read it: written by a write
                 # that ends it or changes it once ended, cleared by one that reopens it.
-                ended = read_model.outcome_of(written.game, written.state)
-                read_model.record(session.id, ended if written.finished else None)
+                finished = written.finished
+                ended = read_model.outcome_of(written.game, written.state) if finished else None
+                read_model.record(session.id, ended)
             written = _same_log(written, version=session.version, finished_at=session.finished_at)
             view = _with_deck(written)
             if once is not None and once.answer is not None:
