@@ -64,10 +64,14 @@ def outcome_of(game: Game, state: Any) -> Outcome:
     )
 
 
+# The session row's columns of the read model (its seats' are in ``seat_columns``).
+SESSION_FIELDS = (GameSession.rounds_played, GameSession.lower_is_better)
+
+
 def session_columns(outcome: Outcome | None) -> dict[str, object]:
     """The session row's read-model columns (all None while the game is in play)."""
     if outcome is None:
-        return {"rounds_played": None, "lower_is_better": None}
+        return {field.name: None for field in SESSION_FIELDS}
     return {"rounds_played": outcome.rounds_played, "lower_is_better": outcome.lower_is_better}
 
 
@@ -79,10 +83,10 @@ def seat_columns(outcome: Outcome | None, position: int) -> dict[str, object]:
     return {"score": ended.score, "place": ended.place, "won": ended.won}
 
 
-def record(session_id: str, outcome: Outcome | None) -> None:
-    """Write ``outcome`` into the rows of an existing session (None: clear them), in the
-    caller's transaction: two statements, its row and all its seats at once."""
-    GameSession.update(session_columns(outcome)).where(GameSession.id == session_id).execute()
+def record_seats(session_id: str, outcome: Outcome | None) -> None:
+    """Write the seats' part of ``outcome`` into the seat rows of an existing session
+    (None: clear them), in the caller's transaction, in one statement (the session row's
+    part goes with the write's own update of that row: ``session_columns``)."""
     if outcome is None:
         seats = seat_columns(None, 0)
     else:

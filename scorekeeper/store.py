@@ -576,6 +576,8 @@ def _insert_session(
             # in play has not ended, whatever its file says.
             said = columns.pop("finished_at", None)
             ended = (said or utc_now()) if finished else None
+            # How a finished one ended, as lists and statistics read it; one in play leaves
+            # those columns to their default (NULL).
             outcome = read_model.outcome_of(game, state) if finished else None
             session = GameSession.create(
                 id=session_id,
@@ -584,13 +586,13 @@ def _insert_session(
                 edit_key=key,
                 finished=finished,
                 finished_at=ended,
-                **read_model.session_columns(outcome),
+                **({} if outcome is None else read_model.session_columns(outcome)),
                 **columns,
             )
             Seat.insert_many(
                 [
                     {"session": session, "position": i, "name": n}
-                    | read_model.seat_columns(outcome, i)
+                    | ({} if outcome is None else read_model.seat_columns(outcome, i))
                     for i, n in enumerate(seats)
                 ]
             ).execute()
@@ -699,11 +701,13 @@ _SESSION_WRITTEN = Statement(
         GameSession.id == ""
     )
 )
-# A write that ends the game, or reopens it, changes when it ended too.
+# A write that ends the game, reopens it or changes it once ended changes its end too:
+# when it ended, and the read model's columns of the session row.
+ENDING: tuple[Field[Any], ...] = (GameSession.finished_at, *read_model.SESSION_FIELDS)
 _SESSION_ENDED_OR_REOPENED = Statement(
-    lambda: GameSession.update(
-        {field: None for field in (*CHANGED_BY_WRITES, GameSession.finished_at)}
-    ).where(GameSession.id == "")
+    lambda: GameSession.update({field: None for field in (*CHANGED_BY_WRITES, *ENDING)}).where(
+        GameSession.id == ""
+    )
 )
 
 
@@ -752,20 +756,23 @@ def _change(
                 # The game ends with this write, or an undo or a correction reopens it.
                 session.finished_at = session.updated_at if written.finished else None
             session.finished = written.finished
+            # How the game ended, as lists and statistics read it: written by a write that
+            # ends it or changes it once ended, cleared by one that reopens it.
+            writes_end = written.finished or ends_or_reopens
+            ended = read_model.outcome_of(written.game, written.state) if written.finished else None
+            if writes_end:
+                for name, value in read_model.session_columns(ended).items():
+                    setattr(session, name, value)
             # Only what a write changes: the row's other columns are never rewritten.
             statement, columns = (
-                (_SESSION_ENDED_OR_REOPENED, (*CHANGED_BY_WRITES, GameSession.finished_at))
-                if ends_or_reopens
+                (_SESSION_ENDED_OR_REOPENED, (*CHANGED_BY_WRITES, *ENDING))
+                if writes_end
                 else (_SESSION_WRITTEN, CHANGED_BY_WRITES)
             )
             changed = {field: getattr(session, field.name) for field in columns}
             statement.execute(*in_model_order(changed), session.id)
-            if written.finished or ends_or_reopens:
-                # How the game ended, as lists and statistics read it: written by a write
-                # that ends it or changes it once ended, cleared by one that reopens it.
-                finished = written.finished
-                ended = read_model.outcome_of(written.game, written.state) if finished else None
-                read_model.record(session.id, ended)
+            if writes_end:
+                read_model.record_seats(session.id, ended)
             written = _same_log(written, version=session.version, finished_at=session.finished_at)
             view = _with_deck(written)
             if once is not None and once.answer is not None:
