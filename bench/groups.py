@@ -6,7 +6,8 @@ never a session's log, so their cost grows only with the rows they list or count
 each a ratio to its anchor measured in the same run: the group page, its statistics page
 and the API's statistics at 1,000 finished sessions at most 2 times the same at 10; the
 home page of a phone with 60 sessions (its first page lists 30) at most 2 times that of a
-phone with 1. Each is the median of repeated requests through Flask's test client.
+phone with 1. Each is the median of repeated requests through Flask's test client, the
+anchor's and the measured one's asked in turn.
 
 The sessions are copies of one score sheet played to its end, inserted in bulk with the
 rows its write kept (scorekeeper/read_model.py), ended on days spread over the years a
@@ -172,19 +173,24 @@ def phone_with(made: Made, client: FlaskClient, sessions: int) -> None:
             DeviceSession.insert_many(rows).execute()
 
 
-def median_ms(client: FlaskClient, path: str, shows: str) -> float:
-    """The median of TIMED GETs of ``path`` (after WARM_UP), each checked to answer 200
-    and show ``shows``."""
-    costs = []
+Request = tuple[FlaskClient, str, str]  # who asks, the path, what its answer shows
+
+
+def medians_ms(anchor: Request, measured: Request) -> tuple[float, float]:
+    """The median milliseconds of TIMED GETs of each (after WARM_UP), the two asked in
+    turn so that load coming and going on a shared machine falls on both; each answer
+    checked to be 200 and to show what it should."""
+    costs: tuple[list[float], list[float]] = ([], [])
     for attempt in range(WARM_UP + TIMED):
-        start = time.perf_counter()
-        response = client.get(path)
-        cost = (time.perf_counter() - start) * 1000
-        assert response.status_code == 200, (path, response.status_code)
-        assert shows in response.get_data(as_text=True), (path, shows)
-        if attempt >= WARM_UP:
-            costs.append(cost)
-    return statistics.median(costs)
+        for (client, path, shows), kept in zip((anchor, measured), costs, strict=True):
+            start = time.perf_counter()
+            response = client.get(path)
+            cost = (time.perf_counter() - start) * 1000
+            assert response.status_code == 200, (path, response.status_code)
+            assert shows in response.get_data(as_text=True), (path, shows)
+            if attempt >= WARM_UP:
+                kept.append(cost)
+    return statistics.median(costs[0]), statistics.median(costs[1])
 
 
 def verdict(label: str, what: str, anchor: float, measured: float, small: str, large: str) -> bool:
@@ -212,17 +218,19 @@ def measure(database_url: str, label: str) -> bool:
             small, large = group_of(made, SMALL_GROUP), group_of(made, LARGE_GROUP)
         client = app.test_client()
         for what, shows, path in PAGES:
-            anchor = median_ms(client, path(small), shows)
-            measured = median_ms(client, path(large), shows)
+            anchor, measured = medians_ms(
+                (client, path(small), shows), (client, path(large), shows)
+            )
             met.append(
                 verdict(label, what, anchor, measured, f"at {SMALL_GROUP}", f"at {LARGE_GROUP:,}")
             )
-        phones: dict[int, Any] = {}
+        phones: dict[int, FlaskClient] = {}
         for sessions in (FEW_SESSIONS, MANY_SESSIONS):
             phones[sessions] = app.test_client()
             phone_with(made, phones[sessions], sessions)
-        anchor = median_ms(phones[FEW_SESSIONS], "/", "Winner")
-        measured = median_ms(phones[MANY_SESSIONS], "/", "Winner")
+        anchor, measured = medians_ms(
+            (phones[FEW_SESSIONS], "/", "Winner"), (phones[MANY_SESSIONS], "/", "Winner")
+        )
         met.append(
             verdict(
                 label,
