@@ -578,7 +578,7 @@ def _insert_session(
             ended = (said or utc_now()) if finished else None
             # How a finished one ended, as lists and statistics read it; one in play leaves
             # those columns to their default (NULL).
-            outcome = read_model.outcome_of(game, state) if finished else None
+            outcome = read_model.outcome_of(game, replayed.state) if finished else None
             session = GameSession.create(
                 id=session_id,
                 game=game.slug,

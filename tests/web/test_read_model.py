@@ -30,7 +30,7 @@ from test_group_stats import LOWEST_WINS, TARGET_10, finish
 from test_groups import make_group, player_ids
 from test_store_cache import history_edit, redo_or, yardkle_action
 
-from scorekeeper import results, store
+from scorekeeper import results, session_log, store
 from scorekeeper.db import database, is_sqlite
 from scorekeeper.migrations import SchemaMigration
 from scorekeeper.models import GameSession, Seat
@@ -202,14 +202,14 @@ def test_an_append_without_a_key_that_ends_the_game_writes_its_end_in_the_locked
 def replays(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every session a read loads, and every log replayed (whole or its newest events)."""
     calls: list[str] = []
-    for name in ("load", "replay", "_replay_one"):
-        original = getattr(store, name)
+    for module, name in ((store, "load"), (store, "replay"), (session_log, "replay_one")):
+        original = getattr(module, name)
 
         def counted(*args: Any, _original: Any = original, _name: str = name) -> Any:
             calls.append(_name)
             return _original(*args)
 
-        monkeypatch.setattr(store, name, counted)
+        monkeypatch.setattr(module, name, counted)
     yield calls
 
 
