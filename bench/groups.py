@@ -33,7 +33,7 @@ from flask.testing import FlaskClient
 from peewee import chunked
 from yardkle_game import open_app
 
-from scorekeeper import groups, keys, store
+from scorekeeper import groups, keys, lifecycle, session_views, store
 from scorekeeper.db import database, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.models import (
@@ -96,11 +96,11 @@ def played_game(made: Made, group: groups.Group | None) -> str:
     seating = None
     if group is not None:
         seating = groups.seating(group, [player.id for player in group.players], game)
-    session_id, _key = store.create(game.slug, list(PLAYERS), {"target": 100}, seating=seating)
+    session_id, _key = lifecycle.create(game.slug, list(PLAYERS), {"target": 100}, seating=seating)
     made.sessions.append(session_id)
     for version, points in enumerate(ROUNDS):
         store.append(session_id, {"type": "round", "points": points}, version)
-    assert store.load(session_id).finished
+    assert session_views.load(session_id).finished
     return session_id
 
 
@@ -133,7 +133,7 @@ def copies(made: Made, original: str, count: int) -> list[str]:
         event_rows += [{**event, "session": session_id} for event in events]
     with write_transaction():
         for model, rows in ((GameSession, sessions), (Seat, seat_rows), (Event, event_rows)):
-            for batch in chunked(rows, store.ROWS_PER_INSERT):
+            for batch in chunked(rows, lifecycle.ROWS_PER_INSERT):
                 model.insert_many(batch).execute()
     made.sessions += ids
     return ids

@@ -56,7 +56,7 @@ from pathlib import Path
 from flask import Flask
 from yardkle_game import SEATS, NewSession, open_app, seeded_actions, sessions_deleted_afterwards
 
-from scorekeeper import store
+from scorekeeper import session_views, store
 from scorekeeper.db import database
 from scorekeeper.models import Event
 
@@ -326,7 +326,7 @@ def recorded_events(session_ids: list[str]) -> int:
 
 def session_versions(sessions: tuple[tuple[str, str], ...]) -> list[tuple[str, str, int]]:
     with database.connection_context():
-        return [(sid, key, store.current_version(sid)) for sid, key in sessions]
+        return [(sid, key, session_views.current_version(sid)) for sid, key in sessions]
 
 
 def measure(database_url: str, label: str, directory: str) -> bool:
@@ -350,7 +350,7 @@ def measure_app(
         minimal_writers, whole_writers = (
             tuple(new_session(WINNING_SCORE) for _ in range(CONNECTIONS)) for _ in range(2)
         )
-        version = store.current_version(session_id)
+        version = session_views.current_version(session_id)
     # The page as a phone at the table loads it again (live refresh, a reload): with the
     # cookie that names its device (signed with the same secret key as the server's). Its
     # first visit notes the session in the cookie, its second makes the device.

@@ -18,7 +18,7 @@ from typing import Any
 
 from yardkle_game import SEATS, NewSession, open_app, seeded_actions, sessions_deleted_afterwards
 
-from scorekeeper import store
+from scorekeeper import session_views, store
 from scorekeeper.db import database, write_transaction
 from scorekeeper.models import Event
 
@@ -33,7 +33,7 @@ def through_the_store(new_session: NewSession, actions: list[dict[str, Any]]) ->
     for version, action in enumerate(actions):
         store.append(session_id, action, version)
     elapsed = time.perf_counter() - start
-    assert store.load(session_id).finished
+    assert session_views.load(session_id).finished
     return elapsed
 
 

@@ -16,7 +16,7 @@ from yardkle_game import seeded_actions
 
 from scorekeeper.games.base import resolve_options
 from scorekeeper.games.yardkle import rules as yardkle
-from scorekeeper.store import replay
+from scorekeeper.session_log import replay
 
 GOAL_MS = 200.0
 EVENTS = 1000

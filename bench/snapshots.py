@@ -11,7 +11,7 @@ in the same run, on SQLite and on PostgreSQL:
 - a cold worker's first state GET (``GET /api/v1/sessions/<id>``, every kept view and
   answer forgotten first): at most 3 times.
 
-Also printed, with no goal: ``store.load`` alone by a cold worker (the GET above is that
+Also printed, with no goal: ``session_views.load`` alone by a cold worker (the GET above is that
 and the state's JSON, which for Yardkle carries every turn), and the same GET and load
 at 20,000 events plus a snapshot interval less one, where a cold read replays the most.
 
@@ -34,11 +34,11 @@ from yardkle_game import (
     sessions_deleted_afterwards,
 )
 
-from scorekeeper import store
+from scorekeeper import session_views, store
 from scorekeeper.db import database
 from scorekeeper.games.base import resolve_options
 from scorekeeper.games.yardkle import rules as yardkle
-from scorekeeper.web import api, state_json
+from scorekeeper.web import state_json
 
 GOAL_RATIO = 3.0
 SMALL, LARGE, TIMED = 50, 20_000, 15
@@ -69,9 +69,7 @@ def long_game(events: int) -> list[dict[str, Any]]:
 
 def forget_everything() -> None:
     """A worker that has kept nothing: no view, no answer, no record's JSON."""
-    store.forget_views()
-    api._ANSWERS.clear()
-    api._LASTING.clear()
+    session_views.forget()
     state_json._RECORDS.clear()
 
 
@@ -90,7 +88,7 @@ def undo_cost(session_id: str) -> float:
     """An undo of the newest event, each redone (untimed) before the next."""
     costs = []
     for _ in range(TIMED):
-        version = store.current_version(session_id)
+        version = session_views.current_version(session_id)
         start = time.perf_counter()
         undone = store.undo(session_id, version)
         costs.append((time.perf_counter() - start) * 1000)
@@ -106,7 +104,7 @@ def cold_get_cost(client: FlaskClient, session_id: str) -> float:
 
 
 def cold_load_cost(session_id: str) -> float:
-    return timed(lambda: store.load(session_id), forget_everything)
+    return timed(lambda: session_views.load(session_id), forget_everything)
 
 
 def verdict(label: str, anchor: float, measured: float) -> bool:
@@ -140,7 +138,7 @@ def measure(database_url: str, label: str) -> bool:
         verdict("a cold worker's first state GET", get[SMALL], get[LARGE]),
     ]
     print(
-        f"  no goal: a cold store.load at {SMALL} events {load[SMALL]:.2f} ms, at {LARGE:,} "
+        f"  no goal: a cold load at {SMALL} events {load[SMALL]:.2f} ms, at {LARGE:,} "
         f"{load[LARGE]:.2f} ms (ratio {load[LARGE] / load[SMALL]:.2f}); at {longest:,} "
         f"(the most events after a snapshot) the GET {get[longest]:.2f} ms "
         f"(ratio {get[longest] / get[SMALL]:.2f}), the load {load[longest]:.2f} ms "

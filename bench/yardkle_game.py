@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask
 
-from scorekeeper import create_app, store
+from scorekeeper import create_app, lifecycle
 from scorekeeper.db import database, write_transaction
 from scorekeeper.games.base import resolve_options
 from scorekeeper.games.yardkle import rules as yardkle
@@ -67,12 +67,12 @@ def sessions_deleted_afterwards() -> Iterator[NewSession]:
     def new_session(winning_score: int, actions: Sequence[dict[str, Any]] = ()) -> tuple[str, str]:
         options: dict[str, object] = {"winning_score": winning_score}
         if not actions:
-            session = store.create("yardkle", list(SEATS), options)
+            session = lifecycle.create("yardkle", list(SEATS), options)
         else:
             # A long game at once: imported, as an exported file of it would be.
             events = [(seq, action, False, False) for seq, action in enumerate(actions, 1)]
-            session = store.import_session(
-                store.ImportedSession("yardkle", options, list(SEATS), events)
+            session = lifecycle.import_session(
+                lifecycle.ImportedSession("yardkle", options, list(SEATS), events)
             )
         made.append(session[0])
         return session

@@ -22,14 +22,9 @@ from scorekeeper.games.base import (
     check_known_fields,
     parse_whole_number,
 )
-from scorekeeper.store import (
-    ImportedCorrection,
-    ImportedSession,
-    LoggedEvent,
-    Replaced,
-    SessionView,
-    corrections,
-)
+from scorekeeper.lifecycle import ImportedCorrection, ImportedSession
+from scorekeeper.session_log import LoggedEvent, Replaced, corrections
+from scorekeeper.session_views import SessionView
 
 FORMAT = "tabletop-scorekeeper/session"
 # Seats count from 0 as everywhere in the API: version 2 began with the seat an option
@@ -90,7 +85,7 @@ CSV_COLUMNS = (
 
 def session_json(view: SessionView) -> dict[str, Any]:
     game = view.game
-    replaced = corrections(view)
+    replaced = corrections(view.id, view.game)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -116,7 +111,7 @@ def session_json(view: SessionView) -> dict[str, Any]:
 
 def event_json(event: LoggedEvent, replaced: Mapping[int, Sequence[Replaced]]) -> dict[str, Any]:
     """An event as the export writes it, with what its corrections replaced (``replaced``:
-    ``store.corrections``) if any."""
+    ``session_log.corrections``) if any."""
     return {
         "seq": event.seq,
         "action": event.action,

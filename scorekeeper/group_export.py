@@ -18,7 +18,7 @@ from typing import Any
 
 from peewee import IntegrityError
 
-from scorekeeper import groups, keys, store
+from scorekeeper import groups, keys, lifecycle, session_views, store
 from scorekeeper.db import as_dicts, write_transaction
 from scorekeeper.export import SEAT_FIELDS, read_export, session_json
 from scorekeeper.games.base import IllegalAction, check_known_fields, is_digits, json_error_text
@@ -54,7 +54,7 @@ class ImportedPlayer:
 
 @dataclass(frozen=True)
 class ImportedGroupSession:
-    session: store.ImportedSession
+    session: lifecycle.ImportedSession
     # The place in the file's players of the player in each seat (None: no group player).
     players: tuple[int | None, ...]
 
@@ -95,7 +95,7 @@ def group_json(group: groups.Group) -> dict[str, Any]:
     place = {player.id: index for index, player in enumerate(group.players)}
     sessions = []
     for session_id, seated in _sessions_and_seated(group.id):
-        exported = session_json(store.load(session_id))
+        exported = session_json(session_views.load(session_id))
         exported["seats"] = [
             {**seat, "player": _place(place, seated.get(seat["position"]))}
             for seat in exported["seats"]
@@ -307,7 +307,7 @@ def import_group(imported: ImportedGroup, once: store.OneTimeKey | None = None) 
             ]
             for index, entry in enumerate(imported.sessions):
                 try:
-                    session_id, _key = store.import_session(entry.session)
+                    session_id, _key = lifecycle.import_session(entry.session)
                 except IllegalAction as refused:
                     raise _in_session(refused, f"sessions.{index}") from None
                 groups.link_seats(

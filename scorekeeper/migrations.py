@@ -24,7 +24,7 @@ from peewee import (
     TextField,
 )
 
-from scorekeeper import keys, read_model, store
+from scorekeeper import keys, read_model, session_log
 from scorekeeper.db import database, database_url, is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction
@@ -433,7 +433,7 @@ def keep_the_end_of_finished_sessions() -> None:
         )
         try:
             game = get_game(slug)
-            state, _ = store.replay(
+            state, _ = session_log.replay(
                 game,
                 [name for (name,) in seats],
                 json.loads(options),

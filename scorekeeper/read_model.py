@@ -11,11 +11,14 @@ a session's log.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from peewee import Case
 
+from scorekeeper.db import database, from_column
+from scorekeeper.games import get_game
 from scorekeeper.games.engine import Game
 from scorekeeper.models import GameSession, Seat
 
@@ -100,3 +103,69 @@ def record_seats(session_id: str, outcome: Outcome | None) -> None:
             for column in seat_columns(None, 0)
         }
     Seat.update(seats).where(Seat.session == session_id).execute()
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    id: str
+    game_title: str
+    seats: tuple[str, ...]
+    finished: bool
+    updated_at: Any
+    imported: bool
+    # The engine's winners of a finished session, by name; empty while in play.
+    winners: tuple[str, ...]
+    # The game's slug.
+    game: str
+
+
+def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
+    """The sessions with these ids that still exist, the latest changed first."""
+    if not session_ids:
+        return []
+    return _summaries(
+        GameSession.id.in_(session_ids), GameSession.updated_at.desc(), GameSession.id
+    )
+
+
+def group_summaries(group_id: str) -> list[SessionSummary]:
+    """The sessions a group played, the newest first: whoever sees the group sees them."""
+    return _summaries(GameSession.group == group_id, GameSession.created_at.desc(), GameSession.id)
+
+
+def _summaries(where: Any, *order: Any) -> list[SessionSummary]:
+    """The sessions ``where`` finds in ``order``, read with their seats and winners in one
+    query (the winners as the write that ended each session recorded them: no replay)."""
+    listed = (
+        Seat.select(
+            GameSession.id,
+            GameSession.game,
+            GameSession.finished,
+            GameSession.updated_at,
+            GameSession.imported,
+            Seat.name,
+            Seat.won,
+        )
+        .join(GameSession)
+        .where(where)
+        .order_by(*order, Seat.position)
+    )
+    found = []
+    # The raw rows, a few per session: model instances would cost more than the query.
+    for (session_id, slug, finished, updated_at, imported), seats in itertools.groupby(
+        database.execute(listed), lambda row: row[:5]
+    ):
+        names = [(name, won) for *_, name, won in seats]
+        found.append(
+            SessionSummary(
+                session_id,
+                get_game(slug).title,
+                tuple(name for name, _ in names),
+                bool(finished),
+                from_column(GameSession.updated_at, updated_at),
+                bool(imported),
+                tuple(name for name, won in names if won),
+                slug,
+            )
+        )
+    return found

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from peewee import fn
 
-from scorekeeper import charts, groups, read_model, stats, store
+from scorekeeper import charts, groups, read_model, session_views, stats
 from scorekeeper.db import database, from_column
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction, ScoreRow, and_list
@@ -59,7 +59,9 @@ def score_chart(game_title: str, rows: Sequence[ScoreRow]) -> charts.LineChart:
     )
 
 
-def result_of(view: store.SessionView, players: Sequence[str], ended_at: datetime) -> stats.Result:
+def result_of(
+    view: session_views.SessionView, players: Sequence[str], ended_at: datetime
+) -> stats.Result:
     """What the statistics count of a finished session; ``players`` names the group player
     of each seat ("" for a seat without one). Each seat's score, whether it won and whether
     lower is better are those ``read_model.outcome_of`` works out (and the write that ends

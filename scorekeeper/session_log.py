@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, overload
 
 from scorekeeper import snapshots
@@ -19,7 +20,7 @@ from scorekeeper.games.base import IllegalAction, OptionValue
 from scorekeeper.games.engine import Game
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.records import evolve
-from scorekeeper.models import Event
+from scorekeeper.models import Correction, Event
 from scorekeeper.recent import Recent
 
 
@@ -300,3 +301,44 @@ class SessionLog(Sequence[LoggedEvent]):
         """This log with no event redoable (an append ends the redo trail): they are held."""
         ended = {event.seq: evolve(event, redoable=False) for event in self.newer if event.redoable}
         return self.replacing(ended)
+
+
+def replay(
+    game: Game,
+    seats: Sequence[str],
+    options: Mapping[str, OptionValue],
+    logged: Sequence[Logged],
+) -> tuple[Any, GrowingTuple[LoggedEvent]]:
+    """The state after the live events, and each event with its ruling.
+
+    ``logged`` holds (seq, action JSON, undone, redoable) in log order. An
+    event that no longer applies raises IllegalAction naming its number.
+    """
+    replayed = replay_from(game, game.start(seats, options), logged)
+    return replayed.state, GrowingTuple(replayed.events)
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """What an event said before one correction, and when the correction was made."""
+
+    action: dict[str, Any]
+    text: str
+    corrected_at: datetime
+
+
+def corrections(
+    session_id: str, game: Game, numbered: tuple[int, int] | None = None
+) -> dict[int, tuple[Replaced, ...]]:
+    """The corrected events (those numbered from ``numbered[0]`` to ``numbered[1]``): what
+    each said before each of its corrections, oldest first (its action after the last one
+    is the event's own)."""
+    where = Correction.session == session_id
+    if numbered is not None:
+        where &= Correction.seq.between(*numbered)
+    rows = Correction.select().where(where).order_by(Correction.id)
+    replaced: dict[int, list[Replaced]] = {}
+    for row in rows:
+        text = game.describe(game.parse_action(row.action))
+        replaced.setdefault(row.seq, []).append(Replaced(row.action, text, row.corrected_at))
+    return {seq: tuple(earlier) for seq, earlier in replaced.items()}

@@ -52,6 +52,7 @@ from scorekeeper import (
     create_app,
     devices,
     session_log,
+    session_views,
     snapshots,
     stats,
     store,
@@ -763,11 +764,11 @@ def prepared_sql() -> dict[str, str]:
     one."""
     made = [
         value
-        for module in (store, session_log, snapshots)
+        for module in (store, session_views, session_log, snapshots)
         for value in vars(module).values()
         if isinstance(value, Statement)
     ]
-    statements = [*made, *store._COLUMN_READS.values(), *devices.STATEMENTS]
+    statements = [*made, *session_views._COLUMN_READS.values(), *devices.STATEMENTS]
     return {s.prepared_name: s.sql for s in statements}
 
 

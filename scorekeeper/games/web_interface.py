@@ -32,8 +32,8 @@ from scorekeeper.games.base import (
 if TYPE_CHECKING:
     from werkzeug.wrappers import Response
 
-    from scorekeeper.store import LoggedEvent as LoggedEvent
-    from scorekeeper.store import SessionView as SessionView
+    from scorekeeper.session_log import LoggedEvent as LoggedEvent
+    from scorekeeper.session_views import SessionView as SessionView
 
 FormReader = Callable[[MultiDict[str, str], "SessionView"], dict[str, object]]
 

@@ -22,7 +22,7 @@ from typing import ParamSpec, TypeVar
 from flask import abort, after_this_request, current_app, g, make_response, request, session
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks, devices, groups, keys, store
+from scorekeeper import decks, devices, groups, keys, session_views
 from scorekeeper.devices import EDIT as EDIT
 from scorekeeper.devices import VIEW as VIEW
 from scorekeeper.web import https
@@ -323,7 +323,7 @@ def require_bearer_edit(session_id: str, not_found: str) -> None:
     """404 (``not_found``) for no such session, then 401 without a Bearer key and 403 with
     another session's: one read of the session's key."""
     try:
-        stored = store.edit_key(session_id)
-    except store.SessionNotFound:
+        stored = session_views.edit_key(session_id)
+    except session_views.SessionNotFound:
         abort(404, not_found)
     _require_bearer("session", lambda key: keys.same_key(stored, key))

@@ -17,7 +17,19 @@ from typing import Any, NoReturn
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from werkzeug.routing import BaseConverter, Map
 
-from scorekeeper import decks, group_export, groups, keys, results, stats, store
+from scorekeeper import (
+    decks,
+    group_export,
+    groups,
+    keys,
+    lifecycle,
+    read_model,
+    results,
+    session_log,
+    session_views,
+    stats,
+    store,
+)
 from scorekeeper.export import (
     event_json,
     read_export,
@@ -30,7 +42,6 @@ from scorekeeper.games import get_game
 from scorekeeper.games.base import Expected, IllegalAction, is_digits, parse_whole_number
 from scorekeeper.games.history import history_of
 from scorekeeper.games.web_interface import TrickJudge, json_body, only_fields
-from scorekeeper.recent import Recent
 from scorekeeper.web import access, addresses, state_json
 from scorekeeper.web.adapters import adapters
 from scorekeeper.web.errors import error_response
@@ -87,16 +98,16 @@ def illegal(refused: IllegalAction) -> tuple[Response, int]:
 def stale(error: store.StaleVersion) -> Response:
     """The current state, where a 2xx carries it, with the error beside it."""
     minimal = minimal_wanted()
-    body = write_answer(store.load(request.view_args["session_id"]), minimal)  # type: ignore[index]
+    body = write_answer(session_views.load(request.view_args["session_id"]), minimal)  # type: ignore[index]
     return json_answer({**body, "error": str(error), "field": "version"}, 409, minimal)
 
 
-def session_fields(view: store.SessionView) -> dict[str, Any]:
+def session_fields(view: session_views.SessionView) -> dict[str, Any]:
     """A session's answer but its state: everything a client reads beside the state."""
     return {**_lasting_fields(view), **_version_fields(view)}
 
 
-def _lasting_fields(view: store.SessionView) -> dict[str, Any]:
+def _lasting_fields(view: session_views.SessionView) -> dict[str, Any]:
     """The fields no write changes, but the deck profile (which another session may teach)."""
     return {
         "id": view.id,
@@ -120,12 +131,12 @@ def _lasting_fields(view: store.SessionView) -> dict[str, Any]:
     }
 
 
-def _version_fields(view: store.SessionView) -> dict[str, Any]:
+def _version_fields(view: session_views.SessionView) -> dict[str, Any]:
     """The fields each version of the session has its own of."""
     return dict(json.loads(_version_fields_text(view)))
 
 
-def _version_fields_text(view: store.SessionView) -> str:
+def _version_fields_text(view: session_views.SessionView) -> str:
     """The fields each version of the session has its own of, as compact JSON text with
     sorted keys. Written here rather than by json.dumps: every write's answer makes it.
     Standings are records a game shares between versions (``rank_by_score``), whose text
@@ -150,24 +161,22 @@ def _expected_text(_game: str, expected: Expected) -> str:
     return state_json.compact(expected.to_json())
 
 
-# The text of each session's lasting fields, by the address its links name and its deck
-# profile: every answer to a write carries them, and making them was a fifth of a minimal
-# answer's time.
-_LASTING: Recent[str, tuple[str, object, str]] = Recent(256)
-
-
-def session_fields_text(view: store.SessionView) -> str:
-    """``session_fields(view)`` as compact JSON text (its lasting fields' text made once)."""
-    root = addresses.public_base()
-    kept = _LASTING.get(view.id)
-    if kept is None or not (kept[0] == root and kept[1] == view.deck):
-        kept = (root, view.deck, state_json.compact(_lasting_fields(view)))
-        _LASTING.put(view.id, kept)
-    return f"{kept[2][:-1]},{_version_fields_text(view)[1:]}"
+def session_fields_text(view: session_views.SessionView) -> str:
+    """``session_fields(view)`` as compact JSON text. The text of its lasting fields is made
+    once per deck profile and address its links name: every answer to a write carries
+    them, and making them was a fifth of a minimal answer's time."""
+    lasting = session_views.made_once(
+        view,
+        "api-lasting-fields",
+        (addresses.public_base(), view.deck),
+        lambda: state_json.compact(_lasting_fields(view)),
+        lasting=True,
+    )
+    return f"{lasting[:-1]},{_version_fields_text(view)[1:]}"
 
 
 def session_links(session_id: str) -> dict[str, str]:
-    # Built with the lasting fields, whose text a write's answer reuses (_LASTING).
+    # Built with the lasting fields, whose text a write's answer reuses (session_fields_text).
     return {
         "view": addresses.external_url("sessions.session_page", session_id=session_id),
         "export": addresses.external_url("api.export_session", session_id=session_id),
@@ -176,7 +185,7 @@ def session_links(session_id: str) -> dict[str, str]:
     }
 
 
-def session_state(view: store.SessionView) -> dict[str, Any]:
+def session_state(view: session_views.SessionView) -> dict[str, Any]:
     return {**session_fields(view), "state": state_json.answer_plain(view.state)}
 
 
@@ -194,7 +203,7 @@ def minimal_wanted() -> bool:
     )
 
 
-def write_answer(view: store.SessionView, minimal: bool) -> dict[str, Any]:
+def write_answer(view: session_views.SessionView, minimal: bool) -> dict[str, Any]:
     """A write's answer as a dict: the whole session, or without its state if asked so."""
     return session_fields(view) if minimal else session_state(view)
 
@@ -219,26 +228,22 @@ def write_headers(minimal: bool) -> tuple[tuple[str, str], ...]:
     return (*JSON_HEADERS, ("Vary", "Prefer, Accept-Encoding"), *preference)
 
 
-# The answers lately made, by session: a session's text is made once per version (and
-# deck profile, which another session may teach, and address the links name).
-_ANSWERS: Recent[str, tuple[object, object, str, str]] = Recent(256)
-
-
 def session_answer(
-    view: store.SessionView,
+    view: session_views.SessionView,
     status: int = 200,
     headers: Sequence[tuple[str, str]] = JSON_HEADERS,
 ) -> Response:
-    """``session_state(view)`` as a JSON answer, its text made once per version."""
-    kept, root = _ANSWERS.get(view.id), addresses.public_base()
-    # The store hands out one state object a version: the same object, the same version.
-    if kept is None or not (kept[0] is view.state and kept[1] == view.deck and kept[2] == root):
+    """``session_state(view)`` as a JSON answer, its text made once per version (and deck
+    profile, which another session may teach, and address the links name)."""
+
+    def text() -> str:
         fields = session_fields_text(view)
         # The state's text joins its records' texts, each made once (state_json).
-        text = f'{fields[:-1]},"state":{state_json.answer_text(view.state)}}}\n'
-        kept = (view.state, view.deck, root, text)
-        _ANSWERS.put(view.id, kept)
-    return current_app.response_class(kept[3], status, headers)
+        return f'{fields[:-1]},"state":{state_json.answer_text(view.state)}}}\n'
+
+    key = (addresses.public_base(), view.deck)
+    answer = session_views.made_once(view, "api-session-answer", key, text)
+    return current_app.response_class(answer, status, headers)
 
 
 def created(session_id: str, key: str) -> tuple[Response, int]:
@@ -247,7 +252,7 @@ def created(session_id: str, key: str) -> tuple[Response, int]:
 
 def created_body(session_id: str, key: str) -> dict[str, Any]:
     """A session's state with its edit key and its "score with me" link."""
-    view = store.load(session_id)
+    view = session_views.load(session_id)
     body = session_state(view)
     body["edit_key"] = key
     if view.deck is not None:
@@ -301,12 +306,14 @@ def create_session() -> tuple[Response, int]:
     if not isinstance(options, dict):
         raise IllegalAction("“options” must be an object.", "options")
     deck = deck_choice(body)
-    return created(*store.create(body.get("game"), seats, options, None, **deck, seating=seating))
+    return created(
+        *lifecycle.create(body.get("game"), seats, options, None, **deck, seating=seating)
+    )
 
 
 def deck_choice(body: dict[str, Any]) -> dict[str, str]:
     """The deck profile a new session asks for: ``deck_profile`` (its key checked) or
-    ``new_deck_name``, as ``store.create`` takes them."""
+    ``new_deck_name``, as ``lifecycle.create`` takes them."""
     for name in ("deck_profile", "deck_key", "new_deck_name"):
         if name in body and not isinstance(body[name], str):
             raise IllegalAction(f"“{name}” must be a string.", name)
@@ -329,7 +336,7 @@ def deck_choice(body: dict[str, Any]) -> dict[str, str]:
 
 @bp.post("/sessions/import")
 def import_session() -> tuple[Response, int]:
-    return created(*store.import_session(read_export(json_body())))
+    return created(*lifecycle.import_session(read_export(json_body())))
 
 
 @bp.get("/sessions/<other_than(import):session_id>")
@@ -377,7 +384,11 @@ def session_history(session_id: str) -> Response:
     pages = pages_of(count)
     page = asked_page(pages, "history")
     events = view.events[page_bounds(count, page)]
-    replaced = store.corrections(view, (events[0].seq, events[-1].seq)) if events else {}
+    replaced = (
+        session_log.corrections(view.id, view.game, (events[0].seq, events[-1].seq))
+        if events
+        else {}
+    )
     return jsonify(
         {
             "id": view.id,
@@ -426,14 +437,14 @@ def session_rounds(session_id: str) -> Response:
 def session_version(session_id: str) -> Response:
     """The live-refresh check (``refresh.RefreshCheck`` answers most of them first)."""
     try:
-        version = store.current_version(session_id)
-    except store.SessionNotFound:
+        version = session_views.current_version(session_id)
+    except session_views.SessionNotFound:
         abort(404, NOT_FOUND)
     status, headers, body = version_answer(version, request.if_none_match)
     return Response(body, status, headers)
 
 
-Write = Callable[[dict[str, Any], int, store.OneTimeKey | None], store.SessionView]
+Write = Callable[[dict[str, Any], int, store.OneTimeKey | None], session_views.SessionView]
 
 
 def checked_write(session_id: str, status: int, fields: tuple[str, ...], write: Write) -> Response:
@@ -453,7 +464,9 @@ def checked_write(session_id: str, status: int, fields: tuple[str, ...], write: 
         view = write(body, version, once)
     except store.AlreadyRecorded as repeated:
         if repeated.answer is None:
-            return json_answer(write_answer(store.load(session_id), minimal), status, minimal)
+            return json_answer(
+                write_answer(session_views.load(session_id), minimal), status, minimal
+            )
         first: dict[str, Any] = repeated.answer
         if minimal:
             first = {name: value for name, value in first.items() if name != "state"}
@@ -465,7 +478,7 @@ def checked_write(session_id: str, status: int, fields: tuple[str, ...], write: 
 
 def request_key(
     body: dict[str, Any],
-    answer: Callable[[store.SessionView], Any] | None,
+    answer: Callable[[session_views.SessionView], Any] | None,
     *about: str,
 ) -> store.OneTimeKey | None:
     """The body's optional ``request_key``, with the fingerprint of the request sent under
@@ -493,7 +506,7 @@ def rematch(session_id: str) -> tuple[Response, int]:
     only_fields(body, "request_key")
     # The keys of new sessions share one scope: the fingerprint names the finished session.
     once = request_key(body, None, session_id)
-    next_game = store.rematch(session_id, once)
+    next_game = lifecycle.rematch(session_id, once)
     answer = {
         **created_body(next_game.id, next_game.edit_key),
         "already_started": next_game.already_started,
@@ -505,7 +518,7 @@ def rematch(session_id: str) -> tuple[Response, int]:
 def append_event(session_id: str) -> Response:
     def write(
         body: dict[str, Any], version: int, once: store.OneTimeKey | None
-    ) -> store.SessionView:
+    ) -> session_views.SessionView:
         action = body.get("action")
         if not isinstance(action, dict):
             raise IllegalAction("“action” must be an object with a “type”.", "action")
@@ -588,7 +601,7 @@ def group_answer(group: groups.Group) -> GroupAnswer:
                     api=addresses.external_url("api.read_session", session_id=s.id),
                 ),
             )
-            for s in store.group_summaries(group.id)
+            for s in read_model.group_summaries(group.id)
         ],
         links=GroupLinks(
             view=addresses.external_url("groups.group_page", group_id=group.id),

@@ -7,7 +7,7 @@ import json
 from flask import Blueprint, Response, jsonify, redirect, render_template, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from scorekeeper import store
+from scorekeeper import lifecycle, session_views, store
 from scorekeeper.export import (
     FILE_MAX_BYTES,
     read_export,
@@ -24,7 +24,7 @@ from scorekeeper.web.uploads import size_text
 bp = Blueprint("export", __name__)
 
 
-def download_name(view: store.SessionView, extension: str) -> str:
+def download_name(view: session_views.SessionView, extension: str) -> str:
     return f"{view.game.slug}-{view.id[:8]}.{extension}"
 
 
@@ -77,7 +77,7 @@ def import_session() -> WerkzeugResponse | tuple[str, int]:
     error = None
     if form.validate_on_submit():
         try:
-            session_id, _key = store.import_session(
+            session_id, _key = lifecycle.import_session(
                 read_export(parse_upload(form)), form.form_key.data
             )
         except IllegalAction as refused:

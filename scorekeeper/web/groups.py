@@ -13,7 +13,7 @@ import json
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks, group_export, groups, results, stats, store
+from scorekeeper import decks, group_export, groups, read_model, results, stats, store
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.engine import Game
@@ -87,7 +87,7 @@ def group_page(group_id: str) -> str:
     return render_template(
         "groups/group.html",
         group=group,
-        sessions=store.group_summaries(group_id),
+        sessions=read_model.group_summaries(group_id),
         may_edit=access.device_may_edit_group(group_id),
     )
 

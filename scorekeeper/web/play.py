@@ -14,7 +14,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
-from scorekeeper import store
+from scorekeeper import session_log, session_views, store
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.games.web_interface import AskFirst, CardCorrection
 from scorekeeper.web import access
@@ -30,10 +30,10 @@ def posted_version() -> int:
 
 
 # One more write after a form's, given the view it left and the action the rules force now.
-Step = Callable[[store.SessionView, dict[str, object]], store.SessionView]
+Step = Callable[[session_views.SessionView, dict[str, object]], session_views.SessionView]
 
 
-def step_over_forced(view: store.SessionView, step: Step) -> None:
+def step_over_forced(view: session_views.SessionView, step: Step) -> None:
     """Take ``step`` again while the game's rules leave the table no choice (its adapter's
     ``forced``), so that no tap only confirms what the rules decide. It stops when another
     phone wrote first or there is nothing left to step over."""
@@ -50,8 +50,8 @@ def step_over_forced(view: store.SessionView, step: Step) -> None:
 
 
 def record(
-    view: store.SessionView,
-    write: Callable[[int, str | None], store.SessionView],
+    view: session_views.SessionView,
+    write: Callable[[int, str | None], session_views.SessionView],
     show_refusal: Callable[[IllegalAction], tuple[str, int]] | None = None,
     then: Step | None = None,
 ) -> Response | tuple[str, int]:
@@ -92,7 +92,7 @@ def action(session_id: str) -> Response | tuple[str, int]:
     view = load_or_404(session_id)
     reader = adapter(view.game.slug).read_form
 
-    def write(version: int, form_key: str | None) -> store.SessionView:
+    def write(version: int, form_key: str | None) -> session_views.SessionView:
         return store.append(
             session_id, lambda current: reader(request.form, current), version, form_key
         )
@@ -126,8 +126,8 @@ def redo(session_id: str) -> Response | tuple[str, int]:
 
 
 def live_event(
-    view: store.SessionView, seq: int, fits: Callable[[dict[str, Any]], bool]
-) -> store.LoggedEvent | None:
+    view: session_views.SessionView, seq: int, fits: Callable[[dict[str, Any]], bool]
+) -> session_log.LoggedEvent | None:
     """The live (not undone) event ``seq`` if its action ``fits`` the correction asked."""
     return next(
         (
@@ -139,7 +139,9 @@ def live_event(
     )
 
 
-def correctable(view: store.SessionView, seq: int) -> tuple[store.LoggedEvent, CardCorrection]:
+def correctable(
+    view: session_views.SessionView, seq: int
+) -> tuple[session_log.LoggedEvent, CardCorrection]:
     """The live event ``seq`` that names a card and how the game corrects it, or 404
     saying why it cannot be corrected."""
     event = live_event(view, seq, lambda action: "card" in action)
@@ -149,7 +151,7 @@ def correctable(view: store.SessionView, seq: int) -> tuple[store.LoggedEvent, C
     return event, game.correction
 
 
-def retypable(view: store.SessionView, seq: int) -> store.LoggedEvent:
+def retypable(view: session_views.SessionView, seq: int) -> session_log.LoggedEvent:
     """The live event ``seq`` of a type the game corrects by retyping it, or 404 saying why."""
     types = adapter(view.game.slug).retyped
     event = live_event(view, seq, lambda action: action["type"] in types)
@@ -160,7 +162,9 @@ def retypable(view: store.SessionView, seq: int) -> store.LoggedEvent:
 
 
 def retype_form(
-    view: store.SessionView, event: store.LoggedEvent, refused: IllegalAction | None = None
+    view: session_views.SessionView,
+    event: session_log.LoggedEvent,
+    refused: IllegalAction | None = None,
 ) -> tuple[str, int]:
     """The game's own form to type an event again, with the posted values and the
     reason when a correction was refused."""
@@ -176,12 +180,12 @@ def retype_form(
     return page, 422 if refused else 200
 
 
-def retype(view: store.SessionView, seq: int) -> Response | tuple[str, int]:
+def retype(view: session_views.SessionView, seq: int) -> Response | tuple[str, int]:
     """Replace an event with the one typed again on the game's form; the later events
     are replayed, or the correction is refused naming the one it would break."""
     event = retypable(view, seq)
 
-    def write(version: int, form_key: str | None) -> store.SessionView:
+    def write(version: int, form_key: str | None) -> session_views.SessionView:
         # Built here, inside record: a refused reading shows the form again with its reason.
         action = adapter(view.game.slug).read_form(request.form, view)
         if action["type"] != event.action["type"]:
@@ -223,7 +227,7 @@ def correct(session_id: str, seq: int) -> Response | tuple[str, int]:
         return retype(view, seq)
     event, correction = correctable(view, seq)
 
-    def write(version: int, form_key: str | None) -> store.SessionView:
+    def write(version: int, form_key: str | None) -> session_views.SessionView:
         # Built here, inside record: a card that is not one is refused with a sentence.
         replacement = correction.replacement(view, event, request.form)
         return store.correct(session_id, seq, replacement, version, form_key)

@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING
 from werkzeug.datastructures import ETags
 from werkzeug.http import HTTP_STATUS_CODES, parse_etags
 
-from scorekeeper import announced, keys, store
-from scorekeeper.db import database
+from scorekeeper import keys, session_views
 from scorekeeper.web.hosts import is_trusted
 
 if TYPE_CHECKING:
@@ -43,34 +42,20 @@ def version_answer(version: int, sent: ETags) -> tuple[int, dict[str, str], byte
     return 200, headers | {"Content-Type": "application/json"}, body
 
 
+def newest_tag(sent: ETags) -> int | None:
+    """The newest version the client's tags name (None: none): a version's ETag is its
+    digits; any other tag (or a huge number) is none of ours. Werkzeug reads an empty tag
+    ("") as None."""
+    versions = [
+        int(tag)
+        for tag in sent.as_set(include_weak=True)
+        if tag and len(tag) < 19 and tag.isascii() and tag.isdigit()
+    ]
+    return max(versions, default=None)
+
+
 class RefreshCheck:
     """WSGI middleware answering a plain GET of an existing session's version."""
-
-    @staticmethod
-    def announced_version(session_id: str, sent: ETags) -> int | None:
-        """The version PostgreSQL announced to this worker, unless the client knows a newer
-        one (it wrote through another worker a moment ago): None, then read the database."""
-        watch = announced.current
-        version = watch.version(session_id) if watch else None
-        # A version's ETag is its digits; any other tag (or a huge number) is none of ours.
-        # Werkzeug reads an empty tag ("") as None.
-        if version is not None and any(
-            tag and len(tag) < 19 and tag.isascii() and tag.isdigit() and int(tag) > version
-            for tag in sent.as_set(include_weak=True)
-        ):
-            return None
-        return version
-
-    @staticmethod
-    def stored_version(session_id: str) -> int | None:
-        """The version read from the database, kept when PostgreSQL announces the next."""
-        watch = announced.current
-        generation = watch.generation() if watch else None
-        with database.connection_context():  # a pooled connection, given back at once
-            version = store.stored_version(session_id)
-        if watch and version is not None:
-            watch.learn(session_id, version, generation)
-        return version
 
     def __init__(self, wsgi_app: WSGIApplication, trusted_hosts: list[str] | None) -> None:
         self.wsgi_app = wsgi_app
@@ -87,9 +72,7 @@ class RefreshCheck:
         ):
             return self.wsgi_app(environ, start_response)
         sent = parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
-        version = self.announced_version(match[1], sent)
-        if version is None:
-            version = self.stored_version(match[1])
+        version = session_views.checked_version(match[1], newest_tag(sent))
         if version is None:
             return self.wsgi_app(environ, start_response)
         status, headers, body = version_answer(version, sent)

@@ -11,12 +11,21 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.wrappers import Response
 
-from scorekeeper import charts, decks, groups, stats, store
+from scorekeeper import (
+    charts,
+    decks,
+    groups,
+    lifecycle,
+    read_model,
+    session_log,
+    session_views,
+    stats,
+    store,
+)
 from scorekeeper.games import GAMES, cards
 from scorekeeper.games.base import IllegalAction, and_list, is_digits, number_range
 from scorekeeper.games.engine import Game
 from scorekeeper.models import utc_now
-from scorekeeper.recent import Recent
 from scorekeeper.results import score_chart
 from scorekeeper.web import access, addresses
 from scorekeeper.web.adapters import adapter
@@ -32,19 +41,19 @@ NOT_FOUND = "No session has this link. Check the address, or start a new session
 bp = Blueprint("sessions", __name__)
 
 
-def session_deck(view: store.SessionView) -> cards.Deck | None:
+def session_deck(view: session_views.SessionView) -> cards.Deck | None:
     """The deck a session's card picker offers (None: the game has no card picker)."""
     deck = adapter(view.game.slug).picker_deck
     return None if deck is None else deck(view.state)
 
 
-def picker_colours(view: store.SessionView) -> tuple[str, ...] | None:
+def picker_colours(view: session_views.SessionView) -> tuple[str, ...] | None:
     """The colours a session's card picker offers: those in play, when the game chooses some."""
     colours = adapter(view.game.slug).picker_colours
     return None if colours is None else colours(view.state)
 
 
-def card_event_seqs(view: store.SessionView) -> dict[str, tuple[int, ...]]:
+def card_event_seqs(view: session_views.SessionView) -> dict[str, tuple[int, ...]]:
     """Each card laid in a trick → the live events that laid it, newest first, for "fix" links.
 
     A card can be laid twice in a round (two copies of a card in the deck): the
@@ -107,10 +116,10 @@ def duration(start: datetime, end: datetime | None) -> str:
     return f"{hours} h {minutes} min" if minutes else f"{hours} h"
 
 
-def load_or_404(session_id: str) -> store.SessionView:
+def load_or_404(session_id: str) -> session_views.SessionView:
     try:
-        return store.load(session_id)
-    except store.SessionNotFound:
+        return session_views.load(session_id)
+    except session_views.SessionNotFound:
         abort(404, NOT_FOUND)
 
 
@@ -143,7 +152,7 @@ def home() -> str:
     listed_groups = access.groups_page(groups_page)
     return render_template(
         "home.html",
-        sessions=store.summaries(list(listed.roles)),
+        sessions=read_model.summaries(list(listed.roles)),
         roles=listed.roles,
         newer_sessions=home_url(page - 1, groups_page, "sessions") if page > 1 else None,
         older_sessions=home_url(page + 1, groups_page, "sessions") if listed.more else None,
@@ -209,7 +218,7 @@ def start_session(
         seating, names = (
             (seated, seated.names) if isinstance(seated, groups.Seating) else (None, seated)
         )
-        session_id, _key = store.create(
+        session_id, _key = lifecycle.create(
             game.slug,
             names,
             form.option_values(game),
@@ -239,7 +248,7 @@ def asked_step() -> dict[str, str]:
 
 
 def render_session(
-    view: store.SessionView, error: IllegalAction | str | None = None, status: int = 200
+    view: session_views.SessionView, error: IllegalAction | str | None = None, status: int = 200
 ) -> tuple[str, int]:
     """The session page; the play views use it to show a refused action."""
     message = error.message if isinstance(error, IllegalAction) else error
@@ -254,7 +263,7 @@ def render_session(
         colours=picker_colours(view),
         card_seqs=card_event_seqs(view),
         may_edit=access.device_may_edit(view.id),
-        next_session=store.next_session(view.id) if view.finished else None,
+        next_session=lifecycle.next_session(view.id) if view.finished else None,
         error=message,
         error_field=field,
         form_key=new_form_key(),
@@ -262,12 +271,6 @@ def render_session(
         **asked_step(),
     )
     return page, status
-
-
-# The page of a session in play as watching phones see it, by session: (its version, the
-# root its links are under, the page). The same for every watcher until the next write,
-# which moves the version on; and each watcher loads it again after every change.
-_watched_pages: Recent[str, tuple[int, str, str]] = Recent(256)
 
 
 @bp.get("/s/<session_id>")
@@ -279,7 +282,7 @@ def session_page(session_id: str) -> tuple[str, int]:
     return render_session(view)
 
 
-def shown_alike_to_every_watcher(view: store.SessionView) -> bool:
+def shown_alike_to_every_watcher(view: session_views.SessionView) -> bool:
     """Whether this request's page is the one every watcher of the session's version gets:
     a session in play (a finished one links to its rematch, made later), not on a deck
     profile's sizes (edited apart), no answer asked first in the address (asked_step),
@@ -292,14 +295,13 @@ def shown_alike_to_every_watcher(view: store.SessionView) -> bool:
     )
 
 
-def watched_page(view: store.SessionView) -> str:
-    """The page watchers get, rendered once per version (and root)."""
-    kept = _watched_pages.get(view.id)
-    if kept is not None and kept[:2] == (view.version, request.script_root):
-        return kept[2]
-    page, _status = render_session(view)
-    _watched_pages.put(view.id, (view.version, request.script_root, page))
-    return page
+def watched_page(view: session_views.SessionView) -> str:
+    """The page watchers get: the same for every watcher until the next write, which moves
+    the version on, and each watcher loads it again after every change. Rendered once per
+    version (and root its links are under)."""
+    return session_views.made_once(
+        view, "watched-page", request.script_root, lambda: render_session(view)[0]
+    )
 
 
 # Events on one page of a session's history: the page stays small however long the game.
@@ -334,7 +336,9 @@ def history(session_id: str) -> str:
         "sessions/history.html",
         view=view,
         events=events,
-        corrections=store.corrections(view, (events[0].seq, events[-1].seq)) if events else {},
+        corrections=session_log.corrections(view.id, view.game, (events[0].seq, events[-1].seq))
+        if events
+        else {},
         page=page,
         pages=pages,
         correctable=game.correction is not None and may_edit,
@@ -353,7 +357,7 @@ def results(session_id: str) -> str:
         standings=view.game.standings(view.state),
         chart=score_chart(view.game.title, rows),
         may_edit=access.device_may_edit(view.id),
-        next_session=store.next_session(view.id) if view.finished else None,
+        next_session=lifecycle.next_session(view.id) if view.finished else None,
         form_key=new_form_key(),
         group=groups.of_session(view.id),
     )
@@ -366,7 +370,7 @@ def rematch(session_id: str) -> Response | tuple[str, int]:
     view = load_or_404(session_id)
     access.require_device_edit(session_id)
     try:
-        next_id = store.rematch(session_id, request.form.get("form_key") or None).id
+        next_id = lifecycle.rematch(session_id, request.form.get("form_key") or None).id
     except IllegalAction as refused:
         return render_session(view, refused, 422)
     access.remember_scorer(next_id)
@@ -385,7 +389,9 @@ def share(session_id: str) -> str:
     view = load_or_404(session_id)
     join_path = None
     if access.device_may_edit(session_id):
-        join_path = url_for("sessions.join", session_id=session_id, key=store.edit_key(session_id))
+        join_path = url_for(
+            "sessions.join", session_id=session_id, key=session_views.edit_key(session_id)
+        )
     view_path = url_for("sessions.session_page", session_id=session_id)
     return share_page("sessions/share.html", view_path, join_path, view=view)
 
@@ -411,7 +417,7 @@ def share_page(template: str, view_path: str, join_path: str | None, **context: 
 @access.no_store
 def join(session_id: str, key: str) -> Response:
     load_or_404(session_id)
-    if not store.edit_key_matches(session_id, key):
+    if not session_views.edit_key_matches(session_id, key):
         abort(403, "This “score with me” link is no longer valid: ask the scorer for a new one.")
     access.remember_scorer(session_id)
     return redirect(url_for("sessions.session_page", session_id=session_id), 303)

@@ -28,7 +28,7 @@ from page_player import submissions
 from pydantic import with_config
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper import games, store
+from scorekeeper import games, session_views
 from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask
 from scorekeeper.games.base import (
     NOTHING_EXPECTED,
@@ -160,7 +160,7 @@ GAME = CoinFlip()
 # --- Its web side (its package's web.py) and templates (templates/games/<slug>/) ----------
 
 
-def read_form(form: MultiDict[str, str], _view: store.SessionView) -> dict[str, object]:
+def read_form(form: MultiDict[str, str], _view: session_views.SessionView) -> dict[str, object]:
     return {"type": form.get("type", ""), "side": form.get("side", "")}
 
 

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from test_refresh_check import ODD_IF_NONE_MATCH
 from test_store_cache import replayed, snapshot
 
-from scorekeeper import announced, store
+from scorekeeper import announced, session_views, store
 from scorekeeper.announced import (
     APPENDS_KEPT,
     APPLICATION_NAME,
@@ -335,10 +335,10 @@ def another_workers_appends(session_id: str, count: int, **write: Any) -> None:
     """Appends by a worker that keeps its own view (so each is one statement, announced
     with its event unless ``write`` asks for more, as a request key does)."""
     with pytest.MonkeyPatch.context() as other_worker:
-        other_worker.setattr(store, "_views", Recent(256))
+        other_worker.setattr(session_views, "_views", Recent(256))
         other_worker.setattr(announced, "current", None)
         for _ in range(count):
-            view = store.load(session_id)
+            view = session_views.load(session_id)
             store.append(session_id, TOTAL, view.version, **write)
 
 
@@ -347,7 +347,7 @@ def test_an_append_after_another_workers_announced_appends_reads_no_event(
 ) -> None:
     sid = table.session.id
     with table.client.application.app_context(), database.connection_context():
-        seen = store.load(sid)  # this worker keeps the session at version 0
+        seen = session_views.load(sid)  # this worker keeps the session at version 0
         another_workers_appends(sid, 3)
         eventually(lambda: table.watch.appended(sid, 0, 3) is not None)
         statements.sql.clear()
@@ -359,7 +359,7 @@ def test_an_append_after_another_workers_announced_appends_reads_no_event(
         assert statement.startswith("WITH written AS (UPDATE")
         assert [event.seq for event in written.events] == [1, 2, 3, 4]
         assert (written.version, written.can_undo, written.can_redo) == (4, True, False)
-        assert snapshot(written) == snapshot(store.load(sid)) == replayed(sid)
+        assert snapshot(written) == snapshot(session_views.load(sid)) == replayed(sid)
         assert seen.version == 0
 
 
@@ -368,7 +368,7 @@ def test_a_version_not_announced_with_its_event_makes_the_worker_read_the_events
 ) -> None:
     sid = table.session.id
     with table.client.application.app_context(), database.connection_context():
-        store.load(sid)
+        session_views.load(sid)
         another_workers_appends(sid, 1)
         # A request key makes an append a locked write, announced by its version alone.
         another_workers_appends(sid, 1, form_key="retry-safe")
@@ -382,17 +382,17 @@ def test_a_version_not_announced_with_its_event_makes_the_worker_read_the_events
         caught_up, appended = [s for s in statements.sql if not s.startswith("PREPARE ")]
         assert caught_up.startswith('SELECT "t1"."version", "t1"."rewritten_at"')
         assert appended.startswith("WITH written AS (UPDATE")
-        assert snapshot(written) == snapshot(store.load(sid)) == replayed(sid)
+        assert snapshot(written) == snapshot(session_views.load(sid)) == replayed(sid)
 
 
 def test_a_write_committed_before_the_listener_reconnected_is_not_kept(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table.write(500)
-    keep_view = store._views.put
+    keep_view = session_views._views.put
     paused: list[bool] = []
 
-    def paused_between_commit_and_watch(session_id: str, view: store.SessionView) -> None:
+    def paused_between_commit_and_watch(session_id: str, view: session_views.SessionView) -> None:
         """The worker, its write committed, pauses before it tells its watch; meanwhile the
         listener loses its connection, another server writes, and the listener is back."""
         keep_view(session_id, view)
@@ -405,7 +405,7 @@ def test_a_write_committed_before_the_listener_reconnected_is_not_kept(
         another_workers_write(table.session.id, 3)  # announced while no one listens
         eventually(lambda: table.watch.generation() not in (None, before), seconds=5)
 
-    monkeypatch.setattr(store._views, "put", paused_between_commit_and_watch)
+    monkeypatch.setattr(session_views._views, "put", paused_between_commit_and_watch)
     table.write(650)
 
     assert paused

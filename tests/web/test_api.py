@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
-from scorekeeper import store
+from scorekeeper import session_views
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Accepts, Expected
 from scorekeeper.web.adapters import adapters
@@ -805,7 +805,7 @@ def test_an_action_whose_type_is_not_expected_is_refused_naming_the_type(
     only_rolls = Expected(0, (Accepts("roll"),))
     monkeypatch.setattr(type(GAMES["yardkle"]), "expected", lambda _game, _state: only_rolls)
     # A kept view has asked its (pure) engine already: the changed engine is asked anew.
-    store.forget_views()
+    session_views.forget()
     response = session.act({"type": "total", "points": 500})
     assert "the game expects roll" in assert_error(response, 422, "type")
     assert session.version == 0

@@ -10,7 +10,7 @@ from conftest import make_app
 from flask import Flask
 from peewee import IntegrityError
 
-from scorekeeper import create_app, instance_secret_key, store
+from scorekeeper import create_app, instance_secret_key, lifecycle, store
 from scorekeeper.db import database, is_sqlite, open_database
 from scorekeeper.migrations import (
     MIGRATIONS,
@@ -419,7 +419,10 @@ def test_a_database_with_two_next_games_of_one_session_keeps_the_one_played_on(
             "h" * 22: "c" * 22,
         }
         assert Event.select().where(Event.session == "c" * 22).count() == 3
-        assert (store.next_session("a" * 22), store.next_session("d" * 22)) == ("c" * 22, "e" * 22)
+        assert (lifecycle.next_session("a" * 22), lifecycle.next_session("d" * 22)) == (
+            "c" * 22,
+            "e" * 22,
+        )
         with pytest.raises(IntegrityError), database.atomic():
             GameSession.create(
                 id="z" * 22, game="score-sheet", options={}, edit_key="k" * 32, rematch_of="a" * 22

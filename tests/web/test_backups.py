@@ -17,7 +17,7 @@ from conftest import POSTGRES_URL, ApiSession, empty_postgres, make_app
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import migrations, store
+from scorekeeper import lifecycle, migrations
 from scorekeeper.backups import USE_PG_DUMP, USE_PG_RESTORE
 from scorekeeper.db import database
 from scorekeeper.migrations import MIGRATIONS
@@ -152,7 +152,7 @@ def test_a_backup_of_an_older_migration_is_restored_then_migrated(
     older = tmp_path / "older.sqlite3"
     monkeypatch.setattr(migrations, "MIGRATIONS", MIGRATIONS[:-1])
     with make_app(f"sqlite:///{older}").app_context(), database.connection_context():
-        session_id, _key = store.create("yardkle", ["Ann", "Bo"], {})
+        session_id, _key = lifecycle.create("yardkle", ["Ann", "Bo"], {})
     stop_the_server()
     monkeypatch.undo()
     live.parent.mkdir()

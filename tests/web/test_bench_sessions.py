@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from yardkle_game import SEATS, seeded_actions, sessions_deleted_afterwards
 
-from scorekeeper import store
+from scorekeeper import lifecycle, store
 from scorekeeper.db import database
 from scorekeeper.models import Device, DeviceSession, Event, GameSession, Seat
 
@@ -15,7 +15,7 @@ def test_sessions_a_benchmark_made_are_deleted_with_their_seats_events_and_phone
 ) -> None:
     with app.app_context():
         with database.connection_context():
-            kept, _key = store.create("yardkle", ["Ann", "Bo"], {})
+            kept, _key = lifecycle.create("yardkle", ["Ann", "Bo"], {})
         with sessions_deleted_afterwards() as new_session, database.connection_context():
             made = [new_session(10_000)[0] for _ in range(2)]
             actions = seeded_actions(SEATS, 10_000, seed=1, limit=5)

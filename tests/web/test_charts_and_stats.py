@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS
 
-from scorekeeper import stats, store
+from scorekeeper import session_views, stats
 from scorekeeper.games.base import MINUS
 from scorekeeper.results import result_of
 
@@ -41,7 +41,7 @@ def test_a_finished_games_results_show_each_players_score_after_every_round(
     svg = chart_of(html)
     assert svg.get("role") == "img"
     with app.app_context():
-        view = store.load(session_id)
+        view = session_views.load(session_id)
         assert view.finished
         rows = view.game.score_rows(view.state)
     assert svg.findtext(f"{{{SVG_NS}}}title") == f"{view.game.title}: score after each round"
@@ -64,7 +64,7 @@ def test_a_finished_session_gives_the_statistics_its_engines_scores_and_winners(
     session_id = finished_session(client, game)
     ended = datetime(2026, 11, 20, 22, 0, tzinfo=UTC)
     with app.app_context():
-        view = store.load(session_id)
+        view = session_views.load(session_id)
         keys = [f"player-{seat}" for seat in range(len(view.seats))]
         counted = result_of(view, keys, ended)
         standings = {s.seat: s.score for s in view.game.standings(view.state)}
@@ -88,7 +88,9 @@ def test_a_score_sheet_where_the_lowest_wins_counts_lower_as_better(
     table = start(client, "score-sheet", ["Ann", "Bo"], option_winner="lowest", option_target="20")
     act(table, type="round", **{"points-0": "25", "points-1": "4"})
     with app.app_context():
-        counted = result_of(store.load(table.id), ["ann", "bo"], datetime(2026, 11, 1, tzinfo=UTC))
+        counted = result_of(
+            session_views.load(table.id), ["ann", "bo"], datetime(2026, 11, 1, tzinfo=UTC)
+        )
     assert (counted.scores, counted.winners, counted.lower_is_better) == (
         (25, 4),
         frozenset({1}),
@@ -99,7 +101,7 @@ def test_a_score_sheet_where_the_lowest_wins_counts_lower_as_better(
 def test_an_unfinished_session_is_not_counted(client: FlaskClient, app: Flask) -> None:
     table = start(client, "score-sheet", ["Ann", "Bo"], option_target="50")
     with app.app_context(), pytest.raises(ValueError, match="is not finished"):
-        result_of(store.load(table.id), ["ann", "bo"], datetime(2026, 11, 1, tzinfo=UTC))
+        result_of(session_views.load(table.id), ["ann", "bo"], datetime(2026, 11, 1, tzinfo=UTC))
 
 
 def test_no_round_played_yet_shows_no_chart(client: FlaskClient) -> None:

@@ -15,7 +15,7 @@ from conftest import API, assert_error, make_app, page_error
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import export, group_export, groups, store
+from scorekeeper import export, group_export, groups, lifecycle, session_views, store
 from scorekeeper.db import database
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.score_sheet.rules import MAX_ROUND_POINTS
@@ -28,19 +28,19 @@ LONG_SESSION_ROUNDS = 3001
 GROUP_SESSION_ROUNDS = 601
 
 
-def score_sheet(rounds: int) -> store.ImportedSession:
+def score_sheet(rounds: int) -> lifecycle.ImportedSession:
     """A four-seat score sheet of ``rounds`` rounds, made as an import makes one: a test
     that recorded thousands of rounds one request at a time would take minutes."""
     events = [
         (seq, {"type": "round", "points": [12, -4, 0, seq % 7]}, False, False)
         for seq in range(1, rounds + 1)
     ]
-    return store.ImportedSession("score-sheet", {}, ["Ann", "Bo", "Cy", "Di"], events)
+    return lifecycle.ImportedSession("score-sheet", {}, ["Ann", "Bo", "Cy", "Di"], events)
 
 
 def long_session(app: Flask, rounds: int) -> str:
     with app.app_context(), database.connection_context():
-        return store.import_session(score_sheet(rounds))[0]
+        return lifecycle.import_session(score_sheet(rounds))[0]
 
 
 def group_with_long_sessions(app: Flask, rounds: int) -> str:
@@ -48,7 +48,7 @@ def group_with_long_sessions(app: Flask, rounds: int) -> str:
     with app.app_context(), database.connection_context():
         group = groups.create("Marathon", ["Ann", "Bo", "Cy", "Di"])
         for _ in range(2):
-            session_id, _key = store.import_session(score_sheet(rounds))
+            session_id, _key = lifecycle.import_session(score_sheet(rounds))
             groups.link_seats(session_id, group.id, [player.id for player in group.players])
         return group.id
 
@@ -62,7 +62,7 @@ def rounds_of(app: Flask, session_id: str) -> list[object]:
     """The points of each round the session logged (read from the store: the API's
     answer, checked against its document, takes seconds at this length)."""
     with app.app_context(), database.connection_context():
-        return [event.action["points"] for event in store.load(session_id).events]
+        return [event.action["points"] for event in session_views.load(session_id).events]
 
 
 def group_rounds(app: Flask, group_id: str) -> list[list[object]]:
@@ -248,9 +248,9 @@ def longest_session(app: Flask) -> str:
         for seq, *_ in events
     ]
     assert len(events) == store.MAX_EVENTS and len(corrections) == store.MAX_CORRECTIONS
-    sheet = store.ImportedSession("score-sheet", {}, names, events, corrections=corrections)
+    sheet = lifecycle.ImportedSession("score-sheet", {}, names, events, corrections=corrections)
     with app.app_context(), database.connection_context():
-        return store.import_session(sheet)[0]
+        return lifecycle.import_session(sheet)[0]
 
 
 def test_the_largest_session_the_app_keeps_exports_a_file_its_import_takes(
@@ -263,7 +263,7 @@ def test_the_largest_session_the_app_keeps_exports_a_file_its_import_takes(
     new_id = made_id(upload_on_page(client, "/import", exported, "longest.json"))
     assert len(rounds_of(app, new_id)) == store.MAX_EVENTS
     with app.app_context(), database.connection_context():
-        view = store.load(new_id)
+        view = session_views.load(new_id)
         round_of_twelve = {"type": "round", "points": [1] * 12}
         with pytest.raises(IllegalAction) as refused:
             store.append(new_id, round_of_twelve, view.version)
@@ -279,7 +279,7 @@ def test_the_largest_session_the_app_keeps_exports_a_file_its_import_takes(
             "This session has kept 20,000 corrections, the most a session keeps (its "
             "exported file must fit an import).",
         )
-        assert store.load(new_id).version == view.version
+        assert session_views.load(new_id).version == view.version
 
 
 def test_a_file_of_more_events_than_a_session_keeps_is_refused_naming_the_most(

@@ -12,7 +12,7 @@ from conftest import API, assert_error, page_error
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import group_export, groups, store
+from scorekeeper import group_export, groups, lifecycle, session_views, store
 from scorekeeper.db import database
 from scorekeeper.games import GAMES
 from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, Seat
@@ -21,12 +21,14 @@ from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, Seat
 def seated(group_id: str, names: list[str], slug: str, **options: Any) -> str:
     group = groups.load(group_id)
     ids = [next(p.id for p in group.players if p.name == name) for name in names]
-    session_id, _ = store.create(slug, [], options, seating=groups.seating(group, ids, GAMES[slug]))
+    session_id, _ = lifecycle.create(
+        slug, [], options, seating=groups.seating(group, ids, GAMES[slug])
+    )
     return session_id
 
 
 def write(session_id: str, action: dict[str, Any]) -> None:
-    store.append(session_id, action, store.load(session_id).version)
+    store.append(session_id, action, session_views.load(session_id).version)
 
 
 def played_group(app: Flask) -> str:
@@ -40,16 +42,18 @@ def played_group(app: Flask) -> str:
         groups.change_player(group.id, cy.id, emoji="🐢")
         dice = seated(group.id, ["Cy", "Ann"], "yardkle")
         write(dice, {"type": "total", "points": 550})
-        store.undo(dice, store.load(dice).version)
+        store.undo(dice, session_views.load(dice).version)
         write(dice, {"type": "total", "points": 600})
         write(dice, {"type": "total", "points": 700})
         sheet = seated(group.id, ["Ann", "Bo"], "score-sheet", target=10)
         write(sheet, {"type": "round", "points": [5, 0]})
-        store.correct(sheet, 1, {"type": "round", "points": [10, 0]}, store.load(sheet).version)
+        store.correct(
+            sheet, 1, {"type": "round", "points": [10, 0]}, session_views.load(sheet).version
+        )
         cards = seated(group.id, ["Bo", "Cy", "=Di"], "cryptruck", first_dealer=0)
         write(cards, {"type": "reveal", "card": "green 2"})
         groups.remove_player(group.id, di.id)
-        assert store.load(sheet).finished and not store.load(dice).finished
+        assert session_views.load(sheet).finished and not session_views.load(dice).finished
         return group.id
 
 

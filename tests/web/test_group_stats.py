@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from test_charts_and_stats import rows_of
 from test_groups import make_group, player_ids, start_group_game
 
-from scorekeeper import groups, results, store
+from scorekeeper import groups, results, session_views
 from scorekeeper.models import GameSession
 
 TARGET_10 = {"option_target": "10"}
@@ -87,7 +87,7 @@ def test_a_groups_results_are_one_query_of_their_seats_and_replay_nothing(
     app: Flask, played: Played, statements: Statements
 ) -> None:
     with app.app_context():
-        store.forget_views()
+        session_views.forget()
         group = groups.load(played.group_id)
         statements.sql.clear()
         first = results.group_results(group)

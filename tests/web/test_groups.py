@@ -13,7 +13,7 @@ from conftest import Table, page_error, start_session
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import groups, store
+from scorekeeper import groups, read_model
 from scorekeeper.games import GAMES
 from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, Seat
 
@@ -54,9 +54,9 @@ def refusal(response: Any) -> str:
     return " ".join(unescape(match.group(1)).split())
 
 
-def sessions_of(app: Flask, group_id: str) -> list[store.SessionSummary]:
+def sessions_of(app: Flask, group_id: str) -> list[read_model.SessionSummary]:
     with app.app_context():
-        return store.group_summaries(group_id)
+        return read_model.group_summaries(group_id)
 
 
 @pytest.fixture

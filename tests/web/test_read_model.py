@@ -30,7 +30,7 @@ from test_group_stats import LOWEST_WINS, TARGET_10, finish
 from test_groups import make_group, player_ids
 from test_store_cache import history_edit, redo_or, yardkle_action
 
-from scorekeeper import results, session_log, store
+from scorekeeper import results, session_log, session_views, store
 from scorekeeper.db import database, is_sqlite
 from scorekeeper.migrations import SchemaMigration
 from scorekeeper.models import GameSession, Seat
@@ -62,8 +62,8 @@ def replayed_end(session_id: str) -> End:
     """What a worker that kept nothing works out by replaying the session's log: the end
     ``result_of`` counts, with each seat's place and the rounds played."""
     with database.connection_context(), pytest.MonkeyPatch.context() as cold:
-        cold.setattr(store, "_views", Recent(256))
-        view = store.load(session_id)
+        cold.setattr(session_views, "_views", Recent(256))
+        view = session_views.load(session_id)
     if not view.finished:
         return (False, None, None, tuple(UNRANKED for _ in view.seats))
     outcome = outcome_of(view.game, view.state)
@@ -112,7 +112,7 @@ def edited_beyond_the_end(session_id: str, rng: random.Random) -> None:
     """Undo, redo, corrections and appends at random (some refused), after the end and
     back, the read model checked after each."""
 
-    def a_live_action(view: store.SessionView, rng: random.Random) -> dict[str, Any]:
+    def a_live_action(view: session_views.SessionView, rng: random.Random) -> dict[str, Any]:
         return dict(rng.choice([event.action for event in view.events if not event.undone]))
 
     for step in range(25):
@@ -183,7 +183,7 @@ def test_an_append_without_a_key_that_ends_the_game_writes_its_end_in_the_locked
     rng = random.Random(6)
     at_once: list[bool] = []
     with database.connection_context():
-        while not (view := store.load(table.id)).finished:
+        while not (view := session_views.load(table.id)).finished:
             statements.sql.clear()
             store.append(table.id, yardkle_action(view.state, rng), view.version)
             at_once.append(any(sql.startswith("WITH written AS") for sql in statements.sql))
@@ -202,7 +202,11 @@ def test_an_append_without_a_key_that_ends_the_game_writes_its_end_in_the_locked
 def replays(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every session a read loads, and every log replayed (whole or its newest events)."""
     calls: list[str] = []
-    for module, name in ((store, "load"), (store, "replay"), (session_log, "replay_one")):
+    for module, name in (
+        (session_views, "load"),
+        (session_log, "replay"),
+        (session_log, "replay_one"),
+    ):
         original = getattr(module, name)
 
         def counted(*args: Any, _original: Any = original, _name: str = name) -> Any:
@@ -234,7 +238,7 @@ def test_the_pages_across_sessions_load_and_replay_no_session_and_read_as_many_r
     statements_at: list[list[int]] = []
     for more in range(2):
         # Another worker, or a restart: no session's view is kept.
-        store.forget_views()
+        session_views.forget()
         replays.clear()
         counts = []
         for path in group_pages(group_id):
@@ -255,7 +259,7 @@ def test_the_pages_across_sessions_load_and_replay_no_session_and_read_as_many_r
 def test_the_home_page_shows_the_winners_the_write_recorded(client: FlaskClient) -> None:
     table = start(client, "score-sheet", ["Ann", "Bo", "Cy"], option_target="10")
     table.act(type="round", **{"points-0": "10", "points-1": "3", "points-2": "10"})
-    store.forget_views()
+    session_views.forget()
     html = client.get("/").get_data(as_text=True)
     assert "Winners: Ann, Cy" in html
 
@@ -344,7 +348,7 @@ def test_migration_15_fills_the_end_of_every_finished_session_from_its_log(
     make_app(database_url)
     with database.connection_context():
         assert [row.number for row in SchemaMigration.select()] == EVERY_MIGRATION
-    store.forget_views()
+    session_views.forget()
     ended = [row[0] for row in played.rows["game_session"] if row[0] not in played.in_play]
     assert len(ended) == len(WALKS) + 1
     for session_id in ended:

@@ -9,7 +9,7 @@ import pytest
 from conftest import API, api_session, assert_error
 from flask.testing import FlaskClient
 
-from scorekeeper import store
+from scorekeeper import session_log
 from scorekeeper.games.yardkle import rules as yardkle
 
 
@@ -19,7 +19,7 @@ def forbid_replay(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: Any, **_kwargs: Any) -> Any:
         raise AssertionError("the refresh check computed the session's state")
 
-    monkeypatch.setattr(store, "replay", refuse)
+    monkeypatch.setattr(session_log, "replay_from", refuse)
     monkeypatch.setattr(type(yardkle.GAME), "apply", refuse)
 
 

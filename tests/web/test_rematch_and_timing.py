@@ -29,7 +29,7 @@ from flask.testing import FlaskClient
 from test_groups import make_group, player_ids, sessions_of, start_group_game
 from test_store_cache import writes
 
-from scorekeeper import store
+from scorekeeper import session_views, store
 from scorekeeper.db import database
 from scorekeeper.export import utc_text
 from scorekeeper.games import GAMES
@@ -84,7 +84,7 @@ def moved_back(app: Flask, session_id: str, started: timedelta, ended: timedelta
             created_at=now - started, finished_at=None if ended is None else now - ended
         ).where(GameSession.id == session_id).execute()
     # A worker keeps each session's view (with its times) until the session changes.
-    store.forget_views()
+    session_views.forget()
 
 
 # --- When a session ends ---------------------------------------------------------------
@@ -278,10 +278,10 @@ def test_play_again_keeps_the_deck_profile_and_moves_the_first_dealer_on(
     monkeypatch.setattr(GAMES["yadokarick"], "is_finished", lambda _state: True)
     with app.app_context(), database.connection_context():
         GameSession.update(finished=True).where(GameSession.id == table.id).execute()
-    store.forget_views()
+    session_views.forget()
     response = play_again(table)
     assert response.status_code == 303
-    following = store.load(response.location.rsplit("/", 1)[1])
+    following = session_views.load(response.location.rsplit("/", 1)[1])
     assert following.seats == tuple(seats)
     # Rounds 1 and 2 were dealt by Di and Ann: Bo deals first.
     assert (following.options["first_dealer"], following.options["rounds"]) == (1, 2)
@@ -429,7 +429,7 @@ def second_scorer(app: Flask, table: Table) -> Table:
     """Another phone at the table, given the right to score by the "score with me" link."""
     phone = app.test_client()
     with app.app_context(), database.connection_context():
-        key = store.edit_key(table.id)
+        key = session_views.edit_key(table.id)
     assert phone.get(f"{table.url}/join/{key}").status_code == 303
     return Table(phone, table.id)
 

@@ -24,7 +24,7 @@ from flask.testing import FlaskClient
 from page_player import WALKS
 from test_decks import sizes_form
 
-from scorekeeper import db, store
+from scorekeeper import db, lifecycle, session_views, store
 from scorekeeper.db import database, is_sqlite, write_transaction
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Accepts, Expected, resolve_options
@@ -113,7 +113,7 @@ def test_a_lean_answers_lasting_fields_are_made_once_and_say_what_the_fields_say
         1000,
     )
     with app.test_request_context():
-        assert last == json.loads(json.dumps(api.session_fields(store.load(table.id))))
+        assert last == json.loads(json.dumps(api.session_fields(session_views.load(table.id))))
     # Another address the app is reached at: its links, made once more.
     made.clear()
     there = client.post(
@@ -130,7 +130,7 @@ def test_a_sessions_edit_key_is_read_once_for_every_write_after(
     client: FlaskClient, statements: Statements
 ) -> None:
     table = api_session(client, ["Ann", "Bo"])
-    store.forget_views()
+    session_views.forget()
     statements.sql.clear()
     for version in range(4):
         table.ok({"type": "total", "points": 500 if version == 0 else 0})
@@ -316,7 +316,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     versions: list[int] = []
     real = sessions.render_session
 
-    def counted(view: store.SessionView, *args: Any, **kwargs: Any) -> Any:
+    def counted(view: session_views.SessionView, *args: Any, **kwargs: Any) -> Any:
         versions.append(view.version)
         return real(view, *args, **kwargs)
 
@@ -448,7 +448,7 @@ def test_a_states_text_is_the_json_of_its_data(slug: str) -> None:
         assert text == json.dumps(answered, separators=(",", ":"), sort_keys=True)
 
 
-def fields_of(view: store.SessionView) -> dict[str, Any]:
+def fields_of(view: session_views.SessionView) -> dict[str, Any]:
     """What a version of a session answers beside its lasting fields, built from the view
     and its engine."""
     game, state = view.game, view.state
@@ -474,8 +474,8 @@ def test_a_versions_fields_text_is_the_json_of_its_fields(app: Flask, slug: str)
     seats = ['Zoë "Z" \\o/', *(f"P{n}" for n in range(1, max(2, game.min_players)))]
     seats = seats[: game.max_players]
     with app.app_context():
-        session_id, _ = store.create(slug, seats, {})
-        views = [store.load(session_id)]
+        session_id, _ = lifecycle.create(slug, seats, {})
+        views = [session_views.load(session_id)]
         if slug == "yardkle":  # to the end: winners, an end time, a leader
             for version, points in enumerate((10_000, 0)):
                 views.append(store.append(session_id, {"type": "total", "points": points}, version))

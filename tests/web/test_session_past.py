@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from page_player import submissions
 from yardkle_game import SEATS, seeded_actions
 
-from scorekeeper import store
+from scorekeeper import lifecycle, store
 from scorekeeper.db import database
 
 
@@ -176,7 +176,7 @@ def test_a_seeded_yardkle_games_state_answer_at_thousands_of_events_is_within_tw
     actions = seeded_actions(SEATS, 100_000, seed=1, limit=3000)
     assert len(actions) == 3000
     with app.app_context(), database.connection_context():
-        session_id, _key = store.create("yardkle", list(SEATS), {"winning_score": 100_000})
+        session_id, _key = lifecycle.create("yardkle", list(SEATS), {"winning_score": 100_000})
         sizes = {}
         for version, action in enumerate(actions):
             store.append(session_id, action, version)

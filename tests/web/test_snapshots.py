@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from page_player import WALKS, submissions
 from test_store_cache import play_yardkle
 
-from scorekeeper import export, snapshots, store
+from scorekeeper import export, lifecycle, session_log, session_views, snapshots, store
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.yardkle import rules as yardkle
@@ -30,7 +30,7 @@ STEPS = 40
 @pytest.fixture(autouse=True)
 def snapshots_every_few_events(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(snapshots, "EVERY", EVERY)
-    store.forget_views()
+    session_views.forget()
 
 
 def full_replay(session_id: str) -> tuple[Any, ...]:
@@ -42,13 +42,13 @@ def full_replay(session_id: str) -> tuple[Any, ...]:
         (event.seq, event.action, event.undone, event.redoable)
         for event in Event.select().where(Event.session == row).order_by(Event.seq)
     ]
-    state, events = store.replay(get_game(row.game), seats, row.options, logged)
+    state, events = session_log.replay(get_game(row.game), seats, row.options, logged)
     can_undo = any(not undone for _, _, undone, _ in logged)
     can_redo = any(redoable for *_, redoable in logged)
     return state, tuple(events), can_undo, can_redo
 
 
-def loaded(view: store.SessionView) -> tuple[Any, ...]:
+def loaded(view: session_views.SessionView) -> tuple[Any, ...]:
     return view.state, tuple(view.events), view.can_undo, view.can_redo
 
 
@@ -59,9 +59,9 @@ def assert_loaded_as_replayed(session_id: str, rng: random.Random) -> None:
     snapshot before it."""
     replayed = full_replay(session_id)
     events = replayed[1]
-    assert loaded(store.load(session_id)) == replayed
-    store.forget_views()
-    cold = store.load(session_id)
+    assert loaded(session_views.load(session_id)) == replayed
+    session_views.forget()
+    cold = session_views.load(session_id)
     assert len(cold.events) == len(events)
     assert cold.events.newest_seq == (events[-1].seq if events else 0)
     if events:
@@ -71,8 +71,8 @@ def assert_loaded_as_replayed(session_id: str, rng: random.Random) -> None:
         assert cold.events[start] == events[start] and cold.events[-1] == events[-1]
     assert (cold.can_undo, cold.can_redo) == replayed[2:]
     assert loaded(cold) == replayed
-    store.forget_views()
-    assert loaded(store.load(session_id)) == replayed
+    session_views.forget()
+    assert loaded(session_views.load(session_id)) == replayed
 
 
 def tap(client: FlaskClient, table: Table, rng: random.Random) -> bool:
@@ -96,7 +96,7 @@ def tap(client: FlaskClient, table: Table, rng: random.Random) -> bool:
 def correct_again(table: Table, rng: random.Random) -> None:
     """A live event corrected: a score sheet's round with other points, any other event
     with its own action (history rewritten from that event on all the same)."""
-    view = store.load(table.id)
+    view = session_views.load(table.id)
     live = [event for event in view.events if not event.undone]
     if not live:
         return
@@ -111,8 +111,8 @@ def correct_again(table: Table, rng: random.Random) -> None:
 
 def imported_copy(session_id: str) -> str:
     """A new session imported from the session's export."""
-    exported = export.session_json(store.load(session_id))
-    copy_id, _key = store.import_session(export.read_export(exported))
+    exported = export.session_json(session_views.load(session_id))
+    copy_id, _key = lifecycle.import_session(export.read_export(exported))
     return copy_id
 
 
@@ -139,7 +139,7 @@ def test_every_step_of_a_game_loads_through_snapshots_as_a_full_replay_gives_it(
         elif roll < 0.55:
             # Another worker, which keeps views of its own, writes.
             with pytest.MonkeyPatch.context() as other_worker:
-                other_worker.setattr(store, "_views", Recent(256))
+                other_worker.setattr(session_views, "_views", Recent(256))
                 if not tap(client, table, rng):
                     table.post("/undo", {})
         elif not tap(client, table, rng):
@@ -153,9 +153,9 @@ def test_a_snapshot_of_another_engine_is_not_used_and_is_written_again(
 ) -> None:
     play_yardkle(table, 10, seed=3)
     Snapshot.update(fingerprint="another engine").execute()
-    store.forget_views()
+    session_views.forget()
     applied.clear()
-    view = store.load(table.id)
+    view = session_views.load(table.id)
     # The whole log replayed: none of the other engine's states was read.
     assert len(applied) == 10
     assert loaded(view) == full_replay(table.id)
@@ -167,9 +167,9 @@ def test_a_snapshot_of_another_engine_is_not_used_and_is_written_again(
         (9, fingerprint),
     ]
     # Written again, they serve the next worker.
-    store.forget_views()
+    session_views.forget()
     applied.clear()
-    view = store.load(table.id)
+    view = session_views.load(table.id)
     assert len(applied) == 1
     assert loaded(view) == full_replay(table.id)
 
@@ -179,10 +179,10 @@ def test_a_restarted_worker_starts_from_the_stored_snapshot(
 ) -> None:
     play_yardkle(table, 11, seed=4)
     # A new process: no view kept, its engines' fingerprints worked out again.
-    store.forget_views()
+    session_views.forget()
     snapshots.fingerprint.cache_clear()
     applied.clear()
-    view = store.load(table.id)
+    view = session_views.load(table.id)
     assert len(applied) == 2  # events 10 and 11, after the snapshot at 9
     assert loaded(view) == full_replay(table.id)
     assert view.events.older is not None and view.events.older.count == 9
@@ -203,15 +203,15 @@ def test_an_undo_replays_from_the_snapshot_before_the_undone_event(
     # Event 9 undone: the snapshot covering it is gone, the one at 6 serves.
     assert len(applied) == 2
     assert [row.count for row in Snapshot.select().where(Snapshot.session == table.id)] == [3, 6]
-    assert loaded(store.load(table.id)) == full_replay(table.id)
+    assert loaded(session_views.load(table.id)) == full_replay(table.id)
 
 
 def test_an_append_on_a_boundary_saves_a_snapshot_in_its_write(table: Table) -> None:
     play_yardkle(table, 6, seed=6)
     rows = Snapshot.select().where(Snapshot.session == table.id).order_by(Snapshot.seq)
     assert [(row.seq, row.count, row.live) for row in rows] == [(3, 3, True), (6, 6, True)]
-    store.forget_views()
-    assert store.load(table.id).state == full_replay(table.id)[0]
+    session_views.forget()
+    assert session_views.load(table.id).state == full_replay(table.id)[0]
 
 
 def test_older_snapshots_are_kept_at_every_few_boundaries_only(

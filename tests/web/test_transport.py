@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.wrappers import Response
 
-from scorekeeper import db, store
+from scorekeeper import db, session_views, store
 from scorekeeper.db import database, is_sqlite
 
 
@@ -197,7 +197,7 @@ def test_on_postgresql_the_stores_frequent_statements_are_prepared_once_per_conn
     # Every append was one EXECUTE of the one-statement append; every read's version too.
     names = Counter(sql.removeprefix("EXECUTE ").partition("(")[0] for sql in statements.executed)
     assert names[store._APPENDED_ANNOUNCED.prepared_name] == 4
-    assert names[store._COLUMN_READS["version"].prepared_name] >= 4
+    assert names[session_views._COLUMN_READS["version"].prepared_name] >= 4
     with used[0].cursor() as cursor:
         cursor.execute("SELECT name FROM pg_prepared_statements")
         assert {row[0] for row in cursor} == used[0].prepared
