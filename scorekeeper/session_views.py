@@ -188,10 +188,14 @@ def made_once(
     return thing
 
 
-def load(session_id: str) -> SessionView:
+def load(session_id: str, version_read: int | None = None) -> SessionView:
+    """The session's view; ``version_read``: its version as the caller has just read it
+    (with something else, in one statement), or None to read it here."""
     kept = _views.get(session_id)
     # The kept view of an unchanged session is answered after reading the version alone.
-    if kept is not None and kept.version == stored_version(session_id):
+    if kept is not None and kept.version == (
+        stored_version(session_id) if version_read is None else version_read
+    ):
         return with_deck(kept)
     session = GameSession.get_or_none(GameSession.id == session_id)
     if session is None:

@@ -155,6 +155,25 @@ def session_role(session_id: str) -> str | None:
     return _asked("session", session_id, devices.session_role)
 
 
+def session_version(session_id: str) -> int | None:
+    """The session's version, read with this device's role in it, which the request then
+    knows without asking again (None: no such session, or a request from no device, whose
+    role is none: the version is read alone)."""
+    # A request without cookies (the API's) has no device: its session is not looked into,
+    # so that its answer does not vary by cookie.
+    if not https.sends_cookies(request):
+        return None
+    device = device_id()
+    if device is None:
+        return None
+    found = devices.version_and_session_role(device, session_id)
+    if found is None:
+        return None
+    version, role = found
+    g.setdefault("device_rights", {})["session", session_id] = role
+    return version
+
+
 def group_role(group_id: str) -> str | None:
     return _asked("group", group_id, devices.group_role)
 

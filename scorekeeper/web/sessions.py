@@ -118,7 +118,8 @@ def duration(start: datetime, end: datetime | None) -> str:
 
 def load_or_404(session_id: str) -> session_views.SessionView:
     try:
-        return session_views.load(session_id)
+        # Every page and form of a session asks the device's role in it: read at once.
+        return session_views.load(session_id, access.session_version(session_id))
     except session_views.SessionNotFound:
         abort(404, NOT_FOUND)
 

@@ -18,13 +18,13 @@ from typing import Any
 import flask.app
 import pytest
 import werkzeug.sansio.request
-from conftest import Statements, act, api_session, make_app, start, start_session
+from conftest import Statements, act, api_session, make_app, ok, start, start_session
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS
 from test_decks import sizes_form
 
-from scorekeeper import db, lifecycle, session_views, store
+from scorekeeper import db, devices, lifecycle, session_views, store
 from scorekeeper.db import database, is_sqlite, write_transaction
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Accepts, Expected, resolve_options
@@ -350,6 +350,37 @@ def test_watching_phones_share_one_render_of_each_version(
         as_text=True
     )
     assert renders == [0, 1, 1]
+
+
+def queries(statements: Statements) -> list[str]:
+    """The SQL statements sent, without the pool's notes."""
+    return [sql for sql in statements.sql if not sql.startswith("Returning")]
+
+
+def test_a_watchers_page_reads_the_version_and_the_devices_role_in_one_statement(
+    app: Flask, client: FlaskClient, statements: Statements
+) -> None:
+    table = start_session(client, ["Ann", "Bo"])
+    watcher = app.test_client()
+    for _ in range(2):  # the second visit makes the watcher's device
+        assert watcher.get(table.url).status_code == 200
+    statements.sql.clear()
+    page = watcher.get(table.url).get_data(as_text=True)
+    assert "You are watching" in page and 'id="total-form"' not in page
+    assert queries(statements) == [devices._VERSION_AND_SESSION_ROLE.sql]
+
+
+def test_a_tap_reads_the_version_and_the_scorers_role_in_one_statement(
+    client: FlaskClient, statements: Statements
+) -> None:
+    table = start_session(client, ["Ann", "Bo"])
+    assert 'id="total-form"' in table.page()
+    statements.sql.clear()
+    ok(table.post("/action", {"type": "total", "points": "600"}, version=0))
+    sent = queries(statements)
+    assert sent[0] == devices._VERSION_AND_SESSION_ROLE.sql
+    assert devices._SESSION_ROLE.sql not in sent
+    assert table.state()["state"]["scores"] == [600, 0]
 
 
 def test_the_scorers_page_is_rendered_each_time_with_keys_of_its_own(
