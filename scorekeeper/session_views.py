@@ -192,11 +192,15 @@ def load(session_id: str, version_read: int | None = None) -> SessionView:
     """The session's view; ``version_read``: its version as the caller has just read it
     (with something else, in one statement), or None to read it here."""
     kept = _views.get(session_id)
+    version = stored_version(session_id) if version_read is None else version_read
     # The kept view of an unchanged session is answered after reading the version alone.
-    if kept is not None and kept.version == (
-        stored_version(session_id) if version_read is None else version_read
-    ):
+    if kept is not None and kept.version == version:
         return with_deck(kept)
+    # Behind by appends alone (another worker's): the new events, read in one statement, not
+    # the row, the events and the version again.
+    caught_up = None if version is None else kept_at(session_id, version)
+    if caught_up is not None:
+        return with_deck(caught_up)
     session = GameSession.get_or_none(GameSession.id == session_id)
     if session is None:
         raise SessionNotFound(session_id)

@@ -18,7 +18,16 @@ from typing import Any
 import flask.app
 import pytest
 import werkzeug.sansio.request
-from conftest import Statements, act, api_session, make_app, ok, start, start_session
+from conftest import (
+    Statements,
+    Table,
+    act,
+    api_session,
+    make_app,
+    ok,
+    start,
+    start_session,
+)
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS
@@ -29,6 +38,7 @@ from scorekeeper.db import database, is_sqlite, write_transaction
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import Accepts, Expected, resolve_options
 from scorekeeper.models import GameSession
+from scorekeeper.recent import Recent
 from scorekeeper.web import api, https, sessions, state_json
 
 
@@ -353,17 +363,25 @@ def test_watching_phones_share_one_render_of_each_version(
 
 
 def queries(statements: Statements) -> list[str]:
-    """The SQL statements sent, without the pool's notes."""
-    return [sql for sql in statements.sql if not sql.startswith("Returning")]
+    """The SQL statements run, without the pool's notes and PostgreSQL's preparing of a
+    statement the first time a connection runs it."""
+    return [sql for sql in statements.sql if not sql.startswith(("Returning", "PREPARE "))]
+
+
+def watched_session(app: Flask, client: FlaskClient) -> tuple[Table, FlaskClient]:
+    """A session the client scores, and a phone that watches it, its device made (on its
+    second visit)."""
+    table = start_session(client, ["Ann", "Bo"])
+    watcher = app.test_client()
+    for _ in range(2):
+        assert watcher.get(table.url).status_code == 200
+    return table, watcher
 
 
 def test_a_watchers_page_reads_the_version_and_the_devices_role_in_one_statement(
     app: Flask, client: FlaskClient, statements: Statements
 ) -> None:
-    table = start_session(client, ["Ann", "Bo"])
-    watcher = app.test_client()
-    for _ in range(2):  # the second visit makes the watcher's device
-        assert watcher.get(table.url).status_code == 200
+    table, watcher = watched_session(app, client)
     statements.sql.clear()
     page = watcher.get(table.url).get_data(as_text=True)
     assert "You are watching" in page and 'id="total-form"' not in page
@@ -381,6 +399,22 @@ def test_a_tap_reads_the_version_and_the_scorers_role_in_one_statement(
     assert sent[0] == devices._VERSION_AND_SESSION_ROLE.sql
     assert devices._SESSION_ROLE.sql not in sent
     assert table.state()["state"]["scores"] == [600, 0]
+
+
+def test_a_watchers_page_after_another_workers_tap_reads_only_the_new_event_at_once(
+    app: Flask, client: FlaskClient, statements: Statements
+) -> None:
+    table, watcher = watched_session(app, client)
+    with pytest.MonkeyPatch.context() as other_worker:
+        other_worker.setattr(session_views, "_views", Recent(256))
+        act(table, type="total", points="600")
+    statements.sql.clear()
+    page = watcher.get(table.url).get_data(as_text=True)
+    assert version_shown(page) == 1 and "600" in page
+    assert queries(statements) == [
+        devices._VERSION_AND_SESSION_ROLE.sql,
+        session_views._CAUGHT_UP.sql,
+    ]
 
 
 def test_the_scorers_page_is_rendered_each_time_with_keys_of_its_own(
