@@ -16,7 +16,7 @@ from peewee import fn
 from scorekeeper import charts, groups, read_model, session_views, stats
 from scorekeeper.db import database, from_column
 from scorekeeper.games import get_game
-from scorekeeper.games.base import IllegalAction, ScoreRow, and_list
+from scorekeeper.games.base import ScoreRow, and_list
 from scorekeeper.models import GameSession, Seat
 
 
@@ -139,29 +139,3 @@ def group_results(group: groups.Group) -> list[stats.Result]:
             )
         )
     return results
-
-
-def duel(
-    group: groups.Group, results: Sequence[stats.Result], first: str | None, second: str | None
-) -> stats.HeadToHead | None:
-    """The head to head asked for by ``first`` and ``second`` (player ids as sent; None for
-    both: none asked for), or IllegalAction naming the field that is wrong."""
-    if first is None and second is None:
-        return None
-    keys: list[str] = []
-    for field, raw in (("first", first), ("second", second)):
-        if not raw:
-            raise IllegalAction(f"Choose the {field} player to compare.", field)
-        try:
-            player = groups.player_of(group, groups.player_id_as_sent(raw), field)
-        except IllegalAction as refused:
-            # The form's labels say "First player" and "Second player".
-            raise IllegalAction(f"{field.title()} player: {refused.message}", field) from None
-        if keys and keys[0] == str(player.id):
-            raise IllegalAction("Choose two different players to compare.", field)
-        if not any(str(player.id) in result.players for result in results):
-            raise IllegalAction(
-                f"{player.name} has played no finished game in this group yet.", field
-            )
-        keys.append(str(player.id))
-    return stats.head_to_head(results, keys[0], keys[1])

@@ -150,7 +150,8 @@ def _game_record(player: str, seats: Sequence[_Seat]) -> GamePlayerRecord:
     )
 
 
-def _ranked(records: Iterable[Record]) -> tuple[Record, ...]:
+def ranked(records: Iterable[Record]) -> tuple[Record, ...]:
+    """Most wins first, then the best win rate, then by name."""
     return tuple(sorted(records, key=lambda r: (-r.won, -r.win_rate, r.name.casefold(), r.player)))
 
 
@@ -171,12 +172,12 @@ def compute(results: Sequence[Result]) -> Stats:
                 lower_is_better=lower,
                 played=len(played),
                 last_played=max(result.ended_at for result in played),
-                players=_ranked(_game_record(player, mine) for player, mine in by_player.items()),
+                players=ranked(_game_record(player, mine) for player, mine in by_player.items()),
             )
         )
     return Stats(
         played=len(results),
-        players=_ranked(_record(player, mine) for player, mine in seats.items()),
+        players=ranked(_record(player, mine) for player, mine in seats.items()),
         games=tuple(sorted(game_records, key=lambda g: (-g.played, g.title))),
         wins_over_time=_wins_over_time(results, seats),
     )

@@ -20,11 +20,11 @@ from werkzeug.routing import BaseConverter, Map
 from scorekeeper import (
     decks,
     group_export,
+    group_figures,
     groups,
     keys,
     lifecycle,
     read_model,
-    results,
     session_log,
     session_views,
     stats,
@@ -710,9 +710,9 @@ def stats_answer(
 @bp.get("/groups/<group_id>/stats")
 def read_group_stats(group_id: str) -> Response:
     group = load_group_or_404(group_id)
-    counted = results.group_results(group)
-    duel = results.duel(group, counted, request.args.get("first"), request.args.get("second"))
-    return jsonify(stats_answer(group, stats.compute(counted), duel).model_dump(mode="json"))
+    counted = group_figures.compute(group)
+    duel = group_figures.duel(group, counted, request.args.get("first"), request.args.get("second"))
+    return jsonify(stats_answer(group, counted, duel).model_dump(mode="json"))
 
 
 @bp.get("/groups/<group_id>/export")

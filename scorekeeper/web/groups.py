@@ -13,7 +13,7 @@ import json
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks, group_export, groups, read_model, results, stats, store
+from scorekeeper import decks, group_export, group_figures, groups, read_model, store
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.engine import Game
@@ -97,16 +97,18 @@ def group_stats(group_id: str) -> tuple[str, int]:
     """The group's statistics for whoever sees it, with the head to head asked for by GET."""
     group = load_or_404(group_id)
     access.remember_group(group_id, access.VIEW)
-    counted = results.group_results(group)
+    counted = group_figures.compute(group)
     duel, duel_error = None, None
     try:
-        duel = results.duel(group, counted, request.args.get("first"), request.args.get("second"))
+        duel = group_figures.duel(
+            group, counted, request.args.get("first"), request.args.get("second")
+        )
     except IllegalAction as refused:
         duel_error = str(refused)
     page = render_template(
         "groups/stats.html",
         group=group,
-        stats=stats.compute(counted),
+        stats=counted,
         duel=duel,
         duel_error=duel_error,
     )

@@ -1,0 +1,217 @@
+"""A group's statistics counted by the database: the figures ``stats.compute`` gives by
+its rules (scorekeeper/stats.py, the reference they are tested against), from aggregates
+over the seats the write that ended each session kept (scorekeeper/read_model.py).
+
+Each query answers a few rows per player and game, or per player and day: what a request
+costs grows with the players, games and days of a group, not with its sessions. Sorting
+and naming are done here over those rows, as ``stats`` does them: a player is named as
+the player is now (a removed player's seats count for no one).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from peewee import Case, ColumnBase, fn
+
+from scorekeeper import charts, groups, stats
+from scorekeeper.db import database, from_column, is_sqlite
+from scorekeeper.games import get_game
+from scorekeeper.games.base import IllegalAction
+from scorekeeper.models import GameSession, Seat
+
+# finished_at is backfilled for every finished session; updated_at is a safe bound (as in
+# results.group_results).
+_ENDED = fn.COALESCE(GameSession.finished_at, GameSession.updated_at)
+
+
+def _one_if(condition: Any) -> ColumnBase:
+    """1 where ``condition`` holds, else 0: what a SUM counts (PostgreSQL sums no boolean)."""
+    return Case(None, [(condition, 1)], 0)
+
+
+def _day(moment: Any) -> ColumnBase:
+    """The day of a stored (naive UTC) time, as each database writes it."""
+    return fn.date(moment) if is_sqlite() else moment.cast("date")
+
+
+def _as_date(stored: object) -> date:
+    # SQLite's date() answers text, PostgreSQL's cast a date.
+    return stored if isinstance(stored, date) else date.fromisoformat(str(stored))
+
+
+def _as_time(stored: object) -> datetime:
+    return from_column(GameSession.updated_at, stored)
+
+
+def _counted(group_id: str) -> Any:
+    """The ranked seats of the group's finished sessions: what the statistics count."""
+    return (GameSession.group == group_id) & GameSession.finished & Seat.score.is_null(False)
+
+
+def compute(group: groups.Group) -> stats.Stats:
+    """Every figure of the group's statistics, as ``stats.compute`` over its results."""
+    names = {str(player.id): player.name for player in group.players}
+    by_game = (
+        Seat.select(
+            GameSession.game,
+            GameSession.lower_is_better,
+            _day(_ENDED),
+            fn.COUNT(fn.DISTINCT(GameSession.id)),
+            fn.MAX(_ENDED),
+        )
+        .join(GameSession)
+        .where(_counted(group.id))
+        .group_by(GameSession.game, GameSession.lower_is_better, _day(_ENDED))
+    )
+    games: dict[tuple[str, bool], tuple[int, datetime]] = {}
+    days: set[date] = set()
+    for slug, lower, day, played, last in database.execute(by_game):
+        key = (str(slug), bool(lower))
+        so_far, latest = games.get(key, (0, _as_time(last)))
+        games[key] = (so_far + played, max(latest, _as_time(last)))
+        days.add(_as_date(day))
+    by_player_game = (
+        Seat.select(
+            Seat.player,
+            GameSession.game,
+            GameSession.lower_is_better,
+            fn.COUNT(Seat.id),
+            fn.SUM(_one_if(Seat.won)),
+            fn.MAX(_ENDED),
+            fn.SUM(Seat.score),
+            fn.MIN(Seat.score),
+            fn.MAX(Seat.score),
+        )
+        .join(GameSession)
+        .where(_counted(group.id) & Seat.player.is_null(False))
+        .group_by(Seat.player, GameSession.game, GameSession.lower_is_better)
+    )
+    game_players: dict[tuple[str, bool], list[stats.GamePlayerRecord]] = {}
+    totals: dict[str, tuple[int, int, datetime]] = {}
+    for player_id, slug, lower, played, won, last, total, lowest, highest in database.execute(
+        by_player_game
+    ):
+        player, ended = str(player_id), _as_time(last)
+        game_players.setdefault((str(slug), bool(lower)), []).append(
+            stats.GamePlayerRecord(
+                player=player,
+                name=names[player],
+                played=played,
+                won=int(won),
+                last_played=ended,
+                average=int(total) / played,
+                best=lowest if lower else highest,
+            )
+        )
+        all_played, all_won, latest = totals.get(player, (0, 0, ended))
+        totals[player] = (all_played + played, all_won + int(won), max(latest, ended))
+    game_records = [
+        stats.GameRecord(
+            game=slug,
+            title=get_game(slug).title + (" (lowest wins)" if lower else ""),
+            lower_is_better=lower,
+            played=played,
+            last_played=last,
+            players=stats.ranked(game_players.get((slug, lower), ())),
+        )
+        for (slug, lower), (played, last) in games.items()
+    ]
+    return stats.Stats(
+        played=sum(played for played, _ in games.values()),
+        players=stats.ranked(
+            stats.PlayerRecord(player, names[player], played, won, last)
+            for player, (played, won, last) in totals.items()
+        ),
+        games=tuple(sorted(game_records, key=lambda g: (-g.played, g.title))),
+        wins_over_time=_wins_over_time(group.id, names, sorted(days)),
+    )
+
+
+def _wins_over_time(
+    group_id: str, names: dict[str, str], days: list[date]
+) -> tuple[charts.Series, ...]:
+    """Each player's wins so far on each day a game of the group ended."""
+    won_by_day = (
+        Seat.select(Seat.player, _day(_ENDED), fn.SUM(_one_if(Seat.won)))
+        .join(GameSession)
+        .where(_counted(group_id) & Seat.player.is_null(False))
+        .group_by(Seat.player, _day(_ENDED))
+    )
+    won: dict[str, dict[date, int]] = {}
+    for player_id, day, wins in database.execute(won_by_day):
+        won.setdefault(str(player_id), {})[_as_date(day)] = int(wins)
+    lines = []
+    for player, mine in won.items():
+        total = 0
+        points = []
+        for day in days:
+            total += mine.get(day, 0)
+            points.append((float(day.toordinal()), float(total)))
+        lines.append(charts.Series(names[player], tuple(points)))
+    # Names are unique in a group, whatever their case: no two lines tie.
+    return tuple(sorted(lines, key=lambda s: (-s.points[-1][1], s.name.casefold())))
+
+
+def duel(
+    group: groups.Group, counted: stats.Stats, first: str | None, second: str | None
+) -> stats.HeadToHead | None:
+    """The head to head asked for by ``first`` and ``second`` (player ids as sent; None for
+    both: none asked for), or IllegalAction naming the field that is wrong."""
+    if first is None and second is None:
+        return None
+    played = {record.player for record in counted.players}
+    chosen: list[groups.Player] = []
+    for field, raw in (("first", first), ("second", second)):
+        if not raw:
+            raise IllegalAction(f"Choose the {field} player to compare.", field)
+        try:
+            player = groups.player_of(group, groups.player_id_as_sent(raw), field)
+        except IllegalAction as refused:
+            # The form's labels say "First player" and "Second player".
+            raise IllegalAction(f"{field.title()} player: {refused.message}", field) from None
+        if chosen and chosen[0].id == player.id:
+            raise IllegalAction("Choose two different players to compare.", field)
+        if str(player.id) not in played:
+            raise IllegalAction(
+                f"{player.name} has played no finished game in this group yet.", field
+            )
+        chosen.append(player)
+    return _head_to_head(group.id, *chosen)
+
+
+def _head_to_head(group_id: str, first: groups.Player, second: groups.Player) -> stats.HeadToHead:
+    """The two players over the group's finished sessions where both had a ranked seat."""
+    other = Seat.alias()
+    both = (
+        Seat.select(
+            fn.COUNT(Seat.id),
+            fn.SUM(_one_if(Seat.won & other.won)),
+            fn.SUM(_one_if(Seat.won & ~other.won)),
+            fn.SUM(_one_if(~Seat.won & other.won)),
+        )
+        .join(GameSession)
+        .switch(Seat)
+        .join(other, on=(other.session == Seat.session))
+        .where(
+            _counted(group_id)
+            & (Seat.player == first.id)
+            & (other.player == second.id)
+            & other.score.is_null(False)
+        )
+    )
+    [(played, shared, first_won, second_won)] = database.execute(both).fetchall()
+    # SUM over no row is NULL.
+    shared, first_won, second_won = (int(count or 0) for count in (shared, first_won, second_won))
+    return stats.HeadToHead(
+        first=str(first.id),
+        second=str(second.id),
+        first_name=first.name,
+        second_name=second.name,
+        played=played,
+        first_won=first_won,
+        second_won=second_won,
+        shared=shared,
+        neither=played - shared - first_won - second_won,
+    )
