@@ -10,6 +10,7 @@ the player is now (a removed player's seats count for no one).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -24,6 +25,24 @@ from scorekeeper.models import GameSession, Seat
 # finished_at is backfilled for every finished session; updated_at is a safe bound (as in
 # results.group_results).
 _ENDED = fn.COALESCE(GameSession.finished_at, GameSession.updated_at)
+
+
+@dataclass(frozen=True)
+class SessionCounts:
+    """How many sessions a group played, and how many of them are finished."""
+
+    played: int
+    finished: int
+
+
+def session_counts(group_id: str) -> SessionCounts:
+    """The group's sessions counted, in one query (what its lists page by)."""
+    counted = GameSession.select(
+        fn.COUNT(GameSession.id), fn.SUM(_one_if(GameSession.finished))
+    ).where(GameSession.group == group_id)
+    [(played, finished)] = database.execute(counted).fetchall()
+    # SUM over no row is NULL.
+    return SessionCounts(played, int(finished or 0))
 
 
 def _one_if(condition: Any) -> ColumnBase:

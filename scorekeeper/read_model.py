@@ -128,9 +128,17 @@ def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
     )
 
 
-def group_summaries(group_id: str) -> list[SessionSummary]:
-    """The sessions a group played, the newest first: whoever sees the group sees them."""
-    return _summaries(GameSession.group == group_id, GameSession.created_at.desc(), GameSession.id)
+def group_summaries(group_id: str, page: int, size: int) -> list[SessionSummary]:
+    """Page ``page`` (from 1) of the sessions a group played, ``size`` a page, the newest
+    first: whoever sees the group sees them. Empty past the last page."""
+    newest_first = (GameSession.created_at.desc(), GameSession.id)
+    listed = (
+        GameSession.select(GameSession.id)
+        .where(GameSession.group == group_id)
+        .order_by(*newest_first)
+        .paginate(page, size)
+    )
+    return _summaries(GameSession.id.in_(listed), *newest_first)
 
 
 def _summaries(where: Any, *order: Any) -> list[SessionSummary]:

@@ -581,7 +581,12 @@ def add_game_routes() -> None:
 add_game_routes()
 
 
-def group_answer(group: groups.Group) -> GroupAnswer:
+def group_answer(group: groups.Group, paged_by_query: bool = False) -> GroupAnswer:
+    """The group with a page of its sessions: the one the query's ``page`` asks for when
+    ``paged_by_query`` (a read), else the first (a write's answer)."""
+    counts = group_figures.session_counts(group.id)
+    pages = pages_of(counts.played, access.LIST_PAGE_SIZE)
+    page = asked_page(pages, "group's list of sessions") if paged_by_query else 1
     return GroupAnswer(
         id=group.id,
         name=group.name,
@@ -601,11 +606,21 @@ def group_answer(group: groups.Group) -> GroupAnswer:
                     api=addresses.external_url("api.read_session", session_id=s.id),
                 ),
             )
-            for s in read_model.group_summaries(group.id)
+            for s in read_model.group_summaries(group.id, page, access.LIST_PAGE_SIZE)
         ],
+        sessions_count=counts.played,
+        page=page,
+        pages=pages,
+        page_size=access.LIST_PAGE_SIZE,
         links=GroupLinks(
             view=addresses.external_url("groups.group_page", group_id=group.id),
             stats=addresses.external_url("api.read_group_stats", group_id=group.id),
+            newer=None
+            if page == 1
+            else addresses.external_url("api.read_group", group_id=group.id, page=page - 1),
+            older=None
+            if page == pages
+            else addresses.external_url("api.read_group", group_id=group.id, page=page + 1),
         ),
     )
 
@@ -638,7 +653,8 @@ def created_group(group: groups.Group) -> tuple[Response, int]:
 
 @bp.get("/groups/<other_than(import):group_id>")
 def read_group(group_id: str) -> Response:
-    return jsonify(group_answer(load_group_or_404(group_id)).model_dump(mode="json"))
+    group = load_group_or_404(group_id)
+    return jsonify(group_answer(group, paged_by_query=True).model_dump(mode="json"))
 
 
 def figures(record: stats.PlayerRecord) -> dict[str, Any]:

@@ -68,13 +68,22 @@ class GroupLinks(Closed):
         json_schema_extra={"format": "uri"},
     )
     stats: str = uri("The group's statistics in this API.")
+    newer: str | None = uri("The page of newer sessions; null on page 1.")
+    older: str | None = uri("The page of older sessions; null on the last page.")
 
 
 class GroupAnswer(Closed):
     id: str = Field(description="The group id: whoever has it sees the group.")
     name: str
     players: list[PlayerAnswer] = Field(description="In the order they joined the group.")
-    sessions: list[GroupSession] = Field(description="The group's sessions, the newest first.")
+    sessions: list[GroupSession] = Field(
+        description="A page of the group's sessions, the newest first: page 1 the newest "
+        "`page_size`, each next page older ones."
+    )
+    sessions_count: int = Field(ge=0, description="How many sessions the group played.")
+    page: int = Field(ge=1, description="This page of the sessions: 1 holds the newest.")
+    pages: int = Field(ge=1, description="How many pages there are (no session: one).")
+    page_size: int = Field(ge=1, description="The most sessions a page holds.")
     links: GroupLinks
 
 
@@ -265,14 +274,21 @@ _GROUP_EXAMPLE: Schema = {
             },
         }
     ],
+    "sessions_count": 1,
+    "page": 1,
+    "pages": 1,
+    "page_size": 30,
     "links": {
         "view": f"{_BASE}/g/{_GROUP_ID}",
         "stats": f"{_BASE}/api/v1/groups/{_GROUP_ID}/stats",
+        "newer": None,
+        "older": None,
     },
 }
 _CREATED_EXAMPLE: Schema = {
     **_GROUP_EXAMPLE,
     "sessions": [],
+    "sessions_count": 0,
     "edit_key": _GROUP_KEY,
     "links": {
         **_GROUP_EXAMPLE["links"],
@@ -430,11 +446,33 @@ def group_paths() -> Schema:
                 "operationId": "readGroup",
                 "tags": ["groups"],
                 "summary": "Read a group",
-                "description": "Its players and every session it played. No key needed.",
-                "parameters": group,
+                "description": "Its players and a page of the sessions it played, the "
+                "newest first (`links` name the newer and older pages). No key needed.",
+                "parameters": [
+                    *group,
+                    {
+                        "name": "page",
+                        "in": "query",
+                        "required": False,
+                        "description": "The page of sessions: 1 (the newest, unless asked) "
+                        "to `pages`.",
+                        "schema": {"type": "integer", "minimum": 1},
+                    },
+                ],
                 "responses": {
                     "200": ok("The group.", "GroupAnswer", _GROUP_EXAMPLE),
-                    **standard_errors(404),
+                    "400": error_response(
+                        "`page` is not a whole number from 1, or the request was sent to a "
+                        "host name the server does not answer to (its `TRUSTED_HOSTS` setting).",
+                        "“page” must be a whole number from 1.",
+                        "page",
+                    ),
+                    "404": error_response(
+                        "No group has this id (`field` null), or the page is past the last "
+                        "(`field`: `page`).",
+                        "This group's list of sessions has pages 1 to 3.",
+                        "page",
+                    ),
                 },
             }
         },

@@ -21,7 +21,7 @@ from scorekeeper.web import access
 from scorekeeper.web.export import parse_json, uploaded
 from scorekeeper.web.forms import GroupImportForm, KeyedForm, NewSessionForm, new_session_form
 from scorekeeper.web.inputs import check_text
-from scorekeeper.web.sessions import share_page, start_session
+from scorekeeper.web.sessions import page_asked, pages_of, share_page, start_session
 from scorekeeper.web.uploads import size_text
 
 bp = Blueprint("groups", __name__)
@@ -80,14 +80,31 @@ def new_group() -> Response | tuple[str, int]:
     return page, 422 if error else 200
 
 
+def group_url(group_id: str, page: int) -> str:
+    """The group's page at this page of its sessions (the first named by no argument),
+    scrolled to the list."""
+    return url_for(
+        "groups.group_page", group_id=group_id, page=page if page > 1 else None, _anchor="sessions"
+    )
+
+
 @bp.get("/g/<group_id>")
 def group_page(group_id: str) -> str:
+    """The group's players and a page of its sessions, the newest first."""
     group = load_or_404(group_id)
+    page = page_asked("page")
+    counts = group_figures.session_counts(group_id)
+    pages = pages_of(counts.played, access.LIST_PAGE_SIZE)
+    if page > pages:
+        abort(404, f"This group's list of sessions has pages 1 to {pages}.")
     access.remember_group(group_id, access.VIEW)
     return render_template(
         "groups/group.html",
         group=group,
-        sessions=read_model.group_summaries(group_id),
+        finished=counts.finished,
+        sessions=read_model.group_summaries(group_id, page, access.LIST_PAGE_SIZE),
+        newer_sessions=group_url(group_id, page - 1) if page > 1 else None,
+        older_sessions=group_url(group_id, page + 1) if page < pages else None,
         may_edit=access.device_may_edit_group(group_id),
     )
 

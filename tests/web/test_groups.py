@@ -55,8 +55,9 @@ def refusal(response: Any) -> str:
 
 
 def sessions_of(app: Flask, group_id: str) -> list[read_model.SessionSummary]:
+    """Every session of the group (a test's group plays fewer than a page of 1,000)."""
     with app.app_context():
-        return read_model.group_summaries(group_id)
+        return read_model.group_summaries(group_id, 1, 1000)
 
 
 @pytest.fixture
