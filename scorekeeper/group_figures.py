@@ -2,10 +2,12 @@
 its rules (scorekeeper/stats.py, the reference they are tested against), from aggregates
 over the seats the write that ended each session kept (scorekeeper/read_model.py).
 
-Each query answers a few rows per player and game, or per player and day: what a request
-costs grows with the players, games and days of a group, not with its sessions. Sorting
-and naming are done here over those rows, as ``stats`` does them: a player is named as
-the player is now (a removed player's seats count for no one).
+Each query answers a few rows per player and game, per game, or per day (and player): what
+a request costs in Python grows with the players, games and days of a group, not with its
+sessions. Sorting and naming are done here over those rows, as ``stats`` does them: a
+player is named as the player is now (a removed player's seats count for no one). The
+queries are compiled once per back end (``db.Statement``): building them cost more than
+the database took to run them.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from peewee import Case, ColumnBase, fn
+from peewee import Cast, ColumnBase, fn
 
 from scorekeeper import charts, groups, stats
-from scorekeeper.db import database, from_column, is_sqlite
+from scorekeeper.db import Statement, from_column, is_sqlite
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.models import GameSession, Seat
@@ -27,27 +29,9 @@ from scorekeeper.models import GameSession, Seat
 _ENDED = fn.COALESCE(GameSession.finished_at, GameSession.updated_at)
 
 
-@dataclass(frozen=True)
-class SessionCounts:
-    """How many sessions a group played, and how many of them are finished."""
-
-    played: int
-    finished: int
-
-
-def session_counts(group_id: str) -> SessionCounts:
-    """The group's sessions counted, in one query (what its lists page by)."""
-    counted = GameSession.select(
-        fn.COUNT(GameSession.id), fn.SUM(_one_if(GameSession.finished))
-    ).where(GameSession.group == group_id)
-    [(played, finished)] = database.execute(counted).fetchall()
-    # SUM over no row is NULL.
-    return SessionCounts(played, int(finished or 0))
-
-
-def _one_if(condition: Any) -> ColumnBase:
-    """1 where ``condition`` holds, else 0: what a SUM counts (PostgreSQL sums no boolean)."""
-    return Case(None, [(condition, 1)], 0)
+def _count_of(condition: Any) -> ColumnBase:
+    """How many rows ``condition`` holds for (PostgreSQL sums no boolean)."""
+    return fn.SUM(Cast(condition, "integer"))
 
 
 def _day(moment: Any) -> ColumnBase:
@@ -64,54 +48,103 @@ def _as_time(stored: object) -> datetime:
     return from_column(GameSession.updated_at, stored)
 
 
-def _counted(group_id: str) -> Any:
-    """The ranked seats of the group's finished sessions: what the statistics count."""
-    return (GameSession.group == group_id) & GameSession.finished & Seat.score.is_null(False)
+def _counted() -> Any:
+    """The ranked seats of a group's finished sessions (the group's id the one value):
+    what the statistics count."""
+    return (GameSession.group == "") & GameSession.finished & Seat.score.is_null(False)
 
 
-def compute(group: groups.Group) -> stats.Stats:
-    """Every figure of the group's statistics, as ``stats.compute`` over its results."""
-    names = {str(player.id): player.name for player in group.players}
-    by_game = (
-        Seat.select(
+@dataclass(frozen=True)
+class SessionCounts:
+    """How many sessions a group played, and how many of them are finished."""
+
+    played: int
+    finished: int
+
+
+_SESSION_COUNTS = Statement(
+    lambda: GameSession.select(fn.COUNT(GameSession.id), _count_of(GameSession.finished)).where(
+        GameSession.group == ""
+    )
+)
+
+
+def session_counts(group_id: str) -> SessionCounts:
+    """The group's sessions counted, in one query (what its lists page by)."""
+    [(played, finished)] = _SESSION_COUNTS.execute(group_id).fetchall()
+    # SUM over no row is NULL.
+    return SessionCounts(played, int(finished or 0))
+
+
+# Every finished session has seats its engine ranks: the session rows alone say which
+# games were played on which days (no seat is read).
+_GAMES_BY_DAY = Statement(
+    lambda: (
+        GameSession.select(
             GameSession.game,
             GameSession.lower_is_better,
             _day(_ENDED),
-            fn.COUNT(fn.DISTINCT(GameSession.id)),
+            fn.COUNT(GameSession.id),
             fn.MAX(_ENDED),
         )
-        .join(GameSession)
-        .where(_counted(group.id))
+        .where((GameSession.group == "") & GameSession.finished)
         .group_by(GameSession.game, GameSession.lower_is_better, _day(_ENDED))
     )
-    games: dict[tuple[str, bool], tuple[int, datetime]] = {}
-    days: set[date] = set()
-    for slug, lower, day, played, last in database.execute(by_game):
-        key = (str(slug), bool(lower))
-        so_far, latest = games.get(key, (0, _as_time(last)))
-        games[key] = (so_far + played, max(latest, _as_time(last)))
-        days.add(_as_date(day))
-    by_player_game = (
+)
+_BY_PLAYER_AND_GAME = Statement(
+    lambda: (
         Seat.select(
             Seat.player,
             GameSession.game,
             GameSession.lower_is_better,
             fn.COUNT(Seat.id),
-            fn.SUM(_one_if(Seat.won)),
+            _count_of(Seat.won),
             fn.MAX(_ENDED),
             fn.SUM(Seat.score),
             fn.MIN(Seat.score),
             fn.MAX(Seat.score),
         )
         .join(GameSession)
-        .where(_counted(group.id) & Seat.player.is_null(False))
+        .where(_counted() & Seat.player.is_null(False))
         .group_by(Seat.player, GameSession.game, GameSession.lower_is_better)
     )
+)
+# Only the days a player won on: on the others their wins so far stay as they were.
+_WINS_BY_DAY = Statement(
+    lambda: (
+        Seat.select(Seat.player, _day(_ENDED), fn.COUNT(Seat.id))
+        .join(GameSession)
+        .where(_counted() & Seat.player.is_null(False) & Seat.won)
+        .group_by(Seat.player, _day(_ENDED))
+    )
+)
+
+
+def compute(group: groups.Group) -> stats.Stats:
+    """Every figure of the group's statistics, as ``stats.compute`` over its results."""
+    names = {str(player.id): player.name for player in group.players}
+    by_game: dict[tuple[str, bool], tuple[int, Any]] = {}
+    days = set()
+    for slug, lower, day, played, last in _GAMES_BY_DAY.execute(group.id):
+        key = (str(slug), bool(lower))
+        # The stored times compare as they are (ISO text on SQLite): one made a datetime.
+        so_far, latest = by_game.get(key, (0, last))
+        by_game[key] = (so_far + played, max(latest, last))
+        days.add(_as_date(day))
+    games = {key: (played, _as_time(last)) for key, (played, last) in by_game.items()}
     game_players: dict[tuple[str, bool], list[stats.GamePlayerRecord]] = {}
     totals: dict[str, tuple[int, int, datetime]] = {}
-    for player_id, slug, lower, played, won, last, total, lowest, highest in database.execute(
-        by_player_game
-    ):
+    for (
+        player_id,
+        slug,
+        lower,
+        played,
+        won,
+        last,
+        total,
+        lowest,
+        highest,
+    ) in _BY_PLAYER_AND_GAME.execute(group.id):
         player, ended = str(player_id), _as_time(last)
         game_players.setdefault((str(slug), bool(lower)), []).append(
             stats.GamePlayerRecord(
@@ -144,23 +177,20 @@ def compute(group: groups.Group) -> stats.Stats:
             for player, (played, won, last) in totals.items()
         ),
         games=tuple(sorted(game_records, key=lambda g: (-g.played, g.title))),
-        wins_over_time=_wins_over_time(group.id, names, sorted(days)),
+        wins_over_time=_wins_over_time(
+            group.id, {player: names[player] for player in totals}, sorted(days)
+        ),
     )
 
 
 def _wins_over_time(
-    group_id: str, names: dict[str, str], days: list[date]
+    group_id: str, players: dict[str, str], days: list[date]
 ) -> tuple[charts.Series, ...]:
-    """Each player's wins so far on each day a game of the group ended."""
-    won_by_day = (
-        Seat.select(Seat.player, _day(_ENDED), fn.SUM(_one_if(Seat.won)))
-        .join(GameSession)
-        .where(_counted(group_id) & Seat.player.is_null(False))
-        .group_by(Seat.player, _day(_ENDED))
-    )
-    won: dict[str, dict[date, int]] = {}
-    for player_id, day, wins in database.execute(won_by_day):
-        won.setdefault(str(player_id), {})[_as_date(day)] = int(wins)
+    """Each player's (by key, with their name) wins so far on each of ``days``, the days a
+    game of the group ended."""
+    won: dict[str, dict[date, int]] = {player: {} for player in players}
+    for player_id, day, wins in _WINS_BY_DAY.execute(group_id):
+        won[str(player_id)][_as_date(day)] = wins
     lines = []
     for player, mine in won.items():
         total = 0
@@ -168,7 +198,7 @@ def _wins_over_time(
         for day in days:
             total += mine.get(day, 0)
             points.append((float(day.toordinal()), float(total)))
-        lines.append(charts.Series(names[player], tuple(points)))
+        lines.append(charts.Series(players[player], tuple(points)))
     # Names are unique in a group, whatever their case: no two lines tie.
     return tuple(sorted(lines, key=lambda s: (-s.points[-1][1], s.name.casefold())))
 
@@ -200,27 +230,31 @@ def duel(
     return _head_to_head(group.id, *chosen)
 
 
-def _head_to_head(group_id: str, first: groups.Player, second: groups.Player) -> stats.HeadToHead:
-    """The two players over the group's finished sessions where both had a ranked seat."""
+def _both_played() -> Any:
+    # The seats of two players (the group's id, then the players' ids) in one session.
     other = Seat.alias()
-    both = (
+    return (
         Seat.select(
             fn.COUNT(Seat.id),
-            fn.SUM(_one_if(Seat.won & other.won)),
-            fn.SUM(_one_if(Seat.won & ~other.won)),
-            fn.SUM(_one_if(~Seat.won & other.won)),
+            _count_of(Seat.won & other.won),
+            _count_of(Seat.won & ~other.won),
+            _count_of(~Seat.won & other.won),
         )
         .join(GameSession)
         .switch(Seat)
         .join(other, on=(other.session == Seat.session))
-        .where(
-            _counted(group_id)
-            & (Seat.player == first.id)
-            & (other.player == second.id)
-            & other.score.is_null(False)
-        )
+        .where(_counted() & (Seat.player == 0) & (other.player == 0) & other.score.is_null(False))
     )
-    [(played, shared, first_won, second_won)] = database.execute(both).fetchall()
+
+
+_BOTH_PLAYED = Statement(_both_played)
+
+
+def _head_to_head(group_id: str, first: groups.Player, second: groups.Player) -> stats.HeadToHead:
+    """The two players over the group's finished sessions where both had a ranked seat."""
+    [(played, shared, first_won, second_won)] = _BOTH_PLAYED.execute(
+        group_id, first.id, second.id
+    ).fetchall()
     # SUM over no row is NULL.
     shared, first_won, second_won = (int(count or 0) for count in (shared, first_won, second_won))
     return stats.HeadToHead(

@@ -52,7 +52,8 @@ def random_group(chance: random.Random) -> groups.Group:
         winners = set(chance.sample(range(len(seated)), chance.choice((1, 1, 2))))
         for position, player in enumerate(seated):
             guest = chance.random() < 0.1
-            ranked = finished and chance.random() > 0.05
+            # A finished game's engine ranks some seats (its first), seldom not all.
+            ranked = finished and (position == 0 or chance.random() > 0.05)
             seats.append(
                 {
                     "session": session_id,
