@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 import pytest
 from flask import Flask
 
-from scorekeeper import group_figures, groups, keys, results, stats, store
+from scorekeeper import group_figures, groups, keys, lifecycle, results, stats
 from scorekeeper.db import write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction
@@ -27,7 +27,9 @@ def random_group(chance: random.Random) -> groups.Group:
     days around a new year (several on one day), with shared wins, seats of no player or of
     a player removed since, a player renamed, a session in play and one of another group."""
     group = groups.create(f"Club {chance.randrange(10**6)}", list(NAMES))
-    original = GameSession.get_by_id(store.create("score-sheet", ["A", "B"], {"target": 100})[0])
+    original = GameSession.get_by_id(
+        lifecycle.create("score-sheet", ["A", "B"], {"target": 100})[0]
+    )
     sessions, seats = [], []
     players = [player.id for player in group.players]
     for number in range(chance.randrange(1, 40)):
@@ -71,7 +73,7 @@ def random_group(chance: random.Random) -> groups.Group:
     groups.change_player(group.id, players[0], "Annabel")
     groups.remove_player(group.id, players[-1])
     other = groups.create("Elsewhere", ["Zed", "Yan"])
-    store.create(
+    lifecycle.create(
         "score-sheet",
         ["Zed", "Yan"],
         {"target": 100},
