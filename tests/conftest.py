@@ -51,6 +51,7 @@ from scorekeeper import (
     announced,
     create_app,
     devices,
+    group_figures,
     session_log,
     session_views,
     snapshots,
@@ -760,11 +761,11 @@ class Statements(logging.Handler):
 
 
 def prepared_sql() -> dict[str, str]:
-    """The SQL of each of the store's (and the devices') statements by its name as a prepared
-    one."""
+    """The SQL of each of the store's (and the devices' and the statistics') statements by its
+    name as a prepared one."""
     made = [
         value
-        for module in (store, session_views, session_log, snapshots)
+        for module in (store, session_views, session_log, snapshots, group_figures)
         for value in vars(module).values()
         if isinstance(value, Statement)
     ]
