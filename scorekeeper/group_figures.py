@@ -1,6 +1,7 @@
-"""A group's statistics counted by the database: the figures ``stats.compute`` gives by
-its rules (scorekeeper/stats.py, the reference they are tested against), from aggregates
-over the seats the write that ended each session kept (scorekeeper/read_model.py).
+"""A group's statistics counted by the database, by the rules of scorekeeper/stats.py:
+aggregates over the seats the write that ended each session kept
+(scorekeeper/read_model.py). tests/stats_reference.py counts the same in plain Python over
+each session's record: the reference these queries are tested against.
 
 Each query answers a few rows per player and game, per game, or per day (and player): what
 a request costs in Python grows with the players, games and days of a group, not with its
@@ -24,8 +25,7 @@ from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.models import GameSession, Seat
 
-# finished_at is backfilled for every finished session; updated_at is a safe bound (as in
-# results.group_results).
+# finished_at is backfilled for every finished session; updated_at is a safe bound.
 _ENDED = fn.COALESCE(GameSession.finished_at, GameSession.updated_at)
 
 
@@ -121,7 +121,7 @@ _WINS_BY_DAY = Statement(
 
 
 def compute(group: groups.Group) -> stats.Stats:
-    """Every figure of the group's statistics, as ``stats.compute`` over its results."""
+    """Every figure of the group's statistics."""
     names = {str(player.id): player.name for player in group.players}
     by_game: dict[tuple[str, bool], tuple[int, Any]] = {}
     days = set()

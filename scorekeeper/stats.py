@@ -1,9 +1,10 @@
-"""A group's statistics, counted from its finished sessions (pure: no flask, no database).
+"""A group's statistics: the figures' shapes and the rules they are counted by (the
+database counts them: scorekeeper/group_figures.py).
 
 How things count:
 
-- Only finished sessions count; each is one ``Result`` (scorekeeper/results.py makes
-  them from a session).
+- Only finished sessions count, each as the write that ended it recorded its seats
+  (scorekeeper/read_model.py).
 - A game is **won** by every seat the engine names a winner. When it names several (a
   tie the rules let stand, or a Yokai Septet team), each of them counts the game as
   won: shared wins count for each winner, so the wins of a group can add up to more
@@ -19,27 +20,12 @@ How things count:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TypeVar
 
 from scorekeeper import charts
-
-
-@dataclass(frozen=True)
-class Result:
-    """One finished session, seat by seat."""
-
-    session_id: str
-    game: str  # the game's slug
-    game_title: str
-    lower_is_better: bool
-    ended_at: datetime
-    players: tuple[str, ...]  # per seat, the group player's key ("" for none)
-    names: tuple[str, ...]  # per seat, the name played under
-    scores: tuple[int, ...]  # per seat, the final score (a team's score for each partner)
-    winners: frozenset[int]  # the winning seats (several when the win is shared)
 
 
 @dataclass(frozen=True)
@@ -104,103 +90,9 @@ class Stats:
     wins_over_time: tuple[charts.Series, ...]  # x: the day's ordinal, y: wins so far
 
 
-@dataclass(frozen=True)
-class _Seat:
-    result: Result
-    seat: int
-
-    @property
-    def score(self) -> int:
-        return self.result.scores[self.seat]
-
-    @property
-    def won(self) -> bool:
-        return self.seat in self.result.winners
-
-
-def _seats_of(results: Iterable[Result]) -> dict[str, list[_Seat]]:
-    """Each group player's seats, in the order the sessions ended."""
-    seats: dict[str, list[_Seat]] = {}
-    for result in sorted(results, key=lambda r: (r.ended_at, r.session_id)):
-        for seat, player in enumerate(result.players):
-            if player:
-                seats.setdefault(player, []).append(_Seat(result, seat))
-    return seats
-
-
-def _record(player: str, seats: Sequence[_Seat]) -> PlayerRecord:
-    last = seats[-1]
-    return PlayerRecord(
-        player=player,
-        # The name of the player's latest game (a group player may have been renamed).
-        name=last.result.names[last.seat],
-        played=len(seats),
-        won=sum(seat.won for seat in seats),
-        last_played=last.result.ended_at,
-    )
-
-
-def _game_record(player: str, seats: Sequence[_Seat]) -> GamePlayerRecord:
-    """The player's record in one game (``seats`` are all of that game)."""
-    scores = [seat.score for seat in seats]
-    return GamePlayerRecord(
-        **vars(_record(player, seats)),
-        average=sum(scores) / len(scores),
-        best=min(scores) if seats[-1].result.lower_is_better else max(scores),
-    )
-
-
 def ranked(records: Iterable[Record]) -> tuple[Record, ...]:
     """Most wins first, then the best win rate, then by name."""
     return tuple(sorted(records, key=lambda r: (-r.won, -r.win_rate, r.name.casefold(), r.player)))
-
-
-def compute(results: Sequence[Result]) -> Stats:
-    """Every figure of the group page from its finished sessions' results."""
-    seats = _seats_of(results)
-    games: dict[tuple[str, bool], list[Result]] = {}
-    for result in results:
-        games.setdefault((result.game, result.lower_is_better), []).append(result)
-    game_records = []
-    for (game, lower), played in games.items():
-        by_player = _seats_of(played)
-        title = played[0].game_title + (" (lowest wins)" if lower else "")
-        game_records.append(
-            GameRecord(
-                game=game,
-                title=title,
-                lower_is_better=lower,
-                played=len(played),
-                last_played=max(result.ended_at for result in played),
-                players=ranked(_game_record(player, mine) for player, mine in by_player.items()),
-            )
-        )
-    return Stats(
-        played=len(results),
-        players=ranked(_record(player, mine) for player, mine in seats.items()),
-        games=tuple(sorted(game_records, key=lambda g: (-g.played, g.title))),
-        wins_over_time=_wins_over_time(results, seats),
-    )
-
-
-def _wins_over_time(
-    results: Sequence[Result], seats: dict[str, list[_Seat]]
-) -> tuple[charts.Series, ...]:
-    days = sorted({result.ended_at.date() for result in results})
-    lines = []
-    for mine in seats.values():
-        won_by_day: dict[date, int] = {}
-        for seat in mine:
-            day = seat.result.ended_at.date()
-            won_by_day[day] = won_by_day.get(day, 0) + seat.won
-        total = 0
-        points = []
-        for day in days:
-            total += won_by_day.get(day, 0)
-            points.append((float(day.toordinal()), float(total)))
-        name = mine[-1].result.names[mine[-1].seat]
-        lines.append(charts.Series(name, tuple(points)))
-    return tuple(sorted(lines, key=lambda s: (-s.points[-1][1], s.name.casefold())))
 
 
 def day_text(ordinal: float) -> str:
@@ -229,32 +121,3 @@ def wins_chart(stats: Stats) -> charts.LineChart:
         x_ticks=4,
         steps=True,
     )
-
-
-def head_to_head(results: Sequence[Result], first: str, second: str) -> HeadToHead:
-    """Two group players (by key) over the sessions where both had a seat; ValueError
-    with the sentence to show when they are one player or one never played."""
-    names: dict[str, str] = {}
-    for result in sorted(results, key=lambda r: (r.ended_at, r.session_id)):
-        names.update(zip(result.players, result.names, strict=True))
-    for field, player in (("first", first), ("second", second)):
-        if player not in names:
-            raise ValueError(f"The {field} player has played no finished game in this group.")
-    if first == second:
-        raise ValueError("Choose two different players to compare.")
-    counts = {"played": 0, "first_won": 0, "second_won": 0, "shared": 0, "neither": 0}
-    for result in results:
-        if first not in result.players or second not in result.players:
-            continue
-        a_won = result.players.index(first) in result.winners
-        b_won = result.players.index(second) in result.winners
-        counts["played"] += 1
-        if a_won and b_won:
-            counts["shared"] += 1
-        elif a_won:
-            counts["first_won"] += 1
-        elif b_won:
-            counts["second_won"] += 1
-        else:
-            counts["neither"] += 1
-    return HeadToHead(first, second, names[first], names[second], **counts)

@@ -39,6 +39,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg2
 import pytest
+import stats_reference
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
@@ -55,7 +56,6 @@ from scorekeeper import (
     session_log,
     session_views,
     snapshots,
-    stats,
     store,
 )
 from scorekeeper.announced import AnnouncedVersions
@@ -724,11 +724,11 @@ def finished_result(
     winners: set[str],
     *,
     lower_is_better: bool = False,
-) -> stats.Result:
+) -> stats_reference.Result:
     """A session of ``game`` that ended on 2026-11-<day> at 21:30 UTC: each seat's score
     by group player key, the player named after the key ("ann" plays as "Ann")."""
     keys = tuple(seats)
-    return stats.Result(
+    return stats_reference.Result(
         session_id=session,
         game=game,
         game_title=game.title(),

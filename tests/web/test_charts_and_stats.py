@@ -9,14 +9,15 @@ from datetime import UTC, datetime
 from html import unescape
 
 import pytest
+import stats_reference
 from conftest import SQLITE_ONLY, act, finished_result, finished_session, start
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS
+from stats_reference import result_of
 
-from scorekeeper import session_views, stats
+from scorekeeper import session_views
 from scorekeeper.games.base import MINUS
-from scorekeeper.results import result_of
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -158,8 +159,8 @@ def test_the_stats_partial_shows_players_games_wins_over_time_and_a_head_to_head
 ) -> None:
     html = rendered(
         app,
-        stats=stats.compute(RESULTS),
-        duel=stats.head_to_head(RESULTS, "bo", "ann"),
+        stats=stats_reference.compute(RESULTS),
+        duel=stats_reference.head_to_head(RESULTS, "bo", "ann"),
         duel_error=None,
     )
     assert "3 finished games. Shared wins count for each winner." in html
@@ -187,7 +188,7 @@ def test_the_stats_partial_shows_players_games_wins_over_time_and_a_head_to_head
 def test_the_stats_partial_says_why_a_head_to_head_was_refused(app: Flask) -> None:
     html = rendered(
         app,
-        stats=stats.compute(RESULTS),
+        stats=stats_reference.compute(RESULTS),
         duel=None,
         duel_error="Choose two different players to compare.",
     )
@@ -196,6 +197,6 @@ def test_the_stats_partial_says_why_a_head_to_head_was_refused(app: Flask) -> No
 
 
 def test_the_stats_partial_of_a_group_without_finished_games_says_so(app: Flask) -> None:
-    html = rendered(app, stats=stats.compute(()), duel=None, duel_error=None)
+    html = rendered(app, stats=stats_reference.compute(()), duel=None, duel_error=None)
     assert "No finished game yet: the statistics start with the first one." in html
     assert "<table" not in html and "<svg" not in html

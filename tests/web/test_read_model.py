@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import stats_reference
 from conftest import (
     POSTGRES_URL,
     Statements,
@@ -30,7 +31,7 @@ from test_group_stats import LOWEST_WINS, TARGET_10, finish
 from test_groups import make_group, player_ids
 from test_store_cache import history_edit, redo_or, yardkle_action
 
-from scorekeeper import results, session_log, session_views, store
+from scorekeeper import session_log, session_views, store
 from scorekeeper.db import database, is_sqlite
 from scorekeeper.migrations import SchemaMigration
 from scorekeeper.models import GameSession, Seat
@@ -67,7 +68,9 @@ def replayed_end(session_id: str) -> End:
     if not view.finished:
         return (False, None, None, tuple(UNRANKED for _ in view.seats))
     outcome = outcome_of(view.game, view.state)
-    counted = results.result_of(view, [str(seat) for seat in range(len(view.seats))], ENDED_AT)
+    counted = stats_reference.result_of(
+        view, [str(seat) for seat in range(len(view.seats))], ENDED_AT
+    )
     seats = []
     for position in range(len(view.seats)):
         if str(position) not in counted.players:
