@@ -12,7 +12,7 @@ from conftest import Statements, Table, start, start_session
 from flask.testing import FlaskClient
 from test_cryptruck_game import play_round
 
-from scorekeeper import session_views, store
+from scorekeeper import announced, session_views, store
 from scorekeeper.db import database, is_sqlite
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.yardkle import rules as yardkle
@@ -119,7 +119,11 @@ def test_a_view_catching_up_on_appends_knows_its_undo_and_redo_and_reads_only_ne
         other_worker.setattr(session_views, "_views", Recent(256))
         play_yardkle(table, 3, seed=5)
     statements.sql.clear()
-    view = session_views.load(table.id)
+    with pytest.MonkeyPatch.context() as deaf:
+        # Read from the database: on PostgreSQL the worker may have heard the appends
+        # announced with their events, and then reads none (test_announced_versions).
+        deaf.setattr(announced, "current", None)
+        view = session_views.load(table.id)
     assert view.version == undone.version + 5
     # Given by the catch-up, without a scan of the log: the new events are live appends.
     assert {"can_undo": True, "can_redo": False}.items() <= vars(view).items()
