@@ -14,10 +14,14 @@ Run: .venv/bin/python bench/answer_size.py [postgresql://user@host/db ...]
 from __future__ import annotations
 
 import json
-import sys
-import tempfile
 
-from yardkle_game import SEATS, open_app, seeded_actions, sessions_deleted_afterwards
+from yardkle_game import (
+    SEATS,
+    measure_each_database,
+    open_app,
+    seeded_actions,
+    sessions_deleted_afterwards,
+)
 
 from scorekeeper import store
 from scorekeeper.db import database
@@ -65,11 +69,7 @@ def measure(database_url: str, label: str) -> bool:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as directory:
-        met = [measure(f"sqlite:///{directory}/bench.sqlite3", "SQLite")]
-        for url in sys.argv[1:]:
-            met.append(measure(url, "PostgreSQL"))
-    sys.exit(0 if all(met) else 1)
+    measure_each_database(measure)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,6 @@ Run: .venv/bin/python bench/groups.py [postgresql://user@host/db ...]
 from __future__ import annotations
 
 import statistics
-import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,7 +29,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 from peewee import chunked
-from yardkle_game import open_app
+from yardkle_game import measure_each_database, open_app
 
 from scorekeeper import groups, keys, lifecycle, session_views, store
 from scorekeeper.db import database, write_transaction
@@ -245,11 +243,7 @@ def measure(database_url: str, label: str) -> bool:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as directory:
-        met = [measure(f"sqlite:///{directory}/bench.sqlite3", "SQLite")]
-        for url in sys.argv[1:]:
-            met.append(measure(url, "PostgreSQL"))
-    sys.exit(0 if all(met) else 1)
+    measure_each_database(measure)
 
 
 if __name__ == "__main__":

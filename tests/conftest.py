@@ -464,16 +464,22 @@ def start(client: FlaskClient, slug: str, names: list[str], **fields: Any) -> Ta
 
 
 def played_to_the_end(
-    client: FlaskClient, game: str, read: Callable[[str], object] = lambda _html: None
+    client: FlaskClient,
+    game: str,
+    read: Callable[[str], object] = lambda _html: None,
+    rng: random.Random | None = None,
+    tapped: Callable[[str, int], object] = lambda _id, _tap: None,
 ) -> str:
     """A session of ``game`` (one of page_player's WALKS) tapped through its pages to the
-    end, each page's HTML given to ``read`` on the way; its id."""
+    end at random (``rng``, seeded by the game's name if none), each page's HTML given to
+    ``read`` on the way, and the session's id and the tap's number to ``tapped`` after
+    each tap; its id."""
     slug, seats, fields = WALKS[game]
     table = start(client, slug, seats, **fields)
-    rng = random.Random(game)
+    rng = rng or random.Random(game)
     # A page may redirect to a question of its own (a card's size): the walk follows it.
     url = table.url
-    for _ in range(600):
+    for tap in range(600):
         html = client.get(url).get_data(as_text=True)
         read(html)
         offered = submissions(html, rng)
@@ -485,6 +491,7 @@ def played_to_the_end(
         chosen = rng.choice(by_type[rng.choice(sorted(by_type))])
         answer = client.post(chosen.action, data=chosen.data())
         url = answer.location if answer.status_code == 303 else table.url
+        tapped(table.id, tap)
     pytest.fail(f"{game} did not end within 600 taps")
 
 

@@ -20,12 +20,13 @@ from conftest import (
     empty_postgres,
     finished_session,
     make_app,
+    played_to_the_end,
     start,
     start_session,
 )
 from flask import Flask
 from flask.testing import FlaskClient
-from page_player import WALKS, submissions
+from page_player import WALKS
 from test_app import EVERY_MIGRATION, migrated_up_to
 from test_group_stats import LOWEST_WINS, TARGET_10, finish
 from test_groups import make_group, player_ids
@@ -93,22 +94,9 @@ def assert_kept(session_id: str, step: object = None) -> None:
 def walked(client: FlaskClient, game: str, rng: random.Random) -> str:
     """A session of ``game`` (a page_player walk) tapped through its pages at random to its
     end, its read model checked after each tap; its id."""
-    slug, seats, fields = WALKS[game]
-    table = start(client, slug, seats, **fields)
-    url = table.url
-    for tap in range(600):
-        offered = submissions(client.get(url).get_data(as_text=True), rng)
-        if not offered:
-            return table.id
-        # An action type first, then one of its forms (as conftest.played_to_the_end).
-        by_type: dict[str, list[Any]] = {}
-        for sub in offered:
-            by_type.setdefault(dict(sub.fields).get("type", ""), []).append(sub)
-        chosen = rng.choice(by_type[rng.choice(sorted(by_type))])
-        answer = client.post(chosen.action, data=chosen.data())
-        url = answer.location if answer.status_code == 303 else table.url
-        assert_kept(table.id, (game, tap))
-    pytest.fail(f"{game} did not end within 600 taps")
+    return played_to_the_end(
+        client, game, rng=rng, tapped=lambda session_id, tap: assert_kept(session_id, (game, tap))
+    )
 
 
 def edited_beyond_the_end(session_id: str, rng: random.Random) -> None:
