@@ -35,6 +35,7 @@ from scorekeeper.games.base import (
     signed,
 )
 from scorekeeper.games.engine import Engine, on
+from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
 
@@ -97,7 +98,8 @@ class State:
     winner: str
     # 0 = no target: the table ends the game with a finish.
     target: int
-    rounds: tuple[tuple[int, ...], ...] = field(metadata=HISTORY)
+    # Shared with the state before (GrowingTuple): a round adds its points without a copy.
+    rounds: GrowingTuple[tuple[int, ...]] = field(metadata=HISTORY)
     totals: tuple[int, ...]
     finished: bool
     last_ruling: str
@@ -183,7 +185,7 @@ def _apply_round(state: State, action: Round) -> State:
                 f"points.{seat}",
             )
     totals = tuple(total + value for total, value in zip(state.totals, action.points, strict=True))
-    played = evolve(state, rounds=(*state.rounds, action.points), totals=totals)
+    played = evolve(state, rounds=state.rounds.plus(action.points), totals=totals)
     number = len(played.rounds)
     head = f"Round {number}: {_round_text(players, action.points)}."
     reached = _reached_target(played)
@@ -320,7 +322,7 @@ class ScoreSheet(Engine[State, Action]):
             game_name=str(options["game_name"]),
             winner=str(options["winner"]),
             target=target,
-            rounds=(),
+            rounds=GrowingTuple(),
             totals=(0,) * len(players),
             finished=False,
             last_ruling="",
