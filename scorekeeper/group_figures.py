@@ -1,47 +1,45 @@
 """A group's statistics counted by the database, by the rules of scorekeeper/stats.py:
-aggregates over the seats the write that ended each session kept
-(scorekeeper/read_model.py). tests/stats_reference.py counts the same in plain Python over
-each session's record: the reference these queries are tested against.
+read from the totals the writes keep (scorekeeper/group_totals.py), a few rows per player
+and game, per game, and per step of the wins chart; a head to head from the seats the write
+that ended each session kept (scorekeeper/read_model.py). tests/stats_reference.py counts
+the same in plain Python over each session's record: the reference these figures are
+tested against.
 
-Each query answers a few rows per player and game, per game, or per day (and player): what
-a request costs in Python grows with the players, games and days of a group, not with its
-sessions. Sorting and naming are done here over those rows, as ``stats`` does them: a
-player is named as the player is now (a removed player's seats count for no one). The
-queries are compiled once per back end (``db.Statement``): building them cost more than
-the database took to run them.
+What a request reads and costs grows with the players, games and days of a group, not
+with its sessions; the wins chart's points are at most ``stats.MOST_WIN_POINTS`` per
+player. Sorting and naming are done here over those rows, as ``stats`` does them: a player
+is named as the player is now (a removed player's seats count for no one). The queries
+are compiled once per back end (``db.Statement``): building them cost more than the
+database took to run them.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from peewee import Cast, ColumnBase, fn
 
 from scorekeeper import charts, groups, stats
-from scorekeeper.db import Statement, from_column, is_sqlite
+from scorekeeper.db import Statement, from_column
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction
-from scorekeeper.models import GameSession, Seat
-
-# finished_at is backfilled for every finished session; updated_at is a safe bound.
-_ENDED = fn.COALESCE(GameSession.finished_at, GameSession.updated_at)
+from scorekeeper.models import (
+    GameSession,
+    GroupDay,
+    GroupGame,
+    GroupPlayerDay,
+    GroupPlayerGame,
+    Seat,
+)
 
 
 def _count_of(condition: Any) -> ColumnBase:
     """How many rows ``condition`` holds for (PostgreSQL sums no boolean)."""
     return fn.SUM(Cast(condition, "integer"))
-
-
-def _day(moment: Any) -> ColumnBase:
-    """The day of a stored (naive UTC) time, as each database writes it."""
-    return fn.date(moment) if is_sqlite() else moment.cast("date")
-
-
-def _as_date(stored: object) -> date:
-    # SQLite's date() answers text, PostgreSQL's cast a date.
-    return stored if isinstance(stored, date) else date.fromisoformat(str(stored))
 
 
 def _as_time(stored: object) -> datetime:
@@ -76,62 +74,33 @@ def session_counts(group_id: str) -> SessionCounts:
     return SessionCounts(played, int(finished or 0))
 
 
-# Every finished session has seats its engine ranks: the session rows alone say which
-# games were played on which days (no seat is read).
-_GAMES_BY_DAY = Statement(
-    lambda: (
-        GameSession.select(
-            GameSession.game,
-            GameSession.lower_is_better,
-            _day(_ENDED),
-            fn.COUNT(GameSession.id),
-            fn.MAX(_ENDED),
-        )
-        .where((GameSession.group == "") & GameSession.finished)
-        .group_by(GameSession.game, GameSession.lower_is_better, _day(_ENDED))
-    )
+_GAMES = Statement(
+    lambda: GroupGame.select(
+        GroupGame.game, GroupGame.lower_is_better, GroupGame.played, GroupGame.last_ended
+    ).where(GroupGame.group == "")
 )
 _BY_PLAYER_AND_GAME = Statement(
-    lambda: (
-        Seat.select(
-            Seat.player,
-            GameSession.game,
-            GameSession.lower_is_better,
-            fn.COUNT(Seat.id),
-            _count_of(Seat.won),
-            fn.MAX(_ENDED),
-            fn.SUM(Seat.score),
-            fn.MIN(Seat.score),
-            fn.MAX(Seat.score),
-        )
-        .join(GameSession)
-        .where(_counted() & Seat.player.is_null(False))
-        .group_by(Seat.player, GameSession.game, GameSession.lower_is_better)
-    )
-)
-# Only the days a player won on: on the others their wins so far stay as they were.
-_WINS_BY_DAY = Statement(
-    lambda: (
-        Seat.select(Seat.player, _day(_ENDED), fn.COUNT(Seat.id))
-        .join(GameSession)
-        .where(_counted() & Seat.player.is_null(False) & Seat.won)
-        .group_by(Seat.player, _day(_ENDED))
-    )
+    lambda: GroupPlayerGame.select(
+        GroupPlayerGame.player,
+        GroupPlayerGame.game,
+        GroupPlayerGame.lower_is_better,
+        GroupPlayerGame.played,
+        GroupPlayerGame.won,
+        GroupPlayerGame.last_ended,
+        GroupPlayerGame.score_sum,
+        GroupPlayerGame.score_min,
+        GroupPlayerGame.score_max,
+    ).where(GroupPlayerGame.group == "")
 )
 
 
 def compute(group: groups.Group) -> stats.Stats:
-    """Every figure of the group's statistics."""
+    """Every figure of the group's statistics, read from its totals (group_totals.py)."""
     names = {str(player.id): player.name for player in group.players}
-    by_game: dict[tuple[str, bool], tuple[int, Any]] = {}
-    days = set()
-    for slug, lower, day, played, last in _GAMES_BY_DAY.execute(group.id):
-        key = (str(slug), bool(lower))
-        # The stored times compare as they are (ISO text on SQLite): one made a datetime.
-        so_far, latest = by_game.get(key, (0, last))
-        by_game[key] = (so_far + played, max(latest, last))
-        days.add(_as_date(day))
-    games = {key: (played, _as_time(last)) for key, (played, last) in by_game.items()}
+    games = {
+        (str(slug), bool(lower)): (played, _as_time(last))
+        for slug, lower, played, last in _GAMES.execute(group.id)
+    }
     game_players: dict[tuple[str, bool], list[stats.GamePlayerRecord]] = {}
     totals: dict[str, tuple[int, int, datetime]] = {}
     for (
@@ -151,14 +120,14 @@ def compute(group: groups.Group) -> stats.Stats:
                 player=player,
                 name=names[player],
                 played=played,
-                won=int(won),
+                won=won,
                 last_played=ended,
                 average=int(total) / played,
                 best=lowest if lower else highest,
             )
         )
         all_played, all_won, latest = totals.get(player, (0, 0, ended))
-        totals[player] = (all_played + played, all_won + int(won), max(latest, ended))
+        totals[player] = (all_played + played, all_won + won, max(latest, ended))
     game_records = [
         stats.GameRecord(
             game=slug,
@@ -170,6 +139,7 @@ def compute(group: groups.Group) -> stats.Stats:
         )
         for (slug, lower), (played, last) in games.items()
     ]
+    step, lines = _wins_over_time(group.id, {player: names[player] for player in totals})
     return stats.Stats(
         played=sum(played for played, _ in games.values()),
         players=stats.ranked(
@@ -177,30 +147,73 @@ def compute(group: groups.Group) -> stats.Stats:
             for player, (played, won, last) in totals.items()
         ),
         games=tuple(sorted(game_records, key=lambda g: (-g.played, g.title))),
-        wins_over_time=_wins_over_time(
-            group.id, {player: names[player] for player in totals}, sorted(days)
-        ),
+        wins_over_time=lines,
+        wins_step=step,
     )
 
 
+# How many days, weeks, months and years games of the group ended in.
+_SPANS = Statement(
+    lambda: GroupDay.select(
+        *(fn.COUNT(fn.DISTINCT(getattr(GroupDay, step))) for step in stats.WIN_STEPS)
+    ).where(GroupDay.group == "")
+)
+
+
+def _by_step(build: Callable[[str], Any]) -> dict[str, Statement]:
+    """A statement for each step of the wins chart (``build`` of the step's column name)."""
+    return {step: Statement(functools.partial(build, step)) for step in stats.WIN_STEPS}
+
+
+# The last day of each step (day, week, month or year) a game of the group ended in.
+_LAST_DAYS = _by_step(
+    lambda step: (
+        GroupDay.select(getattr(GroupDay, step), fn.MAX(GroupDay.day))
+        .where(GroupDay.group == "")
+        .group_by(getattr(GroupDay, step))
+    )
+)
+# Only the steps a player won in: on the others their wins so far stay as they were.
+_WINS = _by_step(
+    lambda step: (
+        GroupPlayerDay.select(
+            GroupPlayerDay.player, getattr(GroupPlayerDay, step), fn.SUM(GroupPlayerDay.won)
+        )
+        .where(GroupPlayerDay.group == "")
+        .group_by(GroupPlayerDay.player, getattr(GroupPlayerDay, step))
+    )
+)
+
+
 def _wins_over_time(
-    group_id: str, players: dict[str, str], days: list[date]
-) -> tuple[charts.Series, ...]:
-    """Each player's (by key, with their name) wins so far on each of ``days``, the days a
-    game of the group ended."""
-    won: dict[str, dict[date, int]] = {player: {} for player in players}
-    for player_id, day, wins in _WINS_BY_DAY.execute(group_id):
-        won[str(player_id)][_as_date(day)] = wins
+    group_id: str, players: dict[str, str]
+) -> tuple[str, tuple[charts.Series, ...]]:
+    """The step of the wins chart, and each player's (by key, with their name) wins so far
+    at the last day a game ended in each step: the finest step that has at most
+    ``stats.MOST_WIN_POINTS`` (the chart draws no more), a day if it can."""
+    [spans] = _SPANS.execute(group_id).fetchall()
+    step = next(
+        (
+            step
+            for step, count in zip(stats.WIN_STEPS, spans, strict=True)
+            if count <= stats.MOST_WIN_POINTS
+        ),
+        stats.WIN_STEPS[-1],
+    )
+    last_days = sorted(_LAST_DAYS[step].execute(group_id).fetchall())
+    won: dict[str, dict[int, int]] = {player: {} for player in players}
+    for player_id, at, wins in _WINS[step].execute(group_id):
+        won[str(player_id)][at] = int(wins)
     lines = []
     for player, mine in won.items():
         total = 0
         points = []
-        for day in days:
-            total += mine.get(day, 0)
-            points.append((float(day.toordinal()), float(total)))
+        for at, day in last_days:
+            total += mine.get(at, 0)
+            points.append((float(day), float(total)))
         lines.append(charts.Series(players[player], tuple(points)))
     # Names are unique in a group, whatever their case: no two lines tie.
-    return tuple(sorted(lines, key=lambda s: (-s.points[-1][1], s.name.casefold())))
+    return step, tuple(sorted(lines, key=lambda s: (-s.points[-1][1], s.name.casefold())))
 
 
 def duel(

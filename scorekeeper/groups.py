@@ -18,7 +18,7 @@ from typing import TypeGuard
 
 from peewee import IntegrityError
 
-from scorekeeper import keys
+from scorekeeper import group_totals, keys
 from scorekeeper.db import write_transaction
 from scorekeeper.games.base import IllegalAction, is_digits, number_range, parse_name
 from scorekeeper.games.engine import Game
@@ -292,9 +292,12 @@ def remove_player(group_id: str, player_id: object) -> Player:
     with write_transaction():
         row = _player_row(group_id, player_id)
         removed = _player(row)
-        # The seats' link to the player is set to NULL by the database (ON DELETE SET NULL).
-        row.delete_instance()
+        # The group's row first, as a write to its totals locks it first (group_totals.lock):
+        # then the player's row and seats.
         _touch(group_id)
+        # The seats' link to the player is set to NULL by the database (ON DELETE SET NULL),
+        # and the player's totals go (ON DELETE CASCADE): their seats count for no one.
+        row.delete_instance()
     return removed
 
 
@@ -366,14 +369,18 @@ def seat_again(played_id: str, session: GameSession, order: Sequence[int]) -> No
 
 
 def link_seats(session_id: str, group_id: str, players: Sequence[int | None]) -> None:
-    """Make a session the group's, each seat the player at its position in ``players``
-    (None: no player's), inside the caller's transaction."""
+    """Make a session of no group yet the group's, each seat the player at its position in
+    ``players`` (None: no player's), inside the caller's transaction. A finished one (an
+    import's) counts in the group's totals from now on."""
     GameSession.update(group=group_id).where(GameSession.id == session_id).execute()
     for position, player in enumerate(players):
         if player is not None:
             Seat.update(player=player).where(
                 (Seat.session == session_id) & (Seat.position == position)
             ).execute()
+    ended = group_totals.counted(session_id)
+    if ended is not None:
+        group_totals.put_in(ended)
 
 
 def names_used(session_ids: Sequence[str]) -> list[str]:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import datetime
+from typing import Any
 
 import click
 from flask import Flask
 from peewee import (
+    BigIntegerField,
     BlobField,
     BooleanField,
     CharField,
@@ -22,10 +25,11 @@ from peewee import (
     ForeignKeyField,
     IntegerField,
     TextField,
+    chunked,
 )
 
 from scorekeeper import keys, read_model, session_log
-from scorekeeper.db import database, database_url, is_sqlite, write_transaction
+from scorekeeper.db import database, database_url, from_column, is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.models import BaseModel, utc_now
@@ -478,6 +482,141 @@ def snapshot_session_states() -> None:
     database.create_tables([_Snapshot16], safe=False)
 
 
+# --- Migration 17: a group's running totals, kept by the writes --------------------------
+
+
+class _GroupGame17(BaseModel):
+    group = ForeignKeyField(_PlayerGroup10, on_delete="CASCADE", index=False)
+    game = CharField(max_length=32)
+    lower_is_better = BooleanField()
+    played = IntegerField()
+    last_ended = DateTimeField()
+
+    class Meta:
+        table_name = "group_game"
+        primary_key = CompositeKey("group", "game", "lower_is_better")
+
+
+class _GroupPlayerGame17(BaseModel):
+    group = ForeignKeyField(_PlayerGroup10, on_delete="CASCADE")
+    player = ForeignKeyField(_GroupPlayer10, on_delete="CASCADE", index=False)
+    game = CharField(max_length=32)
+    lower_is_better = BooleanField()
+    played = IntegerField()
+    won = IntegerField()
+    score_sum = BigIntegerField()
+    score_min = IntegerField()
+    score_max = IntegerField()
+    last_ended = DateTimeField()
+
+    class Meta:
+        table_name = "group_player_game"
+        primary_key = CompositeKey("player", "game", "lower_is_better")
+
+
+class _GroupDay17(BaseModel):
+    group = ForeignKeyField(_PlayerGroup10, on_delete="CASCADE", index=False)
+    day = IntegerField()
+    week = IntegerField()
+    month = IntegerField()
+    year = IntegerField()
+    played = IntegerField()
+
+    class Meta:
+        table_name = "group_day"
+        primary_key = CompositeKey("group", "day")
+
+
+class _GroupPlayerDay17(BaseModel):
+    group = ForeignKeyField(_PlayerGroup10, on_delete="CASCADE")
+    player = ForeignKeyField(_GroupPlayer10, on_delete="CASCADE", index=False)
+    day = IntegerField()
+    week = IntegerField()
+    month = IntegerField()
+    year = IntegerField()
+    won = IntegerField()
+
+    class Meta:
+        table_name = "group_player_day"
+        primary_key = CompositeKey("player", "day")
+
+
+def _days17(ended: datetime) -> dict[str, int]:
+    # As scorekeeper/group_totals.buckets: the UTC day's ordinal, week from Monday, month, year.
+    day = ended.date()
+    ordinal = day.toordinal()
+    return {
+        "day": ordinal,
+        "week": (ordinal - 1) // 7,
+        "month": day.year * 12 + day.month - 1,
+        "year": day.year,
+    }
+
+
+def keep_group_totals() -> None:
+    """The tables of scorekeeper/group_totals.py, filled from the ends migration 15 and the
+    writes since kept: one read of every counted seat, added up here."""
+    tables = [_GroupGame17, _GroupPlayerGame17, _GroupDay17, _GroupPlayerDay17]
+    database.create_tables(tables, safe=False)
+    rows = database.execute_sql(
+        "SELECT s.id, s.group_id, s.game, s.lower_is_better, "
+        "COALESCE(s.finished_at, s.updated_at), seat.player_id, seat.score, seat.won "
+        "FROM game_session s LEFT JOIN seat ON seat.session_id = s.id "
+        "AND seat.player_id IS NOT NULL AND seat.score IS NOT NULL "
+        f"WHERE s.finished = {database.param} AND s.group_id IS NOT NULL "
+        "AND s.lower_is_better IS NOT NULL",
+        (True,),
+    ).fetchall()
+    games: dict[tuple[str, str, bool], dict[str, Any]] = {}
+    days: dict[tuple[str, int], dict[str, Any]] = {}
+    players: dict[tuple[int, str, bool], dict[str, Any]] = {}
+    wins: dict[tuple[int, int], dict[str, Any]] = {}
+    sessions = set()
+    for session_id, group, game, lower, stored, player, score, won in rows:
+        ended = from_column(_GroupGame17.last_ended, stored)
+        lower, on = bool(lower), _days17(ended)
+        if session_id not in sessions:  # a session's first row (one per ranked seat)
+            sessions.add(session_id)
+            kept = games.setdefault(
+                (group, game, lower),
+                {"group": group, "game": game, "lower_is_better": lower, "played": 0},
+            )
+            kept["played"] += 1
+            kept["last_ended"] = max(kept.get("last_ended", ended), ended)
+            days.setdefault((group, on["day"]), {"group": group, "played": 0, **on})["played"] += 1
+        if player is None:
+            continue
+        mine = players.setdefault(
+            (player, game, lower),
+            {
+                "group": group,
+                "player": player,
+                "game": game,
+                "lower_is_better": lower,
+                "played": 0,
+                "won": 0,
+                "score_sum": 0,
+                "score_min": score,
+                "score_max": score,
+                "last_ended": ended,
+            },
+        )
+        mine["played"] += 1
+        mine["won"] += bool(won)
+        mine["score_sum"] += score
+        mine["score_min"] = min(mine["score_min"], score)
+        mine["score_max"] = max(mine["score_max"], score)
+        mine["last_ended"] = max(mine["last_ended"], ended)
+        if won:
+            wins.setdefault(
+                (player, on["day"]), {"group": group, "player": player, "won": 0, **on}
+            )["won"] += 1
+    filled: list[dict[Any, dict[str, Any]]] = [games, players, days, wins]
+    for table, kept in zip(tables, filled, strict=True):
+        for batch in chunked(kept.values(), 500):
+            table.insert_many(batch).execute()
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
@@ -495,6 +634,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     keep_device_rights_on_the_server,
     keep_the_end_of_finished_sessions,
     snapshot_session_states,
+    keep_group_totals,
 )
 
 # Any constant works: it only has to be the same for every app process.

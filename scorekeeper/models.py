@@ -12,6 +12,7 @@ from typing import Any
 
 from peewee import (
     AutoField,
+    BigIntegerField,
     BlobField,
     BooleanField,
     CharField,
@@ -149,6 +150,82 @@ class Seat(BaseModel):
     class Meta:
         table_name = "seat"
         indexes = ((("session", "position"), True),)
+
+
+# A group's running totals of its finished sessions (scorekeeper/group_totals.py), kept by
+# the writes that end, change or reopen them: what its statistics read instead of every seat.
+# A session counts once it is finished with its end recorded (lower_is_better not NULL).
+# Days are date ordinals (``date.toordinal`` of the UTC day it ended), with the week (from
+# Monday: ``(day - 1) // 7``), the month (``year * 12 + month - 1``) and the year it is in.
+
+
+class GroupGame(BaseModel):
+    """A game's sessions in a group (its "lowest wins" ones apart)."""
+
+    group = ForeignKeyField(PlayerGroup, on_delete="CASCADE", index=False)
+    game = CharField(max_length=32)
+    lower_is_better = BooleanField()
+    played = IntegerField()
+    last_ended = DateTimeField()
+
+    class Meta:
+        table_name = "group_game"
+        primary_key = CompositeKey("group", "game", "lower_is_better")
+
+
+class GroupPlayerGame(BaseModel):
+    """One player's ranked seats in one game (as ``GroupGame``): their count, wins and
+    scores."""
+
+    group = ForeignKeyField(PlayerGroup, on_delete="CASCADE")
+    group_id: str
+    # A removed player's totals go with them: their seats count for no one.
+    player = ForeignKeyField(GroupPlayer, on_delete="CASCADE", index=False)
+    player_id: int
+    game = CharField(max_length=32)
+    lower_is_better = BooleanField()
+    played = IntegerField()
+    won = IntegerField()
+    score_sum = BigIntegerField()
+    score_min = IntegerField()
+    score_max = IntegerField()
+    last_ended = DateTimeField()
+
+    class Meta:
+        table_name = "group_player_game"
+        primary_key = CompositeKey("player", "game", "lower_is_better")
+
+
+class GroupDay(BaseModel):
+    """The sessions of a group that ended on one day."""
+
+    group = ForeignKeyField(PlayerGroup, on_delete="CASCADE", index=False)
+    day = IntegerField()
+    week = IntegerField()
+    month = IntegerField()
+    year = IntegerField()
+    played = IntegerField()
+
+    class Meta:
+        table_name = "group_day"
+        primary_key = CompositeKey("group", "day")
+
+
+class GroupPlayerDay(BaseModel):
+    """A player's wins on one day (a day without one has no row)."""
+
+    group = ForeignKeyField(PlayerGroup, on_delete="CASCADE")
+    player = ForeignKeyField(GroupPlayer, on_delete="CASCADE", index=False)
+    player_id: int
+    day = IntegerField()
+    week = IntegerField()
+    month = IntegerField()
+    year = IntegerField()
+    won = IntegerField()
+
+    class Meta:
+        table_name = "group_player_day"
+        primary_key = CompositeKey("player", "day")
 
 
 class Event(BaseModel):

@@ -15,7 +15,11 @@ How things count:
   sheet set to "lowest wins", counted as a game of its own beside the highest-wins
   one), else the highest.
 - A seat with no group player (its key "") is in no player's figures.
-- **Wins over time** is each player's count of wins so far, on each day a game ended.
+- **Wins over time** is each player's count of wins so far, on each day a game ended; once
+  games ended on more than ``MOST_WIN_POINTS`` days, at the last such day of each week
+  (from Monday), else of each month, else of each year: the finest step that needs at
+  most that many points (a phone's chart draws no more), so a club's years of games are
+  as many points as one season's.
 """
 
 from __future__ import annotations
@@ -82,12 +86,19 @@ class HeadToHead:
     neither: int  # won by someone else
 
 
+# The steps of the wins chart, finest first, and the most points it takes a step to.
+WIN_STEPS = ("day", "week", "month", "year")
+MOST_WIN_POINTS = charts.MAX_POINTS
+
+
 @dataclass(frozen=True)
 class Stats:
     played: int
     players: tuple[PlayerRecord, ...]  # all games, most wins first
     games: tuple[GameRecord, ...]  # most played first
-    wins_over_time: tuple[charts.Series, ...]  # x: the day's ordinal, y: wins so far
+    # x: the ordinal of the last day a game ended in each step, y: wins so far
+    wins_over_time: tuple[charts.Series, ...]
+    wins_step: str = "day"  # one of WIN_STEPS
 
 
 def ranked(records: Iterable[Record]) -> tuple[Record, ...]:
@@ -108,13 +119,15 @@ def day_in_year_text(ordinal: float) -> str:
 
 
 def wins_chart(stats: Stats) -> charts.LineChart:
-    """Each player's wins so far, in steps on the days games ended."""
+    """Each player's wins so far, in steps on the days games ended (or the last of each
+    week, month or year)."""
     years = {date.fromordinal(round(x)).year for s in stats.wins_over_time for x, _ in s.points}
     one_year = len(years) == 1
+    step = stats.wins_step.title()
     return charts.LineChart(
         ident="wins-chart",
         title="Wins over time",
-        x_label=f"Day in {min(years)}" if one_year else "Day",
+        x_label=f"{step} in {min(years)}" if one_year else step,
         y_label="Wins",
         series=stats.wins_over_time,
         x_format=day_in_year_text if one_year else day_text,

@@ -14,7 +14,7 @@ from typing import Any
 
 from peewee import Field, IntegrityError
 
-from scorekeeper import announced, decks, keys, read_model, snapshots
+from scorekeeper import announced, decks, group_totals, keys, read_model, snapshots
 from scorekeeper.db import (
     Statement,
     in_model_order,
@@ -212,13 +212,21 @@ def _change(
             session.version += 1
             session.updated_at = utc_now()
             ends_or_reopens = written.finished != session.finished
+            # How the game ended, as lists and statistics read it: written by a write that
+            # ends it or changes it once ended, cleared by one that reopens it.
+            writes_end = written.finished or ends_or_reopens
+            # A group's session: its totals count its end. Locked before the seats change,
+            # its old end read while its rows still say it.
+            in_group = writes_end and session.group_id is not None
+            was = None
+            if in_group:
+                group_totals.lock(str(session.group_id))
+                if session.finished:
+                    was = group_totals.counted(session.id)
             if ends_or_reopens:
                 # The game ends with this write, or an undo or a correction reopens it.
                 session.finished_at = session.updated_at if written.finished else None
             session.finished = written.finished
-            # How the game ended, as lists and statistics read it: written by a write that
-            # ends it or changes it once ended, cleared by one that reopens it.
-            writes_end = written.finished or ends_or_reopens
             ended = read_model.outcome_of(written.game, written.state) if written.finished else None
             if writes_end:
                 for name, value in read_model.session_columns(ended).items():
@@ -233,6 +241,8 @@ def _change(
             statement.execute(*in_model_order(changed), session.id)
             if writes_end:
                 read_model.record_seats(session.id, ended)
+            if in_group:
+                group_totals.rewrite(session.id, was)
             written = same_log(written, version=session.version, finished_at=session.finished_at)
             view = with_deck(written)
             if once is not None and once.answer is not None:

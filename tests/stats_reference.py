@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from peewee import fn
 
@@ -20,7 +20,16 @@ from scorekeeper import charts, groups, read_model, session_views
 from scorekeeper.db import database, from_column
 from scorekeeper.games import get_game
 from scorekeeper.models import GameSession, Seat
-from scorekeeper.stats import GamePlayerRecord, GameRecord, HeadToHead, PlayerRecord, Stats, ranked
+from scorekeeper.stats import (
+    MOST_WIN_POINTS,
+    WIN_STEPS,
+    GamePlayerRecord,
+    GameRecord,
+    HeadToHead,
+    PlayerRecord,
+    Stats,
+    ranked,
+)
 
 
 @dataclass(frozen=True)
@@ -104,32 +113,56 @@ def compute(results: Sequence[Result]) -> Stats:
                 players=ranked(_game_record(player, mine) for player, mine in by_player.items()),
             )
         )
+    step, lines = _wins_over_time(results, seats)
     return Stats(
         played=len(results),
         players=ranked(_record(player, mine) for player, mine in seats.items()),
         games=tuple(sorted(game_records, key=lambda g: (-g.played, g.title))),
-        wins_over_time=_wins_over_time(results, seats),
+        wins_over_time=lines,
+        wins_step=step,
     )
+
+
+def _step_of(day: date, step: str) -> tuple[int, ...]:
+    """Which day, week (from Monday), month or year ``day`` is in."""
+    if step == "day":
+        return (day.toordinal(),)
+    if step == "week":
+        return ((day - timedelta(days=day.weekday())).toordinal(),)
+    return (day.year, day.month) if step == "month" else (day.year,)
 
 
 def _wins_over_time(
     results: Sequence[Result], seats: dict[str, list[_Seat]]
-) -> tuple[charts.Series, ...]:
+) -> tuple[str, tuple[charts.Series, ...]]:
+    """The finest step with at most MOST_WIN_POINTS of them, and each player's wins so far
+    on the last day a game ended in each step."""
     days = sorted({result.ended_at.date() for result in results})
+    step = next(
+        (
+            step
+            for step in WIN_STEPS
+            if len({_step_of(day, step) for day in days}) <= MOST_WIN_POINTS
+        ),
+        WIN_STEPS[-1],
+    )
+    last_days: dict[tuple[int, ...], date] = {}
+    for day in days:
+        last_days[_step_of(day, step)] = day  # days in order: the last one stays
     lines = []
     for mine in seats.values():
-        won_by_day: dict[date, int] = {}
+        won_by_step: dict[tuple[int, ...], int] = {}
         for seat in mine:
-            day = seat.result.ended_at.date()
-            won_by_day[day] = won_by_day.get(day, 0) + seat.won
+            at = _step_of(seat.result.ended_at.date(), step)
+            won_by_step[at] = won_by_step.get(at, 0) + seat.won
         total = 0
         points = []
-        for day in days:
-            total += won_by_day.get(day, 0)
+        for at, day in last_days.items():
+            total += won_by_step.get(at, 0)
             points.append((float(day.toordinal()), float(total)))
         name = mine[-1].result.names[mine[-1].seat]
         lines.append(charts.Series(name, tuple(points)))
-    return tuple(sorted(lines, key=lambda s: (-s.points[-1][1], s.name.casefold())))
+    return step, tuple(sorted(lines, key=lambda s: (-s.points[-1][1], s.name.casefold())))
 
 
 def head_to_head(results: Sequence[Result], first: str, second: str) -> HeadToHead:

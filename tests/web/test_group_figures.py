@@ -12,7 +12,7 @@ import pytest
 import stats_reference
 from flask import Flask
 
-from scorekeeper import group_figures, groups, keys, lifecycle, stats
+from scorekeeper import group_figures, group_totals, groups, keys, lifecycle, stats
 from scorekeeper.db import write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction
@@ -71,6 +71,11 @@ def random_group(chance: random.Random) -> groups.Group:
     with write_transaction():
         GameSession.insert_many(sessions).execute()
         Seat.insert_many(seats).execute()
+        # Counted in the group's totals as the write that ended each would.
+        for session in sessions:
+            ended = group_totals.counted(session["id"])
+            if ended is not None:
+                group_totals.put_in(ended)
     groups.change_player(group.id, players[0], "Annabel")
     groups.remove_player(group.id, players[-1])
     other = groups.create("Elsewhere", ["Zed", "Yan"])

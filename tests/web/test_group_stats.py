@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from test_charts_and_stats import rows_of
 from test_groups import make_group, player_ids, start_group_game
 
-from scorekeeper import groups, session_views
+from scorekeeper import groups, session_views, store
 from scorekeeper.models import GameSession
 
 TARGET_10 = {"option_target": "10"}
@@ -44,12 +44,13 @@ def finish(
     response = start_group_game(client, group_id, order, "score-sheet", **options)
     assert response.status_code == 303, response.status_code
     table = Table(client, response.location.rsplit("/", 1)[1])
-    act(table, type="round", **{f"points-{seat}": str(p) for seat, p in enumerate(points)})
+    # The round that ends it is written at 21:30 that day: its end, as the group's totals
+    # count it.
+    with pytest.MonkeyPatch.context() as clock:
+        clock.setattr(store, "utc_now", lambda: datetime(2026, 11, day, 21, 30))
+        act(table, type="round", **{f"points-{seat}": str(p) for seat, p in enumerate(points)})
     with app.app_context():
-        assert GameSession.get_by_id(table.id).finished
-        GameSession.update(finished_at=datetime(2026, 11, day, 21, 30)).where(
-            GameSession.id == table.id
-        ).execute()
+        assert GameSession.get_by_id(table.id).finished_at == datetime(2026, 11, day, 21, 30)
 
 
 @pytest.fixture
