@@ -10,8 +10,9 @@ phone with 1. Each is the median of repeated requests through Flask's test clien
 anchor's and the measured one's asked in turn.
 
 The sessions are copies of one score sheet played to its end, inserted in bulk with the
-rows its write kept (scorekeeper/read_model.py), ended on days spread over the years a
-club plays 1,000 games in; the benchmark deletes them, its groups and its phones at the
+rows its write kept (scorekeeper/read_model.py) and counted in their group's totals
+(scorekeeper/group_totals.py), ended on days spread over the year a club plays 1,000
+games in; the benchmark deletes them, its groups and its phones at the
 end.
 
 Run: .venv/bin/python bench/groups.py [postgresql://user@host/db ...]
@@ -31,7 +32,7 @@ from flask.testing import FlaskClient
 from peewee import chunked
 from yardkle_game import measure_each_database, open_app
 
-from scorekeeper import groups, keys, lifecycle, session_views, store
+from scorekeeper import group_totals, groups, keys, lifecycle, session_views, store
 from scorekeeper.db import database, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.models import (
@@ -108,7 +109,8 @@ def without_id(row: dict[str, Any]) -> dict[str, Any]:
 
 def copies(made: Made, original: str, count: int) -> list[str]:
     """``count`` copies of the finished session ``original`` (its row, seats with their
-    ends, events), each ended a day apart in threes, inserted in bulk: their ids."""
+    ends, events), each ended a day apart in threes, inserted in bulk and counted in its
+    group's totals: their ids."""
     row = GameSession.get_by_id(original)
     seats = [without_id(seat.__data__) for seat in Seat.select().where(Seat.session == original)]
     events = [without_id(e.__data__) for e in Event.select().where(Event.session == original)]
@@ -133,6 +135,11 @@ def copies(made: Made, original: str, count: int) -> list[str]:
         for model, rows in ((GameSession, sessions), (Seat, seat_rows), (Event, event_rows)):
             for batch in chunked(rows, lifecycle.ROWS_PER_INSERT):
                 model.insert_many(batch).execute()
+        # Each counted in its group's totals, as the write that ended it would.
+        for session_id in ids:
+            ended = group_totals.counted(session_id)
+            if ended is not None:
+                group_totals.put_in(ended)
     made.sessions += ids
     return ids
 
