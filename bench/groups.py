@@ -137,9 +137,9 @@ def copies(made: Made, original: str, count: int) -> list[str]:
                 model.insert_many(batch).execute()
         # Each counted in its group's totals, as the write that ended it would.
         for session_id in ids:
-            ended = group_totals.counted(session_id)
-            if ended is not None:
-                group_totals.put_in(ended)
+            counted = group_totals.counted(session_id)
+            if counted is not None:
+                group_totals.put_in(counted)
     made.sessions += ids
     return ids
 

@@ -187,7 +187,7 @@ _WINS = _by_step(
 
 def _wins_over_time(
     group_id: str, players: dict[str, str]
-) -> tuple[str, tuple[charts.Series, ...]]:
+) -> tuple[stats.WinStep, tuple[charts.Series, ...]]:
     """The step of the wins chart, and each player's (by key, with their name) wins so far
     at the last day a game ended in each step: the finest step that has at most
     ``stats.MOST_WIN_POINTS`` (the chart draws no more), a day if it can."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from scorekeeper import charts
 
@@ -87,7 +87,8 @@ class HeadToHead:
 
 
 # The steps of the wins chart, finest first, and the most points it takes a step to.
-WIN_STEPS = ("day", "week", "month", "year")
+WinStep = Literal["day", "week", "month", "year"]
+WIN_STEPS: tuple[WinStep, ...] = ("day", "week", "month", "year")
 MOST_WIN_POINTS = charts.MAX_POINTS
 
 
@@ -98,7 +99,7 @@ class Stats:
     games: tuple[GameRecord, ...]  # most played first
     # x: the ordinal of the last day a game ended in each step, y: wins so far
     wins_over_time: tuple[charts.Series, ...]
-    wins_step: str = "day"  # one of WIN_STEPS
+    wins_step: WinStep = "day"
 
 
 def ranked(records: Iterable[Record]) -> tuple[Record, ...]:
@@ -133,4 +134,12 @@ def wins_chart(stats: Stats) -> charts.LineChart:
         x_format=day_in_year_text if one_year else day_text,
         x_ticks=4,
         steps=True,
+    )
+
+
+def wins_step_note(stats: Stats) -> str:
+    """What a point of the wins chart is, when it is not a day: the page says it."""
+    return (
+        f"Games ended on more than {MOST_WIN_POINTS} days: each point is a player's wins "
+        f"so far on the last day played in each {stats.wins_step}."
     )

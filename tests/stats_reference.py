@@ -28,6 +28,7 @@ from scorekeeper.stats import (
     HeadToHead,
     PlayerRecord,
     Stats,
+    WinStep,
     ranked,
 )
 
@@ -134,7 +135,7 @@ def _step_of(day: date, step: str) -> tuple[int, ...]:
 
 def _wins_over_time(
     results: Sequence[Result], seats: dict[str, list[_Seat]]
-) -> tuple[str, tuple[charts.Series, ...]]:
+) -> tuple[WinStep, tuple[charts.Series, ...]]:
     """The finest step with at most MOST_WIN_POINTS of them, and each player's wins so far
     on the last day a game ended in each step."""
     days = sorted({result.ended_at.date() for result in results})

@@ -703,6 +703,7 @@ def stats_answer(
             )
             for line in counted.wins_over_time
         ],
+        wins_over_time_step=counted.wins_step,
         head_to_head=None
         if duel is None
         else HeadToHeadFigures(

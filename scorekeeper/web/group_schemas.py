@@ -15,6 +15,7 @@ from pydantic.json_schema import models_json_schema
 from scorekeeper.group_export import FILE_MAX_BYTES
 from scorekeeper.groups import EMOJI_MAX_LENGTH
 from scorekeeper.models import NAME_MAX_LENGTH
+from scorekeeper.stats import MOST_WIN_POINTS, WinStep
 from scorekeeper.web.openapi_parts import (
     Schema,
     body,
@@ -129,14 +130,21 @@ class GameFigures(Closed):
 
 
 class WinsOnDay(Closed):
-    day: str = Field(description="A day a game ended (UTC).", json_schema_extra={"format": "date"})
+    day: str = Field(
+        description="A day a game ended (UTC): the last such day of its step.",
+        json_schema_extra={"format": "date"},
+    )
     wins: int = Field(description="The player's wins up to and including that day.")
 
 
 class WinsOverTime(Closed):
     player: int
     name: str
-    days: list[WinsOnDay] = Field(description="Every day any game of the group ended, in order.")
+    days: list[WinsOnDay] = Field(
+        description="In order, every day any game of the group ended, or, by "
+        "`wins_over_time_step`, the last such day of each week, month or year: at most "
+        f"{MOST_WIN_POINTS} points."
+    )
 
 
 class HeadToHeadFigures(Closed):
@@ -165,6 +173,12 @@ class StatsAnswer(Closed):
     )
     games: list[GameFigures] = Field(description="Each game played, the most played first.")
     wins_over_time: list[WinsOverTime]
+    wins_over_time_step: WinStep = Field(
+        description=f"Each point of `wins_over_time`: a day while the group's games ended on "
+        f"at most {MOST_WIN_POINTS} days, else the last of each week (from Monday), month "
+        f"or year a game ended in, the finest with at most {MOST_WIN_POINTS} of them. "
+        "Added 2026-11-28 (before, always a day)."
+    )
     head_to_head: HeadToHeadFigures | None = Field(
         description="The two players asked for with `first` and `second`; null when not asked."
     )
@@ -338,6 +352,7 @@ _STATS_EXAMPLE: Schema = {
         {"player": 2, "name": "Bo", "days": [{"day": "2026-11-20", "wins": 1}]},
         {"player": 1, "name": "Ana", "days": [{"day": "2026-11-20", "wins": 0}]},
     ],
+    "wins_over_time_step": "day",
     "head_to_head": {
         "first": 1,
         "second": 2,

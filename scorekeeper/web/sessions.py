@@ -83,6 +83,7 @@ bp.app_template_filter("and_list")(and_list)
 bp.app_template_filter("suit_symbols")(cards.with_suit_symbols)
 bp.app_template_global("line_chart")(charts.render)
 bp.app_template_global("wins_chart")(stats.wins_chart)
+bp.app_template_global("wins_step_note")(stats.wins_step_note)
 
 
 @bp.app_template_filter("seat_names")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 import stats_reference
@@ -113,6 +113,56 @@ def test_wins_over_several_years_name_the_year_of_each_day() -> None:
     chart = stats.wins_chart(stats_reference.compute(moved))
     assert chart.x_label == "Day"
     assert chart.x_format(float(date(2027, 1, 2).toordinal())) == "2 Jan 2027"
+
+
+def daily(first: date, count: int, every: timedelta) -> tuple[stats_reference.Result, ...]:
+    """``count`` yardkle games between Ann and Bo, one each ``every`` from ``first``: Ann
+    wins the 1st, 3rd, 5th..., Bo the others."""
+    played = []
+    for index in range(count):
+        winner = "ann" if index % 2 == 0 else "bo"
+        one = result(f"s{index}", 1, "yardkle", {"ann": 1, "bo": 1}, {winner})
+        ended = datetime.combine(first + index * every, one.ended_at.timetz())
+        played.append(stats_reference.Result(**{**vars(one), "ended_at": ended}))
+    return tuple(played)
+
+
+def test_wins_on_more_than_60_days_are_counted_at_the_last_game_day_of_each_week() -> None:
+    # Monday 2 November 2026 to Friday 1 January 2027: 61 days, in 9 weeks.
+    figures = stats_reference.compute(daily(date(2026, 11, 2), 61, timedelta(days=1)))
+    assert figures.wins_step == "week"
+    ann = {line.name: line.points for line in figures.wins_over_time}["Ann"]
+    sundays = [date(2026, 11, 8) + timedelta(weeks=week) for week in range(8)]
+    assert [date.fromordinal(round(x)) for x, _ in ann] == [*sundays, date(2027, 1, 1)]
+    # Ann wins on days 1, 3, 5 and 7 of the first week, 9, 11 and 13 of the second...
+    assert [wins for _, wins in ann] == [4.0, 7.0, 11.0, 14.0, 18.0, 21.0, 25.0, 28.0, 31.0]
+    assert stats.wins_chart(figures).x_label == "Week"
+    assert "last day played in each week" in stats.wins_step_note(figures)
+
+
+def test_wins_on_more_than_60_weeks_step_by_month_and_on_more_than_60_months_by_year() -> None:
+    weekly = stats_reference.compute(daily(date(2026, 1, 5), 70, timedelta(weeks=1)))
+    assert weekly.wins_step == "month"
+    # 5 January 2026 to 3 May 2027: 17 months, the last point on the last game day.
+    assert len(weekly.wins_over_time[0].points) == 17
+    assert weekly.wins_over_time[0].points[-1][0] == date(2027, 5, 3).toordinal()
+    monthly = stats_reference.compute(daily(date(2020, 1, 1), 61, timedelta(days=31)))
+    assert monthly.wins_step == "year"
+    assert [date.fromordinal(round(x)).year for x, _ in monthly.wins_over_time[0].points] == [
+        2020,
+        2021,
+        2022,
+        2023,
+        2024,
+        2025,
+    ]
+    assert stats.wins_chart(monthly).x_label == "Year"
+
+
+def test_wins_on_60_days_keep_a_point_a_day() -> None:
+    figures = stats_reference.compute(daily(date(2026, 11, 2), 60, timedelta(days=1)))
+    assert figures.wins_step == "day"
+    assert len(figures.wins_over_time[0].points) == 60
 
 
 def test_a_player_who_never_won_has_no_wins_and_a_zero_rate() -> None:

@@ -23,20 +23,23 @@ GAMES = ("score-sheet", "yardkle", "yellow-dwarf", "cryptruck")
 START = datetime(2025, 12, 30, 22, 0)
 
 
-def random_group(chance: random.Random) -> groups.Group:
-    """A group whose finished sessions are of several games (some lowest wins), ended on
-    days around a new year (several on one day), with shared wins, seats of no player or of
-    a player removed since, a player renamed, a session in play and one of another group."""
+def random_group(
+    chance: random.Random, count: int = 0, days: int = 6, origin: datetime = START
+) -> groups.Group:
+    """A group of ``count`` sessions (0: 1 to 39 of them), its finished ones of several
+    games (some lowest wins), ended over ``days`` days from ``origin`` (around a new year,
+    several on one day), with shared wins, seats of no player or of a player removed since,
+    a player renamed, a session in play and one of another group."""
     group = groups.create(f"Club {chance.randrange(10**6)}", list(NAMES))
     original = GameSession.get_by_id(
         lifecycle.create("score-sheet", ["A", "B"], {"target": 100})[0]
     )
     sessions, seats = [], []
     players = [player.id for player in group.players]
-    for number in range(chance.randrange(1, 40)):
+    for number in range(count or chance.randrange(1, 40)):
         session_id = keys.new_id()
         finished = number != 0
-        ended = START + timedelta(hours=chance.randrange(0, 24 * 6))
+        ended = origin + timedelta(hours=chance.randrange(0, 24 * days))
         sessions.append(
             {
                 **{k: v for k, v in original.__data__.items() if k != "id"},
@@ -103,6 +106,30 @@ def test_the_databases_figures_are_those_of_the_rules_over_the_groups_results(
         for first, second in itertools.permutations(played, 2):
             duel = group_figures.duel(group, figures, first, second)
             assert duel == stats_reference.head_to_head(counted, first, second)
+
+
+@pytest.mark.parametrize(
+    ("seed", "days", "step", "origin"),
+    [
+        (0, 150, "week", START),
+        (1, 900, "month", START),
+        (2, 3650 * 2, "year", START),
+        # A week, a month and a year that begin on the first day of play.
+        (3, 400, "week", datetime(2024, 1, 1)),
+        (4, 1800, "month", datetime(2024, 1, 1)),
+    ],
+)
+def test_the_wins_chart_steps_by_week_month_or_year_as_the_rules_do(
+    app: Flask, seed: int, days: int, step: str, origin: datetime
+) -> None:
+    chance = random.Random(seed)
+    with app.app_context():
+        group = random_group(chance, count=200, days=days, origin=origin)
+        figures = group_figures.compute(group)
+        assert figures == stats_reference.compute(stats_reference.group_results(group))
+        assert figures.wins_step == step
+        points = {len(line.points) for line in figures.wins_over_time}
+        assert len(points) == 1 and 1 < points.pop() <= stats.MOST_WIN_POINTS
 
 
 def test_a_group_with_no_finished_game_has_empty_figures(app: Flask) -> None:
