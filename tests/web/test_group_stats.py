@@ -17,7 +17,8 @@ from flask.testing import FlaskClient
 from test_charts_and_stats import rows_of
 from test_groups import make_group, player_ids, start_group_game
 
-from scorekeeper import groups, session_views, store
+from scorekeeper import group_totals, groups, session_views
+from scorekeeper.db import write_transaction
 from scorekeeper.models import GameSession
 
 TARGET_10 = {"option_target": "10"}
@@ -44,13 +45,15 @@ def finish(
     response = start_group_game(client, group_id, order, "score-sheet", **options)
     assert response.status_code == 303, response.status_code
     table = Table(client, response.location.rsplit("/", 1)[1])
-    # The round that ends it is written at 21:30 that day: its end, as the group's totals
-    # count it.
-    with pytest.MonkeyPatch.context() as clock:
-        clock.setattr(store, "utc_now", lambda: datetime(2026, 11, day, 21, 30))
-        act(table, type="round", **{f"points-{seat}": str(p) for seat, p in enumerate(points)})
-    with app.app_context():
-        assert GameSession.get_by_id(table.id).finished_at == datetime(2026, 11, day, 21, 30)
+    act(table, type="round", **{f"points-{seat}": str(p) for seat, p in enumerate(points)})
+    with app.app_context(), write_transaction():
+        assert GameSession.get_by_id(table.id).finished
+        # Its end moved to 21:30 that day, and the group's totals with it (as a write does).
+        was = group_totals.counted(table.id)
+        GameSession.update(finished_at=datetime(2026, 11, day, 21, 30)).where(
+            GameSession.id == table.id
+        ).execute()
+        group_totals.rewrite(table.id, was)
 
 
 @pytest.fixture
@@ -295,6 +298,8 @@ def test_the_api_answers_the_same_figures_as_the_page(app: Flask, played: Played
             "days": [{"day": d, "wins": w} for d, w in zip(days, [0, 1, 1], strict=True)],
         },
     ]
+    # Games ended on 3 days: a point a day.
+    assert answer["wins_over_time_step"] == "day"
     assert answer["links"] == {
         "view": f"http://localhost/g/{played.group_id}/stats",
         "group": f"http://localhost{API}/groups/{played.group_id}",
