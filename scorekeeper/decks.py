@@ -11,6 +11,11 @@ can be edited on its own page.
 A profile's link lets anyone read its sizes; changing them takes a key: the
 profile's own (held by the phone that made it and handed on by its "edit
 this deck" link) or the edit key of a session that plays with it.
+
+A profile may be a group's: made for the group, or the first deck one of its
+sessions played with. The group's deck is then every member's: each phone
+that may change the group may play with it and change it, as its group key
+may in the API.
 """
 
 from __future__ import annotations
@@ -63,6 +68,8 @@ class Profile:
     sizes: Mapping[str, int]
     # The right to change it: never shown to someone who only watches.
     edit_key: str
+    # The id of the group whose deck it is, if any.
+    group: str | None = None
 
     def size_of(self, card: Card) -> int | None:
         return self.sizes.get(str(card))
@@ -131,13 +138,19 @@ def with_known_size(
 
 def _profile(row: DeckProfile) -> Profile:
     return Profile(
-        str(row.id), str(row.game), str(row.name), dict(row.sizes or {}), str(row.edit_key)
+        str(row.id),
+        str(row.game),
+        str(row.name),
+        dict(row.sizes or {}),
+        str(row.edit_key),
+        None if row.group_id is None else str(row.group_id),
     )
 
 
-def create(game: Game, name: object, sizes: object = None) -> Profile:
+def create(game: Game, name: object, sizes: object = None, group: str | None = None) -> Profile:
+    """A new profile, the group ``group``'s when given."""
     with write_transaction():
-        return insert(game, name, sizes)
+        return insert(game, name, sizes, group=group)
 
 
 def insert(
@@ -146,8 +159,10 @@ def insert(
     sizes: object = None,
     field: str = "name",
     sizes_field: str = "sizes",
+    group: str | None = None,
 ) -> Profile:
-    """A new profile of ``game``'s deck, inside the caller's write transaction."""
+    """A new profile of ``game``'s deck (the group ``group``'s when given), inside the
+    caller's write transaction."""
     sized = sized_cards(game.slug)
     checked_name = check_name(name, field)
     checked_sizes = check_sizes(sizes or {}, sized, sizes_field)
@@ -157,6 +172,7 @@ def insert(
         game=game.slug,
         name=checked_name,
         sizes=checked_sizes,
+        group=group,
     )
     return _profile(row)
 
@@ -204,18 +220,42 @@ def key_matches(profile_id: str, key: object) -> bool:
     return row is not None and keys.same_key(str(row.edit_key), key)
 
 
-def check_key(profile_id: str, key: object) -> None:
-    """IllegalAction unless ``key`` is the key of the existing profile ``profile_id``."""
+def check_key(profile_id: str, key: object, group: str | None = None) -> None:
+    """IllegalAction unless ``key`` is the key of the existing profile ``profile_id``, or
+    the profile is the deck of ``group``, the group whose key the caller has checked."""
     row = _row(profile_id)
     if row is None:
         raise IllegalAction(NO_SUCH_PROFILE, "deck_profile")
+    if group is not None and row.group_id == group:
+        return
     if not keys.same_key(str(row.edit_key), key):
         # The profile's id is no secret (watchers see it): playing with it changes it.
         raise IllegalAction(
             "To play with a deck profile, send its key as “deck_key” (the "
-            "“deck_profile.edit_key” the session that made it was answered with).",
+            "“deck_profile.edit_key” the session that made it was answered with), or "
+            "start a session of the group whose deck it is.",
             "deck_key",
         )
+
+
+def of_group(group_id: str) -> list[Profile]:
+    """The group's deck profiles, the latest changed first."""
+    rows = (
+        DeckProfile.select()
+        .where(DeckProfile.group == group_id)
+        .order_by(DeckProfile.updated_at.desc(), DeckProfile.id)
+    )
+    return [_profile(row) for row in rows]
+
+
+def give_to_group(session_id: str, group_id: str) -> None:
+    """The deck the group's session ``session_id`` plays with becomes the group's, unless
+    it is a group's already (inside the write transaction): the table's deck is known to
+    every phone at the table from now on."""
+    played_with = SessionDeck.select(SessionDeck.profile).where(SessionDeck.session == session_id)
+    DeckProfile.update(group=group_id).where(
+        DeckProfile.id.in_(played_with) & DeckProfile.group.is_null()
+    ).execute()
 
 
 def of_sessions(session_ids: Sequence[str]) -> set[str]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from peewee import JOIN, Case, Field, Select
+from peewee import JOIN, SQL, Case, Field, SelectBase
 
 from scorekeeper import keys
 from scorekeeper.db import Statement, write_transaction
@@ -54,9 +54,27 @@ _GROUP_ROLE = Statement(
         (DeviceGroup.device == "") & (DeviceGroup.group == "")
     )
 )
+# A deck the device holds, or the deck of a group it may change: one row (any) or none.
 _DECK_HELD = Statement(
-    lambda: DeviceDeck.select(DeviceDeck.profile).where(
-        (DeviceDeck.device == "") & (DeviceDeck.profile == "")
+    lambda: (
+        DeckProfile.select(DeckProfile.id)
+        .join(
+            DeviceDeck,
+            JOIN.LEFT_OUTER,
+            on=(DeviceDeck.profile == DeckProfile.id) & (DeviceDeck.device == ""),
+        )
+        .join(
+            DeviceGroup,
+            JOIN.LEFT_OUTER,
+            on=(DeviceGroup.group == DeckProfile.group)
+            & (DeviceGroup.device == "")
+            & (DeviceGroup.role == EDIT),
+            src=DeckProfile,
+        )
+        .where(
+            (DeckProfile.id == "")
+            & (DeviceDeck.device.is_null(False) | DeviceGroup.device.is_null(False))
+        )
     )
 )
 # A session's version with the device's role in it (None: not on its list). A session's
@@ -98,7 +116,10 @@ def group_role(device_id: str, group_id: str) -> str | None:
 
 
 def holds_deck(device_id: str, profile_id: str) -> bool:
-    return _found(_DECK_HELD, device_id, profile_id) is not None
+    """Whether the device may change the deck profile: it holds it, or the profile is the
+    deck of a group the device may change."""
+    row = _DECK_HELD.execute(device_id, device_id, EDIT, profile_id).fetchone()
+    return row is not None
 
 
 def _device(device_id: str | None) -> str:
@@ -279,25 +300,40 @@ def groups_page(device_id: str, page: int, size: int) -> Page:
     return _page([(str(row.group_id), str(row.role)) for row in _one_more(rows, page, size)], size)
 
 
-def _decks(device_id: str, game: str | None) -> Select:
-    """The deck profiles the device may change (of ``game``, when given), the newest given
-    first."""
-    rows = DeviceDeck.select(DeviceDeck.profile).where(DeviceDeck.device == device_id)
+def _decks(device_id: str, game: str | None) -> SelectBase:
+    """The deck profiles the device may change (of ``game``, when given): those it holds,
+    the newest given first, and the decks of the groups it may change that it does not
+    hold, by their last change (a group's deck is played with on another phone)."""
+    held = DeviceDeck.select(
+        DeviceDeck.profile.alias("profile"), DeviceDeck.given_at.alias("given")
+    ).where(DeviceDeck.device == device_id)
+    holds = DeviceDeck.select(DeviceDeck.profile).where(DeviceDeck.device == device_id)
+    of_groups = (
+        DeckProfile.select(DeckProfile.id.alias("profile"), DeckProfile.updated_at.alias("given"))
+        .join(DeviceGroup, on=DeviceGroup.group == DeckProfile.group)
+        .where(
+            (DeviceGroup.device == device_id)
+            & (DeviceGroup.role == EDIT)
+            & DeckProfile.id.not_in(holds)
+        )
+    )
     if game is not None:
-        rows = rows.join(DeckProfile).where(DeckProfile.game == game)
-    return rows.order_by(DeviceDeck.given_at.desc(), DeviceDeck.profile)
+        held = held.join(DeckProfile).where(DeckProfile.game == game)
+        of_groups = of_groups.where(DeckProfile.game == game)
+    both = held.union_all(of_groups)
+    return both.order_by(SQL("given").desc(), SQL("profile"))
 
 
 def decks_page(device_id: str, page: int, size: int, game: str | None = None) -> Page:
-    """A page of the deck profiles the device may change, the newest given first."""
-    rows = _one_more(_decks(device_id, game), page, size)
-    return _page([(str(row.profile_id), EDIT) for row in rows], size)
+    """A page of the deck profiles the device may change, the newest first."""
+    rows = _one_more(_decks(device_id, game), page, size).tuples()
+    return _page([(str(profile), EDIT) for profile, _ in rows], size)
 
 
 def all_decks(device_id: str, game: str) -> list[str]:
-    """Every deck profile of ``game`` the device may change, the newest given first: a new
+    """Every deck profile of ``game`` the device may change, the newest first: a new
     session may be dealt any of them, however many the phone holds."""
-    return [str(row.profile_id) for row in _decks(device_id, game)]
+    return [str(profile) for profile, _ in _decks(device_id, game).tuples()]
 
 
 def all_changeable_groups(device_id: str) -> list[str]:
@@ -311,7 +347,7 @@ def all_changeable_groups(device_id: str) -> list[str]:
     return [str(row.group_id) for row in rows]
 
 
-def _one_more(rows: Select, page: int, size: int) -> Select:
+def _one_more(rows: SelectBase, page: int, size: int) -> SelectBase:
     """The rows of page ``page`` (from 1) of ``size`` rows, and the first of the next if any."""
     return rows.limit(size + 1).offset((page - 1) * size)
 

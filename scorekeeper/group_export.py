@@ -1,11 +1,15 @@
 """A whole group as JSON or CSV, and reading such a file back as a new group.
 
-The JSON holds the group's name, its players in their order and each of its
-sessions as a session export (``export.session_json``) whose seats also name
-the group player who sat there, by the player's place in the file's list (a
-database id would mean nothing to another database). The CSV carries the same:
-a row for the group, one per player and one per session with that session's
-JSON, so an import of either rebuilds the group exactly.
+The JSON holds the group's name, its players in their order, its decks (the
+sizes printed on its physical decks) and each of its sessions as a session
+export (``export.session_json``) whose seats also name the group player who
+sat there, by the player's place in the file's list (a database id would mean
+nothing to another database), and which names the group's deck it played with
+the same way. The CSV carries the same: a row for the group, one per player,
+one per deck and one per session with that session's JSON, so an import of
+either rebuilds the group exactly. A file of before decks were a group's has
+none: each of its sessions brings its own copy of its deck, as a session file
+does.
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ from typing import Any
 
 from peewee import IntegrityError
 
-from scorekeeper import groups, keys, lifecycle, session_views, store
+from scorekeeper import decks, groups, keys, lifecycle, session_views, store
 from scorekeeper.db import as_dicts, write_transaction
 from scorekeeper.export import SEAT_FIELDS, read_export, session_json
+from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction, check_known_fields, is_digits, json_error_text
 from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, RequestKey, Seat
 
@@ -28,8 +33,9 @@ FORMAT = "tabletop-scorekeeper/group"
 FORMAT_VERSION = 1
 # The properties of a group file, of its players and of its sessions' seats, as group_json
 # writes them: an import refuses any other, naming it.
-FILE_FIELDS = frozenset({"format", "format_version", "name", "players", "sessions"})
+FILE_FIELDS = frozenset({"format", "format_version", "name", "players", "decks", "sessions"})
 PLAYER_FIELDS = frozenset({"number", "name", "colour", "emoji"})
+DECK_FIELDS = frozenset({"number", "game", "name", "sizes"})
 SEATED_FIELDS = SEAT_FIELDS | {"player"}
 CSV_COLUMNS = ("kind", "number", "name", "colour", "emoji", "session")
 # How large a group file an import takes (README: Limits): a group holds many sessions.
@@ -53,10 +59,20 @@ class ImportedPlayer:
 
 
 @dataclass(frozen=True)
+class ImportedDeck:
+    game: str
+    # Checked when the deck is made (``decks.insert``), as a session file's deck is.
+    name: object
+    sizes: object
+
+
+@dataclass(frozen=True)
 class ImportedGroupSession:
     session: lifecycle.ImportedSession
     # The place in the file's players of the player in each seat (None: no group player).
     players: tuple[int | None, ...]
+    # The place in the file's decks of the group's deck it played with (None: its own).
+    deck: int | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +80,7 @@ class ImportedGroup:
     name: str
     players: tuple[ImportedPlayer, ...]
     sessions: tuple[ImportedGroupSession, ...]
+    decks: tuple[ImportedDeck, ...] = ()
 
 
 class AlreadyImported(Exception):
@@ -94,12 +111,20 @@ def _sessions_and_seated(group_id: str) -> list[tuple[str, dict[int, int]]]:
 def group_json(group: groups.Group) -> dict[str, Any]:
     place = {player.id: index for index, player in enumerate(group.players)}
     sessions = []
-    for session_id, seated in _sessions_and_seated(group.id):
-        exported = session_json(session_views.load(session_id))
+    views = [
+        (session_views.load(session_id), seated)
+        for session_id, seated in _sessions_and_seated(group.id)
+    ]
+    group_decks = _in_file_order(decks.of_group(group.id), [view for view, _ in views])
+    deck_place = {profile.id: index for index, profile in enumerate(group_decks)}
+    for view, seated in views:
+        exported = session_json(view)
         exported["seats"] = [
             {**seat, "player": _place(place, seated.get(seat["position"]))}
             for seat in exported["seats"]
         ]
+        if view.deck is not None and view.deck.id in deck_place:
+            exported["deck"] = deck_place[view.deck.id]
         sessions.append(exported)
     return {
         "format": FORMAT,
@@ -109,8 +134,24 @@ def group_json(group: groups.Group) -> dict[str, Any]:
             {"number": index, "name": p.name, "colour": p.colour, "emoji": p.emoji}
             for index, p in enumerate(group.players)
         ],
+        "decks": [
+            {"number": index, "game": p.game, "name": p.name, "sizes": dict(p.sizes)}
+            for index, p in enumerate(group_decks)
+        ],
         "sessions": sessions,
     }
+
+
+def _in_file_order(
+    group_decks: list[decks.Profile], views: list[session_views.SessionView]
+) -> list[decks.Profile]:
+    """The group's decks in the order its sessions first played with them, then those not
+    played yet by name: an imported group exports the same file."""
+    first_played: dict[str, int] = {}
+    for index, view in enumerate(views):
+        if view.deck is not None:
+            first_played.setdefault(view.deck.id, index)
+    return sorted(group_decks, key=lambda p: (first_played.get(p.id, len(views)), p.name, p.id))
 
 
 def _place(place: dict[int, int], player_id: int | None) -> int | None:
@@ -137,6 +178,14 @@ def group_csv(group: groups.Group) -> str:
     for player in exported["players"]:
         cells = (player["name"], player["colour"], player["emoji"])
         writer.writerow(["player", player["number"], *map(_cell, cells), ""])
+    for deck in exported["decks"]:
+        # A deck's game and sizes are no cells of their own: its row carries them as JSON.
+        text = json.dumps(
+            {"game": deck["game"], "sizes": deck["sizes"]},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+        writer.writerow(["deck", deck["number"], _cell(deck["name"]), "", "", text])
     for number, session in enumerate(exported["sessions"]):
         text = json.dumps(session, ensure_ascii=False, separators=(",", ":"))
         writer.writerow(["session", number, "", "", "", text])
@@ -162,7 +211,7 @@ def csv_as_json(text: str) -> dict[str, Any]:
             f"This is not a group CSV file: its first row must be {','.join(CSV_COLUMNS)}.",
             "row 1",
         )
-    data: dict[str, Any] = {"format": FORMAT, "players": [], "sessions": []}
+    data: dict[str, Any] = {"format": FORMAT, "players": [], "decks": [], "sessions": []}
     for number, row in enumerate(rows[1:], start=2):
         if not any(row):
             continue
@@ -186,28 +235,41 @@ def csv_as_json(text: str) -> dict[str, Any]:
             data["players"].append(
                 {column: _uncell(cells[column]) for column in ("name", "colour", "emoji")}
             )
+        elif kind == "deck":
+            deck = _cell_json(cells["session"], number, "a deck's game and sizes")
+            if not isinstance(deck, dict):
+                raise IllegalAction(
+                    f"Row {number}, column session must hold a deck's game and sizes as a "
+                    "JSON object.",
+                    f"row {number}, column session",
+                )
+            data["decks"].append({**deck, "name": _uncell(cells["name"])})
         elif kind == "session":
-            try:
-                data["sessions"].append(json.loads(cells["session"]))
-            except RecursionError:
-                raise IllegalAction(
-                    f"Row {number}, column session nests too deeply to be a session's JSON.",
-                    f"row {number}, column session",
-                ) from None
-            except ValueError as error:
-                raise IllegalAction(
-                    f"Row {number}, column session is not a session's JSON "
-                    f"({json_error_text(error)}).",
-                    f"row {number}, column session",
-                ) from None
+            data["sessions"].append(_cell_json(cells["session"], number, "a session's JSON"))
         else:
             raise IllegalAction(
-                f"Row {number}, column kind must be group, player or session, not {kind!r}.",
+                f"Row {number}, column kind must be group, player, deck or session, not {kind!r}.",
                 f"row {number}, column kind",
             )
     if "name" not in data:
         raise IllegalAction("The file has no group row: its name is missing.", "name")
     return data
+
+
+def _cell_json(text: str, number: int, what: str) -> object:
+    """The JSON in row ``number``'s session column, which holds ``what``."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise IllegalAction(
+            f"Row {number}, column session nests too deeply to be {what}.",
+            f"row {number}, column session",
+        ) from None
+    except ValueError as error:
+        raise IllegalAction(
+            f"Row {number}, column session is not {what} ({json_error_text(error)}).",
+            f"row {number}, column session",
+        ) from None
 
 
 def read_group(data: object) -> ImportedGroup:
@@ -223,14 +285,31 @@ def read_group(data: object) -> ImportedGroup:
     check_known_fields(data, FILE_FIELDS, "A group file", "")
     name = groups.check_group_name(data.get("name"))
     players = _read_players(data.get("players"))
+    group_decks = _read_decks(data.get("decks", []))
     listed = data.get("sessions")
     if not isinstance(listed, list):
         raise IllegalAction("“sessions” must be a list of session exports.", "sessions")
     sessions = tuple(
-        _read_session(session, len(players), f"sessions.{index}")
+        _read_session(session, len(players), group_decks, f"sessions.{index}")
         for index, session in enumerate(listed)
     )
-    return ImportedGroup(name, players, sessions)
+    return ImportedGroup(name, players, sessions, group_decks)
+
+
+def _read_decks(listed: object) -> tuple[ImportedDeck, ...]:
+    if not isinstance(listed, list) or not all(isinstance(d, dict) for d in listed):
+        raise IllegalAction("“decks” must be a list of {game, name, sizes}.", "decks")
+    read = []
+    for index, deck in enumerate(listed):
+        field = f"decks.{index}"
+        check_known_fields(deck, DECK_FIELDS, f"Entry {index} of “decks”", field)
+        try:
+            game = get_game(deck.get("game"))
+            decks.sized_cards(game.slug)
+        except IllegalAction as refused:
+            raise IllegalAction(f"Deck {index + 1}: {refused.message}", f"{field}.game") from None
+        read.append(ImportedDeck(game.slug, deck.get("name"), deck.get("sizes", {})))
+    return tuple(read)
 
 
 def _read_players(listed: object) -> tuple[ImportedPlayer, ...]:
@@ -256,12 +335,29 @@ def _read_players(listed: object) -> tuple[ImportedPlayer, ...]:
     return tuple(players)
 
 
-def _read_session(data: object, players: int, field: str) -> ImportedGroupSession:
+def _read_session(
+    data: object, players: int, group_decks: tuple[ImportedDeck, ...], field: str
+) -> ImportedGroupSession:
+    # The group's deck it played with is the group file's part of the session, as its seats'
+    # players are: the rest is a session export.
+    exported = {k: v for k, v in data.items() if k != "deck"} if isinstance(data, dict) else data
     try:
-        session = read_export(data, SEATED_FIELDS)
+        session = read_export(exported, SEATED_FIELDS)
     except IllegalAction as refused:
         raise _in_session(refused, field) from None
     assert isinstance(data, dict)  # read_export refused anything else
+    deck = data.get("deck")
+    if deck is not None and not (
+        isinstance(deck, int)
+        and not isinstance(deck, bool)
+        and 0 <= deck < len(group_decks)
+        and group_decks[deck].game == session.game
+    ):
+        raise IllegalAction(
+            f"{_title(field)}: “deck” must be the number of one of the file's "
+            f"{session.game} decks, or null.",
+            f"{field}.deck",
+        )
     seated: list[int | None] = []
     for position, seat in enumerate(data["seats"]):
         where = f"{field}.seats.{position}.player"
@@ -281,7 +377,7 @@ def _read_session(data: object, players: int, field: str) -> ImportedGroupSessio
                 where,
             )
         seated.append(player)
-    return ImportedGroupSession(session, tuple(seated))
+    return ImportedGroupSession(session, tuple(seated), deck)
 
 
 def _title(field: str) -> str:
@@ -305,9 +401,21 @@ def import_group(imported: ImportedGroup, once: store.OneTimeKey | None = None) 
             player_ids = [
                 GroupPlayer.create(group=group_id, **vars(player)).id for player in imported.players
             ]
+            deck_ids = [
+                decks.insert(
+                    get_game(deck.game),
+                    deck.name,
+                    deck.sizes,
+                    f"decks.{index}.name",
+                    f"decks.{index}.sizes",
+                    group=group_id,
+                ).id
+                for index, deck in enumerate(imported.decks)
+            ]
             for index, entry in enumerate(imported.sessions):
+                deck_id = None if entry.deck is None else deck_ids[entry.deck]
                 try:
-                    session_id, _key = lifecycle.import_session(entry.session)
+                    session_id, _key = lifecycle.import_session(entry.session, deck=deck_id)
                 except IllegalAction as refused:
                     raise _in_session(refused, f"sessions.{index}") from None
                 groups.link_seats(

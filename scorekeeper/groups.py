@@ -18,7 +18,7 @@ from typing import TypeGuard
 
 from peewee import IntegrityError
 
-from scorekeeper import group_totals, keys
+from scorekeeper import decks, group_totals, keys
 from scorekeeper.db import write_transaction
 from scorekeeper.games.base import IllegalAction, is_digits, number_range, parse_name
 from scorekeeper.games.engine import Game
@@ -370,9 +370,11 @@ def seat_again(played_id: str, session: GameSession, order: Sequence[int]) -> No
 
 def link_seats(session_id: str, group_id: str, players: Sequence[int | None]) -> None:
     """Make a session of no group yet the group's, each seat the player at its position in
-    ``players`` (None: no player's), inside the caller's transaction. A finished one (an
-    import's) counts in the group's totals from now on."""
+    ``players`` (None: no player's), and the deck it plays with the group's if no group's
+    yet, inside the caller's transaction. A finished one (an import's) counts in the
+    group's totals from now on."""
     GameSession.update(group=group_id).where(GameSession.id == session_id).execute()
+    decks.give_to_group(session_id, group_id)
     for position, player in enumerate(players):
         if player is not None:
             Seat.update(player=player).where(

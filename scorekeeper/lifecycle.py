@@ -127,13 +127,13 @@ def create(
     _check_deck_game(game, bool(deck_profile or new_deck_name))
 
     def link_deck_and_group(session: GameSession) -> None:
+        # The deck first: seating a group's players makes the deck the group's.
+        if game.sized_cards is not None:
+            name = new_deck_name or decks.default_name(game)
+            profile_id = deck_profile or decks.insert(game, name, field="new_deck_name").id
+            decks.link(session, profile_id)
         if seating is not None:
             groups.seat(session, seating)
-        if game.sized_cards is None:
-            return
-        name = new_deck_name or decks.default_name(game)
-        profile_id = deck_profile or decks.insert(game, name, field="new_deck_name").id
-        decks.link(session, profile_id)
 
     return _insert_session(game, seats, resolved, [], form_key, link_deck_and_group)
 
@@ -211,9 +211,10 @@ def _refuse_unless_finished(game: Game, finished: bool) -> None:
 
 
 def import_session(
-    imported: ImportedSession, form_key: str | OneTimeKey | None = None
+    imported: ImportedSession, form_key: str | OneTimeKey | None = None, deck: str | None = None
 ) -> tuple[str, str]:
-    """A new session identical to an exported one (read by ``export.read_export``)."""
+    """A new session identical to an exported one (read by ``export.read_export``), played
+    with the deck profile ``deck`` when given (a group's, imported with its group)."""
     game = get_game(imported.game)
     for listed, most, what in (
         (imported.events, MAX_EVENTS, "events"),
@@ -235,8 +236,10 @@ def import_session(
     replaced = _imported_corrections(game, imported.corrections)
 
     def copy_deck_and_corrections(session: GameSession) -> None:
+        if deck is not None:
+            decks.link(session, deck)
         # The importer gets a profile of their own: the file's sizes under the file's name.
-        if imported.deck_profile is not None:
+        elif imported.deck_profile is not None:
             name, sizes = imported.deck_profile
             profile = decks.insert(game, name, sizes, "deck_profile.name", "deck_profile.sizes")
             decks.link(session, profile.id)

@@ -617,6 +617,24 @@ def keep_group_totals() -> None:
             table.insert_many(batch).execute()
 
 
+# --- Migration 18: a group's deck profiles ----------------------------------------------
+
+
+def give_groups_their_decks() -> None:
+    """A deck profile may be a group's: each profile a group's session played with, and
+    that no group holds, becomes the group's of its earliest such session."""
+    _add_column(
+        "deck_profile", "group_id VARCHAR(32) REFERENCES player_group (id) ON DELETE SET NULL"
+    )
+    database.execute_sql("CREATE INDEX deck_profile_group_id ON deck_profile (group_id)")
+    database.execute_sql(
+        "UPDATE deck_profile SET group_id = (SELECT s.group_id FROM session_deck d "
+        "JOIN game_session s ON s.id = d.session_id "
+        "WHERE d.profile_id = deck_profile.id AND s.group_id IS NOT NULL "
+        "ORDER BY s.created_at, s.id LIMIT 1)"
+    )
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
@@ -635,6 +653,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     keep_the_end_of_finished_sessions,
     snapshot_session_states,
     keep_group_totals,
+    give_groups_their_decks,
 )
 
 # Any constant works: it only has to be the same for every app process.

@@ -330,6 +330,11 @@ class DeckProfile(BaseModel):
     name = CharField(max_length=NAME_MAX_LENGTH)
     # {"green 25": 3, ...}: only the cards whose size is known.
     sizes = JSONField(default=dict)
+    # The group whose deck it is (made for it, or the first deck its sessions played with):
+    # every phone that may change the group may change it. A deleted group leaves it to
+    # the phones that hold it.
+    group = ForeignKeyField(PlayerGroup, null=True, backref="decks", on_delete="SET NULL")
+    group_id: str | None
     created_at = DateTimeField(default=utc_now)
     updated_at = DateTimeField(default=utc_now)
 

@@ -305,15 +305,16 @@ def create_session() -> tuple[Response, int]:
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise IllegalAction("“options” must be an object.", "options")
-    deck = deck_choice(body)
+    deck = deck_choice(body, None if seating is None else seating.group_id)
     return created(
         *lifecycle.create(body.get("game"), seats, options, None, **deck, seating=seating)
     )
 
 
-def deck_choice(body: dict[str, Any]) -> dict[str, str]:
-    """The deck profile a new session asks for: ``deck_profile`` (its key checked) or
-    ``new_deck_name``, as ``lifecycle.create`` takes them."""
+def deck_choice(body: dict[str, Any], group: str | None = None) -> dict[str, str]:
+    """The deck profile a new session asks for: ``deck_profile`` (its key checked, unless
+    it is the deck of ``group``, the group whose key was checked) or ``new_deck_name``, as
+    ``lifecycle.create`` takes them."""
     for name in ("deck_profile", "deck_key", "new_deck_name"):
         if name in body and not isinstance(body[name], str):
             raise IllegalAction(f"“{name}” must be a string.", name)
@@ -330,7 +331,7 @@ def deck_choice(body: dict[str, Any]) -> dict[str, str]:
             "new_deck_name",
         )
     if "deck_profile" in body:
-        decks.check_key(body["deck_profile"], body.get("deck_key"))
+        decks.check_key(body["deck_profile"], body.get("deck_key"), group)
     return {name: body[name] for name in ("deck_profile", "new_deck_name") if name in body}
 
 

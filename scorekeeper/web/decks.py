@@ -1,8 +1,9 @@
 """Deck profiles: the sizes printed on the cards of one physical deck, on their own page.
 
 Whoever has a profile's link sees its sizes; only a device holding the right
-to change it (see ``access``) may edit them, and only such a device is shown
-the "edit this deck" link that hands the right on.
+to change it (see ``access``: a group's deck is every member's) may edit them,
+and only such a device is shown the "edit this deck" link that hands the right
+on.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks
+from scorekeeper import decks, groups, keys
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.web import access, addresses
@@ -68,9 +69,11 @@ def deck_list() -> Response | tuple[str, int]:
         error = "This form expired: reload the page and try again."
     page_number = page_asked("page")
     listed = access.decks_page(page_number)
+    profiles = decks.find(list(listed.roles))
     page = render_template(
         "decks/list.html",
-        profiles=decks.find(list(listed.roles)),
+        profiles=profiles,
+        group_names={g.id: g.name for g in groups.find([p.group for p in profiles if p.group])},
         newer=deck_list_url(page_number - 1) if page_number > 1 else None,
         older=deck_list_url(page_number + 1) if listed.more else None,
         games=decks.sized_games(),
@@ -81,6 +84,12 @@ def deck_list() -> Response | tuple[str, int]:
     return page, 422 if error else 200
 
 
+def game_asked() -> str | None:
+    """The session whose size step opened the deck's page (``session``), to go back to."""
+    session_id = request.args.get("session", "")
+    return session_id if keys.is_id(session_id) else None
+
+
 @bp.route("/decks/<profile_id>", methods=["GET", "POST"])
 @access.no_store
 def deck_page(profile_id: str) -> Response | tuple[str, int]:
@@ -88,6 +97,7 @@ def deck_page(profile_id: str) -> Response | tuple[str, int]:
     may_edit = access.device_may_edit_deck(profile_id)
     if request.method == "POST":
         access.require_device_deck_edit(profile_id)
+    back_to = game_asked()
     form = KeyedForm()
     error: IllegalAction | None = None
     if form.validate_on_submit():
@@ -101,7 +111,8 @@ def deck_page(profile_id: str) -> Response | tuple[str, int]:
         except IllegalAction as refused:
             error = refused
         else:
-            return redirect(url_for("decks.deck_page", profile_id=profile_id, saved=1), 303)
+            saved = url_for("decks.deck_page", profile_id=profile_id, saved=1, session=back_to)
+            return redirect(saved, 303)
     elif request.method == "POST":
         error = IllegalAction("This form expired: reload the page and try again.")
     join_url = None
@@ -110,6 +121,8 @@ def deck_page(profile_id: str) -> Response | tuple[str, int]:
     page = render_template(
         "decks/deck.html",
         profile=profile,
+        group=groups.find([profile.group])[0] if profile.group else None,
+        back_to=back_to,
         may_edit=may_edit,
         join_url=join_url,
         rows=colour_rows(profile),

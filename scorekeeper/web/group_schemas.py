@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 
+from scorekeeper.decks import sized_games
 from scorekeeper.group_export import FILE_MAX_BYTES
 from scorekeeper.groups import EMOJI_MAX_LENGTH
 from scorekeeper.models import NAME_MAX_LENGTH
@@ -218,6 +219,18 @@ class ExportedPlayer(Closed):
     emoji: str = Field(max_length=EMOJI_MAX_LENGTH, description="One emoji, or empty.")
 
 
+class ExportedDeck(Closed):
+    number: int = Field(ge=0, description="The deck's place in the list, from 0.")
+    game: str = Field(
+        json_schema_extra={"enum": [game.slug for game in sized_games()]},
+        description="The game whose cards it describes.",
+    )
+    name: str = Name
+    sizes: dict[str, Annotated[int, Field(ge=1, le=99)]] = Field(
+        description="Card (“green 25”) → its printed size; only the cards whose size is known."
+    )
+
+
 class GroupExport(Closed):
     """A whole group: what ``POST /groups/import`` reads back as a new group."""
 
@@ -225,6 +238,12 @@ class GroupExport(Closed):
     format_version: Literal[1]
     name: str = Name
     players: list[ExportedPlayer] = Field(description="In the group's order.")
+    decks: list[ExportedDeck] = Field(
+        default=[],
+        description="The group's deck profiles (the sizes printed on its physical decks), "
+        "each made once on import; a session names the one it played with as `deck`. A file "
+        "without it: each session brings its own copy of its `deck_profile`.",
+    )
     sessions: list[dict[str, Any]] = Field(
         description="The group's sessions in the order they were played.",
         json_schema_extra={"items": {"$ref": "#/components/schemas/GroupSessionExport"}},
@@ -242,6 +261,7 @@ class GroupImport(GroupExport):
 
 MODELS: tuple[type[BaseModel], ...] = (
     ExportedPlayer,
+    ExportedDeck,
     GroupExport,
     GroupImport,
     PlayerAnswer,
@@ -379,6 +399,9 @@ _EXPORT_EXAMPLE: Schema = {
         {"number": 0, "name": "Ana", "colour": "#1f77b4", "emoji": "🦊"},
         {"number": 1, "name": "Bo", "colour": "", "emoji": ""},
     ],
+    "decks": [
+        {"number": 0, "game": "yadokarick", "name": "Green tin", "sizes": {"green 25": 3}},
+    ],
     "sessions": [],
 }
 _CSV_EXAMPLE = (
@@ -386,6 +409,7 @@ _CSV_EXAMPLE = (
     "group,1,Friday night,,,\r\n"
     "player,0,Ana,#1f77b4,🦊,\r\n"
     "player,1,Bo,,,\r\n"
+    'deck,0,Green tin,,,"{""game"":""yadokarick"",""sizes"":{""green 25"":3}}"\r\n'
 )
 
 
@@ -537,8 +561,10 @@ def group_paths() -> Schema:
                 "description": (
                     "The columns kind, number, name, colour, emoji, session: one `group` row "
                     "(number: the format version; name), a `player` row per player in order "
-                    "(number from 0, name, colour, emoji), a `session` row per session "
-                    "(number from 0; session: its JSON as in `GroupExport`). Text starting "
+                    "(number from 0, name, colour, emoji), a `deck` row per deck (number from "
+                    "0, name; session: its game and sizes as JSON), a `session` row per "
+                    "session (number from 0; session: its JSON as in `GroupExport`). Text "
+                    "starting "
                     "with =, +, -, @ or ' is prefixed with ' (an import strips it). "
                     "No key needed."
                 ),

@@ -18,6 +18,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.engine import Game
 from scorekeeper.web import access
+from scorekeeper.web.decks import chosen_game
 from scorekeeper.web.export import parse_json, uploaded
 from scorekeeper.web.forms import GroupImportForm, KeyedForm, NewSessionForm, new_session_form
 from scorekeeper.web.inputs import check_text
@@ -92,21 +93,54 @@ def group_url(group_id: str, page: int) -> str:
 def group_page(group_id: str) -> str:
     """The group's players and a page of its sessions, the newest first."""
     group = load_or_404(group_id)
-    page = page_asked("page")
-    counts = group_figures.session_counts(group_id)
+    shown, _ = render_group(group, page_asked("page"))
+    access.remember_group(group_id, access.VIEW)
+    return shown
+
+
+def render_group(
+    group: groups.Group, page: int, deck_error: IllegalAction | None = None, deck_name: str = ""
+) -> tuple[str, int]:
+    """The group's page at page ``page`` of its sessions; a refused new deck says why."""
+    counts = group_figures.session_counts(group.id)
     pages = pages_of(counts.played, access.LIST_PAGE_SIZE)
     if page > pages:
         abort(404, f"This group's list of sessions has pages 1 to {pages}.")
-    access.remember_group(group_id, access.VIEW)
-    return render_template(
+    shown = render_template(
         "groups/group.html",
         group=group,
         finished=counts.finished,
-        sessions=read_model.group_summaries(group_id, page, access.LIST_PAGE_SIZE),
-        newer_sessions=group_url(group_id, page - 1) if page > 1 else None,
-        older_sessions=group_url(group_id, page + 1) if page < pages else None,
-        may_edit=access.device_may_edit_group(group_id),
+        sessions=read_model.group_summaries(group.id, page, access.LIST_PAGE_SIZE),
+        newer_sessions=group_url(group.id, page - 1) if page > 1 else None,
+        older_sessions=group_url(group.id, page + 1) if page < pages else None,
+        may_edit=access.device_may_edit_group(group.id),
+        decks=decks.of_group(group.id),
+        sized_games=decks.sized_games(),
+        deck_form=KeyedForm(),
+        deck_error=deck_error,
+        deck_name=deck_name,
     )
+    return shown, 422 if deck_error else 200
+
+
+@bp.post("/g/<group_id>/decks")
+def new_deck(group_id: str) -> Response | tuple[str, int]:
+    """A member makes a deck profile for the group, then fills in its sizes on its page."""
+    group = editable_or_403(group_id)
+    form = KeyedForm()
+    error: IllegalAction | None = None
+    if form.validate_on_submit():
+        try:
+            profile = decks.create(
+                GAMES[chosen_game()], request.form.get("name", ""), group=group_id
+            )
+        except IllegalAction as refused:
+            error = refused
+        else:
+            return redirect(url_for("decks.deck_page", profile_id=profile.id), 303)
+    else:
+        error = IllegalAction(EXPIRED)
+    return render_group(group, page=1, deck_error=error, deck_name=request.form.get("name", ""))
 
 
 @bp.get("/g/<group_id>/stats")
@@ -222,12 +256,17 @@ def tapped_order(group: groups.Group) -> list[int | str]:
     return order
 
 
-def group_session_form(game: Game) -> NewSessionForm:
-    """The new-session form of ``game`` (its options, its deck), without typed seats."""
+def group_session_form(game: Game, group: groups.Group) -> NewSessionForm:
+    """The new-session form of ``game`` (its options, its deck), without typed seats. The
+    decks offered: the group's first, then this phone's that are no group's (played here,
+    one becomes the group's)."""
     deck_choices = None
     if game.sized_cards is not None:
         profiles = decks.find(access.all_decks(game.slug))
-        deck_choices = [(p.id, p.name) for p in profiles]
+        ordered = sorted(
+            (p for p in profiles if p.group in (group.id, None)), key=lambda p: p.group is None
+        )
+        deck_choices = [(p.id, p.name) for p in ordered]
     return new_session_form(game, deck_choices)
 
 
@@ -243,7 +282,7 @@ def play(group_id: str, slug: str) -> Response | tuple[str, int]:
     game = GAMES.get(slug)
     if game is None:
         abort(404, f"There is no game called “{slug}” here.")
-    form = group_session_form(game)
+    form = group_session_form(game, group)
     order = tapped_order(group)
     refused = False
     if request.form.get("start") and form.validate_on_submit():

@@ -124,7 +124,8 @@ the state whenever it is wanted.
 profile (the sizes printed on a physical deck). Anyone may read a session's `deck_profile`
 (its id, name and sizes); changing it takes a key. Creating or importing a session answers
 with the profile's `edit_key` once; send it as `deck_key` to start a later session with the
-same deck.
+same deck. A group's session plays with a deck that is no group's yet makes it the group's:
+a later session of the group plays with it on the group's key alone.
 
 **Groups.** A group holds the players who play together and the sessions they played: anyone
 with its id may read it; changing its players, and starting a session of it (`group` and its
@@ -586,7 +587,10 @@ class NewSession(ApiModel):
     model_config = ConfigDict(
         json_schema_extra={
             "oneOf": [{"required": ["seats"]}, {"required": ["group", "players"]}],
-            "dependentRequired": {"deck_profile": ["deck_key"], "deck_key": ["deck_profile"]},
+            "dependentRequired": {"deck_key": ["deck_profile"]},
+            # A group's session plays with the group's deck on the group's key alone.
+            "if": {"required": ["deck_profile"], "not": {"required": ["group"]}},
+            "then": {"required": ["deck_key"]},
             "not": {"required": ["deck_profile", "new_deck_name"]},
         }
     )
@@ -619,7 +623,8 @@ class NewSession(ApiModel):
     deck_profile: str = may_be_left_out(
         description=(
             f"{_SIZED_GAMES} only: the id of the deck profile (the sizes printed on your "
-            "physical deck) to play with; needs `deck_key`."
+            "physical deck) to play with; needs `deck_key`, unless it is the deck of the "
+            "session's `group`."
         )
     )
     deck_key: str = may_be_left_out(
@@ -857,6 +862,11 @@ class GroupSessionExport(SessionExport):
 
     # A group's export narrows the seats of a session's (pydantic takes it, mypy cannot).
     seats: list[GroupSeat]  # type: ignore[assignment]
+    deck: int | None = may_be_left_out(
+        ge=0,
+        description="The `number` of the group's deck it played with (its `deck_profile` "
+        "then says the same); left out or null: a deck of no group's, copied on import.",
+    )
 
 
 MODELS: tuple[type[BaseModel], ...] = (
