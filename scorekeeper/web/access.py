@@ -5,9 +5,9 @@ device's (given to the creator and to whoever opens the "score with me" link)
 or, for the API, in ``Authorization: Bearer <edit key>``. A deck profile's
 link shows its sizes; the right to change them is the device's too (the phone
 that made it, the scorers of its sessions, whoever opens its "edit this deck"
-link). So with a group: its link shows it, and the device remembers the groups
-it has seen and those it may change (the phone that made it, whoever opens its
-"join this group" link).
+link, every phone that may change the group whose deck it is). So with a group:
+its link shows it, and the device remembers the groups it has seen and those it
+may change (the phone that made it, whoever opens its "join this group" link).
 
 A device's rights are stored on the server (``scorekeeper.devices``), as many
 as it gathers; its signed cookie carries only its unguessable id.
@@ -311,7 +311,8 @@ def require_device_deck_edit(profile_id: str) -> None:
         abort(
             403,
             "This device can see this deck's sizes but not change them. Open the deck's "
-            "“edit this deck” link, or score a session that plays with it.",
+            "“edit this deck” link, join the group whose deck it is, or score a session "
+            "that plays with it.",
         )
 
 
