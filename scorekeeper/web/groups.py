@@ -106,6 +106,7 @@ def render_group(
     pages = pages_of(counts.played, access.LIST_PAGE_SIZE)
     if page > pages:
         abort(404, f"This group's list of sessions has pages 1 to {pages}.")
+    may_edit = access.device_may_edit_group(group.id)
     shown = render_template(
         "groups/group.html",
         group=group,
@@ -113,10 +114,11 @@ def render_group(
         sessions=read_model.group_summaries(group.id, page, access.LIST_PAGE_SIZE),
         newer_sessions=group_url(group.id, page - 1) if page > 1 else None,
         older_sessions=group_url(group.id, page + 1) if page < pages else None,
-        may_edit=access.device_may_edit_group(group.id),
+        may_edit=may_edit,
         decks=decks.of_group(group.id),
         sized_games=decks.sized_games(),
-        deck_form=KeyedForm(),
+        # Only a member gets the form: its key would give a watcher's page a cookie.
+        deck_form=KeyedForm() if may_edit else None,
         deck_error=deck_error,
         deck_name=deck_name,
     )
