@@ -51,6 +51,7 @@ from scorekeeper.web.group_schemas import (
     GameFigures,
     GamePlayerFigures,
     GroupAnswer,
+    GroupDeck,
     GroupLinks,
     GroupSession,
     GroupSessionLinks,
@@ -594,6 +595,10 @@ def group_answer(group: groups.Group, paged_by_query: bool = False) -> GroupAnsw
         players=[
             PlayerAnswer(id=p.id, name=p.name, colour=p.colour, emoji=p.emoji)
             for p in group.players
+        ],
+        decks=[
+            GroupDeck(id=p.id, game=p.game, name=p.name, sizes=dict(p.sizes))
+            for p in decks.of_group(group.id)
         ],
         sessions=[
             GroupSession(

@@ -64,6 +64,18 @@ class GroupSession(Closed):
     links: GroupSessionLinks
 
 
+class GroupDeck(Closed):
+    id: str = Field(
+        description="The deck profile's id: `deck_profile` of a session of the group, which "
+        "plays with it on the group's key alone."
+    )
+    game: str = Field(description="The game whose cards it describes.")
+    name: str
+    sizes: dict[str, int] = Field(
+        description="Card (“green 25”) → its printed size; only the cards whose size is known."
+    )
+
+
 class GroupLinks(Closed):
     view: str = Field(
         description="The group's page (read only for a phone that is no member).",
@@ -78,6 +90,10 @@ class GroupAnswer(Closed):
     id: str = Field(description="The group id: whoever has it sees the group.")
     name: str
     players: list[PlayerAnswer] = Field(description="In the order they joined the group.")
+    decks: list[GroupDeck] = Field(
+        description="The group's deck profiles (the sizes printed on its physical decks), "
+        "the latest changed first: every member's to play with and change."
+    )
     sessions: list[GroupSession] = Field(
         description="A page of the group's sessions, the newest first: page 1 the newest "
         "`page_size`, each next page older ones."
@@ -295,6 +311,14 @@ _GROUP_EXAMPLE: Schema = {
         {"id": 1, "name": "Ana", "colour": "#1f77b4", "emoji": "🦊"},
         {"id": 2, "name": "Bo", "colour": "", "emoji": ""},
     ],
+    "decks": [
+        {
+            "id": "Hn4sQ1wE8rT5yU2iO7pA3d",
+            "game": "yadokarick",
+            "name": "Green tin",
+            "sizes": {"green 25": 3, "pink 8": 5},
+        }
+    ],
     "sessions": [
         {
             "id": "q2Xv7cN0mTg8bY1uK3sWfA",
@@ -321,6 +345,7 @@ _GROUP_EXAMPLE: Schema = {
 }
 _CREATED_EXAMPLE: Schema = {
     **_GROUP_EXAMPLE,
+    "decks": [],
     "sessions": [],
     "sessions_count": 0,
     "edit_key": _GROUP_KEY,

@@ -192,6 +192,17 @@ def test_the_api_starts_a_groups_session_with_its_deck_on_the_group_key_alone(
     again = client.post("/api/v1/sessions", json={**body, "deck_profile": deck_id}, headers=bearer)
     assert again.status_code == 201
     assert again.get_json()["deck_profile"]["id"] == deck_id
+    # The group's answer lists its decks, for any phone to find.
+    played = client.post(
+        f"/api/v1/sessions/{again.get_json()['id']}/events",
+        json={"version": 0, "action": {"type": "play", "card": "green 25", "size": 3}},
+        headers={"Authorization": f"Bearer {again.get_json()['edit_key']}"},
+    )
+    assert played.status_code == 201
+    read = app.test_client().get(f"/api/v1/groups/{group['id']}").get_json()
+    assert read["decks"] == [
+        {"id": deck_id, "game": "yadokarick", "name": "Tin", "sizes": {"green 25": 3}}
+    ]
     # A deck of no group still takes its own key.
     own = start(app.test_client(), "yadokarick", list(SEATS), deck="new").state()["deck_profile"]
     refused = client.post(
