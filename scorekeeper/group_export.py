@@ -22,7 +22,7 @@ from typing import Any
 
 from peewee import IntegrityError
 
-from scorekeeper import decks, groups, keys, lifecycle, session_views, store
+from scorekeeper import decks, groups, keys, lifecycle, ratings, session_views, store
 from scorekeeper.db import as_dicts, write_transaction
 from scorekeeper.export import SEAT_FIELDS, read_export, session_json
 from scorekeeper.games import get_game
@@ -423,6 +423,7 @@ def import_group(imported: ImportedGroup, once: store.OneTimeKey | None = None) 
                     group_id,
                     [None if place is None else player_ids[place] for place in entry.players],
                 )
+            ratings.rate_group(group_id)
             if once is not None:
                 RequestKey.update(answer={"group": group_id}).where(
                     (RequestKey.scope == IMPORT_SCOPE) & (RequestKey.key == once.key)

@@ -18,7 +18,7 @@ from typing import TypeGuard
 
 from peewee import IntegrityError
 
-from scorekeeper import decks, group_totals, keys
+from scorekeeper import decks, group_totals, keys, ratings
 from scorekeeper.db import write_transaction
 from scorekeeper.games.base import IllegalAction, is_digits, number_range, parse_name
 from scorekeeper.games.engine import Game
@@ -298,6 +298,8 @@ def remove_player(group_id: str, player_id: object) -> Player:
         # The seats' link to the player is set to NULL by the database (ON DELETE SET NULL),
         # and the player's totals go (ON DELETE CASCADE): their seats count for no one.
         row.delete_instance()
+        # Their seats are no one's now: the others' ratings met a newcomer there instead.
+        ratings.rate_group(group_id)
     return removed
 
 

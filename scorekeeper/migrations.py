@@ -22,13 +22,14 @@ from peewee import (
     CharField,
     CompositeKey,
     DateTimeField,
+    DoubleField,
     ForeignKeyField,
     IntegerField,
     TextField,
     chunked,
 )
 
-from scorekeeper import keys, read_model, session_log
+from scorekeeper import keys, ratings, read_model, session_log
 from scorekeeper.db import database, database_url, from_column, is_sqlite, write_transaction
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction
@@ -635,6 +636,74 @@ def give_groups_their_decks() -> None:
     )
 
 
+# --- Migration 19: each player's rating after each finished session ---------------------
+
+
+class _Rating19(BaseModel):
+    group = ForeignKeyField(_PlayerGroup10, on_delete="CASCADE")
+    session = ForeignKeyField(_GameSession1, on_delete="CASCADE")
+    ended_at = DateTimeField()
+    player = ForeignKeyField(_GroupPlayer10, on_delete="CASCADE")
+    game = CharField(max_length=32)
+    lower_is_better = BooleanField()
+    mu = DoubleField()
+    sigma = DoubleField()
+    moved = DoubleField()
+    played = IntegerField()
+    won = IntegerField()
+    places = IntegerField()
+    latest = BooleanField()
+
+    class Meta:
+        table_name = "rating"
+        indexes = (
+            (("group", "latest"), False),
+            (("group", "ended_at", "session"), False),
+        )
+
+
+def rate_every_group() -> None:
+    """The ratings table (scorekeeper/ratings.py), filled by rating each group's finished
+    sessions in the order they ended, from the seats migration 15 filled."""
+    database.create_tables([_Rating19], safe=False)
+    p = database.param
+    rated = database.execute_sql(
+        "SELECT DISTINCT group_id FROM game_session "
+        f"WHERE group_id IS NOT NULL AND finished = {p} ORDER BY group_id",
+        (True,),
+    ).fetchall()
+    for (group_id,) in rated:
+        seats = database.execute_sql(
+            "SELECT s.id, s.finished_at, s.game, s.lower_is_better, t.player_id, t.place, t.won "
+            "FROM seat t JOIN game_session s ON s.id = t.session_id "
+            f"WHERE s.group_id = {p} AND s.finished = {p} AND t.place IS NOT NULL "
+            "ORDER BY s.finished_at, s.id, t.position",
+            (group_id, True),
+        )
+        rows = ratings.rate({}, ratings.ended_sessions(seats.fetchall()))
+        newest = {row.key: index for index, row in enumerate(rows)}
+        for index, row in enumerate(rows):
+            skill = row.skill
+            database.execute_sql(
+                "INSERT INTO rating (group_id, session_id, ended_at, player_id, game, "
+                "lower_is_better, mu, sigma, moved, played, won, places, latest) "
+                f"VALUES ({', '.join([p] * 13)})",
+                (
+                    group_id,
+                    row.session,
+                    row.ended_at,  # as the session's column holds it: they compare equal
+                    *row.key,
+                    skill.mu,
+                    skill.sigma,
+                    skill.moved,
+                    skill.played,
+                    skill.won,
+                    skill.places,
+                    newest[row.key] == index,
+                ),
+            )
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
@@ -654,6 +723,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     snapshot_session_states,
     keep_group_totals,
     give_groups_their_decks,
+    rate_every_group,
 )
 
 # Any constant works: it only has to be the same for every app process.

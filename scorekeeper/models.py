@@ -18,6 +18,7 @@ from peewee import (
     CharField,
     CompositeKey,
     DateTimeField,
+    DoubleField,
     ForeignKeyField,
     IntegerField,
     Model,
@@ -226,6 +227,43 @@ class GroupPlayerDay(BaseModel):
     class Meta:
         table_name = "group_player_day"
         primary_key = CompositeKey("player", "day")
+
+
+class Rating(BaseModel):
+    """A player's rating (scorekeeper/ratings.py) in one game, or over all the group's
+    games, after one finished session: written by the write that ends the session (or
+    changes or reopens it, or imports the group), never by a read. The row of the newest
+    session a player played of each game is ``latest``: what the statistics read."""
+
+    id: AutoField[int]
+    group = ForeignKeyField(PlayerGroup, on_delete="CASCADE")
+    group_id: str
+    session = ForeignKeyField(GameSession, on_delete="CASCADE")
+    session_id: str
+    # The session's finished_at: ratings follow the order sessions ended (then their ids).
+    ended_at = DateTimeField()
+    player = ForeignKeyField(GroupPlayer, on_delete="CASCADE")
+    player_id: int
+    # The game's slug and whether its lowest score won (a score sheet set so counts apart),
+    # or "" and False: the rating over all the group's games.
+    game = CharField(max_length=32)
+    lower_is_better = BooleanField()
+    # OpenSkill's estimate after the session, and how much the shown rating moved with it.
+    mu = DoubleField()
+    sigma = DoubleField()
+    moved = DoubleField()
+    # The player's games of this kind so far, their wins and the sum of their places.
+    played = IntegerField()
+    won = IntegerField()
+    places = IntegerField()
+    latest = BooleanField()
+
+    class Meta:
+        table_name = "rating"
+        indexes = (
+            (("group", "latest"), False),
+            (("group", "ended_at", "session"), False),
+        )
 
 
 class Event(BaseModel):

@@ -14,7 +14,7 @@ from typing import Any
 
 from peewee import Field, IntegrityError
 
-from scorekeeper import announced, decks, group_totals, keys, read_model, snapshots
+from scorekeeper import announced, decks, group_totals, keys, ratings, read_model, snapshots
 from scorekeeper.db import (
     Statement,
     in_model_order,
@@ -241,6 +241,7 @@ def _change(
             statement.execute(*in_model_order(changed), session.id)
             if writes_end:
                 read_model.record_seats(session.id, ended)
+                ratings.session_changed(session.id, session.group_id, session.finished_at)
             if in_group:
                 group_totals.rewrite(session.id, was)
             written = same_log(written, version=session.version, finished_at=session.finished_at)

@@ -102,6 +102,7 @@ if POSTGRES_URL:
 BACKENDS = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 TABLES = (
     "device_session",
+    "rating",
     "device_group",
     "device_deck",
     "device",

@@ -1,0 +1,252 @@
+"""Each group player's rating, in each game and over all the group's games, by OpenSkill's
+Plackett-Luce model (it rates games of any number of players, ties included).
+
+How it rates:
+
+- Sessions count in the order they ended (``finished_at``, then their ids), each once its
+  seats are ranked (scorekeeper/read_model.py): each ranked seat is one side, ranked by
+  its place. Seats that share a place tie: a shared win (a tie the rules let stand, or a
+  Yokai Septet team's two partners) is a tie for first.
+- A seat with no group player takes part at a newcomer's rating, and keeps nothing.
+- A game with one ranked seat moves no rating (it still counts as played).
+- The rating shown is OpenSkill's ordinal, mu - 3 sigma: a cautious estimate, 0 for a
+  newcomer, that rises with wins (over strong players most) and as the model grows sure.
+
+The rows (models.Rating) are written by the transaction that changes a session's end
+(``session_changed``), or that remakes a whole group's (``rate_group``): a read takes
+each player's latest row and never rates anything.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from scorekeeper.models import GameSession, Rating, Seat
+
+MODEL = PlackettLuce()
+# The scope of the rating over every game: no game's slug is empty.
+ALL_GAMES = ("", False)
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A player's rating in one scope (a game, or all games) after some sessions."""
+
+    mu: float
+    sigma: float
+    played: int = 0
+    won: int = 0
+    places: int = 0  # the sum of the player's places, 1 the best
+    moved: float = 0.0  # how much ``rating`` moved with the latest session
+
+    @property
+    def rating(self) -> float:
+        """The number shown: OpenSkill's ordinal, mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def average_place(self) -> float:
+        return self.places / self.played
+
+
+NEWCOMER = Skill(MODEL.mu, MODEL.sigma)
+
+
+@dataclass(frozen=True)
+class RankedSeat:
+    player: int | None  # the group player's id; None: no one's
+    place: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A finished session as it is rated."""
+
+    session: str
+    ended_at: datetime
+    game: str
+    lower_is_better: bool
+    seats: tuple[RankedSeat, ...]
+
+
+# A player's skill in a scope: (player id, game slug or "", lower is better).
+Key = tuple[int, str, bool]
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A player's skill in one scope after one session: one row."""
+
+    key: Key
+    session: str
+    ended_at: datetime
+    skill: Skill
+
+
+def rate(kept: dict[Key, Skill], sessions: Iterable[Ended]) -> list[Rated]:
+    """Rate ``sessions`` in order, from the skills in ``kept`` (updated in place): the
+    rows they make, each player's rows in each scope in order."""
+    rows = []
+    for ended in sessions:
+        for game, lower in ((ended.game, ended.lower_is_better), ALL_GAMES):
+            keys = [None if s.player is None else (s.player, game, lower) for s in ended.seats]
+            before = [NEWCOMER if key is None else kept.get(key, NEWCOMER) for key in keys]
+            after = before
+            if len(before) > 1:
+                teams = MODEL.rate(
+                    [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in before],
+                    ranks=[float(seat.place) for seat in ended.seats],
+                )
+                after = [
+                    replace(old, mu=team.mu, sigma=team.sigma)
+                    for old, [team] in zip(before, teams, strict=True)
+                ]
+            for key, seat, old, new in zip(keys, ended.seats, before, after, strict=True):
+                if key is None:
+                    continue
+                skill = replace(
+                    new,
+                    played=old.played + 1,
+                    won=old.won + seat.won,
+                    places=old.places + seat.place,
+                    moved=new.rating - old.rating,
+                )
+                kept[key] = skill
+                rows.append(Rated(key, ended.session, ended.ended_at, skill))
+    return rows
+
+
+def ended_sessions(rows: Iterable[Sequence[Any]]) -> Iterator[Ended]:
+    """Sessions from rows of (session, ended_at, game, lower_is_better, player, place,
+    won), in order, a row per ranked seat."""
+    for (session, ended_at, game, lower), seats in itertools.groupby(rows, lambda row: row[:4]):
+        ranked = tuple(RankedSeat(player, place, bool(won)) for *_, player, place, won in seats)
+        yield Ended(session, ended_at, game, bool(lower), ranked)
+
+
+# --- Kept in the database --------------------------------------------------------------
+
+
+def _from(since: tuple[datetime, str] | None, at: Any, session: Any) -> Any:
+    """Sessions that ended at ``since`` or after (the same moment: ids from its on)."""
+    if since is None:
+        return True
+    moment, session_id = since
+    return (at > moment) | ((at == moment) & (session >= session_id))
+
+
+def _to_rate(group_id: str, since: tuple[datetime, str] | None) -> Iterator[Ended]:
+    seats = (
+        Seat.select(
+            GameSession.id,
+            GameSession.finished_at,
+            GameSession.game,
+            GameSession.lower_is_better,
+            Seat.player,
+            Seat.place,
+            Seat.won,
+        )
+        .join(GameSession)
+        .where(
+            (GameSession.group == group_id)
+            & GameSession.finished
+            & Seat.place.is_null(False)
+            & _from(since, GameSession.finished_at, GameSession.id)
+        )
+        .order_by(GameSession.finished_at, GameSession.id, Seat.position)
+    )
+    return ended_sessions(seats.tuples())  # type: ignore[arg-type]
+
+
+def _skill(row: Rating) -> Skill:
+    return Skill(row.mu, row.sigma, row.played, row.won, row.places, row.moved)
+
+
+def _rerate(group_id: str, since: tuple[datetime, str] | None) -> None:
+    """Rate the group's sessions that ended at ``since`` or after (None: all) again, from
+    the ratings before them, in the caller's transaction, which holds the group's row
+    locked (group_totals.lock, or a write to the row): two sessions of a group that end
+    at once are rated one after the other."""
+    in_group = Rating.group == group_id
+    later = in_group & _from(since, Rating.ended_at, Rating.session)
+    latest: dict[Key, Rating] = {}
+    if Rating.select(Rating.id).where(later).exists():
+        # A session before others changed (a correction, an undo, an import): the rows
+        # from it on go, and the latest of each player is the latest left.
+        Rating.delete().where(later).execute()
+        for row in Rating.select().where(in_group).order_by(Rating.ended_at, Rating.session):
+            latest[(row.player_id, row.game, row.lower_is_better)] = row
+        Rating.update(latest=Rating.id.in_([row.id for row in latest.values()])).where(
+            in_group
+        ).execute()
+    else:
+        # The usual write: a session ends after every other.
+        for row in Rating.select().where(in_group & Rating.latest):
+            latest[(row.player_id, row.game, row.lower_is_better)] = row
+    kept = {key: _skill(row) for key, row in latest.items()}
+    rows = rate(kept, _to_rate(group_id, since))
+    if not rows:
+        return
+    newest = {row.key: index for index, row in enumerate(rows)}
+    replaced = [latest[key].id for key in newest if key in latest]
+    if replaced:
+        Rating.update(latest=False).where(Rating.id.in_(replaced)).execute()
+    Rating.insert_many(
+        [
+            {
+                "group": group_id,
+                "session": row.session,
+                "ended_at": row.ended_at,
+                "player": row.key[0],
+                "game": row.key[1],
+                "lower_is_better": row.key[2],
+                "mu": row.skill.mu,
+                "sigma": row.skill.sigma,
+                "moved": row.skill.moved,
+                "played": row.skill.played,
+                "won": row.skill.won,
+                "places": row.skill.places,
+                "latest": newest[row.key] == index,
+            }
+            for index, row in enumerate(rows)
+        ]
+    ).execute()
+
+
+def session_changed(session_id: str, group_id: str | None, ended_at: datetime | None) -> None:
+    """A write ended the session, changed its end or reopened it (``ended_at`` None): its
+    group's ratings from where it was, or is now, in the order of ends, are rated again."""
+    if group_id is None:
+        return
+    rated = Rating.select(Rating.ended_at).where(Rating.session == session_id).limit(1)
+    points = [(row.ended_at, session_id) for row in rated]
+    if ended_at is not None:
+        points.append((ended_at, session_id))
+    if points:
+        _rerate(group_id, min(points))
+
+
+def rate_group(group_id: str) -> None:
+    """Every rating of the group made anew (an imported group, a player removed)."""
+    _rerate(group_id, None)
+
+
+# What a statistics read takes: each player's latest skill in each scope.
+Board = dict[tuple[str, bool], dict[str, Skill]]
+
+
+def kept_of(group_id: str) -> Board:
+    """Each player's (by id, as text) latest skill in each scope of the group; the rating
+    over all games under ``ALL_GAMES``."""
+    board: Board = {}
+    latest = Rating.select().where((Rating.group == group_id) & Rating.latest)
+    for row in latest:
+        board.setdefault((row.game, row.lower_is_better), {})[str(row.player_id)] = _skill(row)
+    return board

@@ -1,0 +1,195 @@
+"""Each player's rating (scorekeeper/ratings.py): OpenSkill's own answer, kept in rows by the
+writes that end, change, reopen or import sessions, and always equal to rating the group's
+finished sessions from scratch in the order they ended."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import datetime
+from typing import Any
+
+import pytest
+from flask import Flask
+from openskill.models import PlackettLuce
+from test_group_export import seated, write
+
+from scorekeeper import group_export, groups, ratings, session_views, store
+from scorekeeper.models import GameSession, Rating, Seat
+
+TARGET_10 = {"target": 10}
+LOWEST_WINS = {"target": 20, "winner": "lowest"}
+
+
+def test_a_rating_is_openskills_own_after_each_game(app: Flask) -> None:
+    with app.app_context():
+        group = groups.create("Friday", ["Ann", "Bo", "Cy"])
+        ann, bo, cy = (str(player.id) for player in group.players)
+        first = seated(group.id, ["Ann", "Bo", "Cy"], "score-sheet", **TARGET_10)
+        write(first, {"type": "round", "points": [12, 12, 5]})  # Ann and Bo share the win
+        second = seated(group.id, ["Cy", "Ann"], "score-sheet", **TARGET_10)
+        write(second, {"type": "round", "points": [10, 3]})
+        kept = ratings.kept_of(group.id)
+    model = PlackettLuce()
+    # Three newcomers (three objects: OpenSkill answers one object seated thrice once).
+    ann0, bo0, cy0 = model.rating(), model.rating(), model.rating()
+    [[a1], [b1], [c1]] = model.rate([[ann0], [bo0], [cy0]], ranks=[1, 1, 3])
+    [[c2], [a2]] = model.rate([[c1], [a1]], ranks=[1, 2])
+    overall = kept[ratings.ALL_GAMES]
+    assert (overall[ann].mu, overall[ann].sigma) == pytest.approx((a2.mu, a2.sigma))
+    assert (overall[bo].mu, overall[bo].sigma) == pytest.approx((b1.mu, b1.sigma))
+    assert (overall[cy].mu, overall[cy].sigma) == pytest.approx((c2.mu, c2.sigma))
+    # The number shown is the ordinal; its movement the latest game's.
+    assert overall[cy].rating == pytest.approx(c2.ordinal())
+    assert overall[cy].moved == pytest.approx(c2.ordinal() - c1.ordinal())
+    assert overall[bo].moved == pytest.approx(b1.ordinal())  # from a newcomer's 0
+    assert (overall[ann].played, overall[ann].won, overall[ann].places) == (2, 1, 3)
+    assert overall[ann].average_place == 1.5
+    # The score sheet is the only game: its ratings are the same.
+    assert kept[("score-sheet", False)] == overall
+
+
+def test_a_shared_win_is_a_tie_and_one_seat_moves_no_rating(app: Flask) -> None:
+    with app.app_context():
+        group = groups.create("Friday", ["Ann", "Bo"])
+        shared = seated(group.id, ["Ann", "Bo"], "score-sheet", **TARGET_10)
+        write(shared, {"type": "round", "points": [10, 10]})
+        kept = ratings.kept_of(group.id)[ratings.ALL_GAMES]
+    ann, bo = kept.values()
+    # Two players tied from the same start keep the same mu, and grow surer.
+    assert ann.mu == pytest.approx(bo.mu) == pytest.approx(25.0)
+    assert ann.sigma < ratings.NEWCOMER.sigma
+    assert ratings.rate({}, [ended("x", 1, [(1, 1, True)])])[0].skill.mu == 25.0
+
+
+def ended(session: str, hour: int, seats: list[tuple[int | None, int, bool]]) -> ratings.Ended:
+    return ratings.Ended(
+        session,
+        datetime(2026, 11, 1, hour),
+        "score-sheet",
+        False,
+        tuple(ratings.RankedSeat(*seat) for seat in seats),
+    )
+
+
+def from_scratch(group_id: str) -> list[tuple[Any, ...]]:
+    """The group's rating rows, made by rating every finished session anew from the seats
+    the writes kept, in the order they ended."""
+    rows = (
+        Seat.select(
+            GameSession.id,
+            GameSession.finished_at,
+            GameSession.game,
+            GameSession.lower_is_better,
+            Seat.player,
+            Seat.place,
+            Seat.won,
+        )
+        .join(GameSession)
+        .where((GameSession.group == group_id) & GameSession.finished & Seat.place.is_null(False))
+        .order_by(GameSession.finished_at, GameSession.id, Seat.position)
+        .tuples()
+    )
+    made = ratings.rate({}, ratings.ended_sessions(rows))
+    newest = {row.key: index for index, row in enumerate(made)}
+    return sorted(
+        (
+            row.session,
+            *row.key,
+            round(row.skill.mu, 9),
+            round(row.skill.sigma, 9),
+            round(row.skill.moved, 9),
+            row.skill.played,
+            row.skill.won,
+            row.skill.places,
+            newest[row.key] == index,
+        )
+        for index, row in enumerate(made)
+    )
+
+
+def kept_rows(group_id: str) -> list[tuple[Any, ...]]:
+    return sorted(
+        (
+            row.session_id,
+            row.player_id,
+            row.game,
+            row.lower_is_better,
+            round(row.mu, 9),
+            round(row.sigma, 9),
+            round(row.moved, 9),
+            row.played,
+            row.won,
+            row.places,
+            row.latest,
+        )
+        for row in Rating.select().where(Rating.group == group_id)
+    )
+
+
+def points(chance: random.Random, seats: int, lowest: bool) -> list[int]:
+    """One round that ends a score sheet (first to 10, or to 20 with the lowest winning),
+    sometimes with a tie."""
+    scores = [chance.randrange(0, 25 if lowest else 12) for _ in range(seats)]
+    scores[chance.randrange(seats)] = chance.choice((20, 21)) if lowest else chance.choice((10, 11))
+    if chance.random() < 0.3:
+        scores[0] = scores[-1]
+    return scores
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kept_ratings_are_those_rated_from_scratch_after_random_ends_corrections_and_imports(
+    app: Flask, seed: int
+) -> None:
+    chance = random.Random(seed)
+    with app.app_context():
+        group = groups.create("Club", ["Ann", "Bo", "Cy", "Dee", "Eve"])
+        names = [player.name for player in group.players]
+        finished: list[tuple[str, bool]] = []
+        reopened: list[tuple[str, bool]] = []
+        for _ in range(14):
+            step = chance.random()
+            if step < 0.55 or not finished:
+                lowest = chance.random() < 0.3
+                seats = chance.sample(names, chance.randrange(2, 5))
+                session = seated(
+                    group.id, seats, "score-sheet", **(LOWEST_WINS if lowest else TARGET_10)
+                )
+                write(session, {"type": "round", "points": points(chance, len(seats), lowest)})
+                finished.append((session, lowest))
+            elif step < 0.8:
+                # A correction to an older finished session rates the later ones again.
+                session, lowest = chance.choice(finished)
+                seats = len(session_views.load(session).state.totals)
+                store.correct(
+                    session,
+                    1,
+                    {"type": "round", "points": points(chance, seats, lowest)},
+                    session_views.load(session).version,
+                )
+            elif step < 0.92:
+                # An undo reopens it; it ends again later, after the others.
+                session, lowest = finished.pop(chance.randrange(len(finished)))
+                store.undo(session, session_views.load(session).version)
+                reopened.append((session, lowest))
+            elif reopened:
+                session, lowest = reopened.pop()
+                seats = len(session_views.load(session).state.totals)
+                write(session, {"type": "round", "points": points(chance, seats, lowest)})
+                finished.append((session, lowest))
+            assert kept_rows(group.id) == from_scratch(group.id)
+        groups.remove_player(group.id, group.players[chance.randrange(5)].id)
+        assert kept_rows(group.id) == from_scratch(group.id)
+        exported = json.loads(json.dumps(group_export.group_json(groups.load(group.id))))
+        copy = group_export.import_group(group_export.read_group(exported))
+        assert kept_rows(copy.id) == from_scratch(copy.id)
+        assert len(kept_rows(copy.id)) == len(kept_rows(group.id))
+
+
+def test_a_session_of_no_group_and_one_in_play_rate_no_one(app: Flask) -> None:
+    with app.app_context():
+        group = groups.create("Friday", ["Ann", "Bo"])
+        in_play = seated(group.id, ["Ann", "Bo"], "score-sheet", **TARGET_10)
+        write(in_play, {"type": "round", "points": [3, 4]})
+        assert ratings.kept_of(group.id) == {}
+        assert Rating.select().count() == 0
