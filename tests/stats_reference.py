@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta
 
 from peewee import fn
 
-from scorekeeper import charts, groups, read_model, session_views
+from scorekeeper import charts, groups, ratings, read_model, session_views
 from scorekeeper.db import database, from_column
 from scorekeeper.games import get_game
 from scorekeeper.models import GameSession, Seat
@@ -275,3 +275,34 @@ def group_results(group: groups.Group) -> list[Result]:
             )
         )
     return results
+
+
+def rated(results: Iterable[Result]) -> ratings.Board:
+    """Each player's rating (scorekeeper/ratings.py) over ``results`` in the order they
+    ended, a seat's place one more than the seats with a better score (ties share one)."""
+    ended = []
+    for result in sorted(results, key=lambda r: (r.ended_at, r.session_id)):
+        sign = -1 if result.lower_is_better else 1
+        ended.append(
+            ratings.Ended(
+                result.session_id,
+                result.ended_at,
+                result.game,
+                result.lower_is_better,
+                tuple(
+                    ratings.RankedSeat(
+                        player or None,  # type: ignore[arg-type]  # keys, not ids, here
+                        1 + sum(sign * other > sign * score for other in result.scores),
+                        seat in result.winners,
+                    )
+                    for seat, (player, score) in enumerate(
+                        zip(result.players, result.scores, strict=True)
+                    )
+                ),
+            )
+        )
+    board: ratings.Board = {}
+    for row in ratings.rate({}, ended):
+        player, game, lower = row.key
+        board.setdefault((game, lower), {})[str(player)] = row.skill
+    return board

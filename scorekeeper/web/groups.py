@@ -9,11 +9,21 @@ the right on.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from scorekeeper import decks, group_export, group_figures, groups, read_model, store
+from scorekeeper import (
+    decks,
+    group_export,
+    group_figures,
+    groups,
+    leaderboard,
+    ratings,
+    read_model,
+    store,
+)
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.engine import Game
@@ -151,6 +161,11 @@ def group_stats(group_id: str) -> tuple[str, int]:
     group = load_or_404(group_id)
     access.remember_group(group_id, access.VIEW)
     counted = group_figures.compute(group)
+    sort, sort_error = leaderboard.SORTED_BY[leaderboard.FIRST_SORT], None
+    try:
+        sort = leaderboard.sort_asked(request.args.get("sort"))
+    except IllegalAction as refused:
+        sort_error = str(refused)
     duel, duel_error = None, None
     try:
         duel = group_figures.duel(
@@ -162,10 +177,31 @@ def group_stats(group_id: str) -> tuple[str, int]:
         "groups/stats.html",
         group=group,
         stats=counted,
+        board=leaderboard.leaderboard(counted, ratings.kept_of(group_id), sort),
+        sort_links=sort_links(group_id),
+        sort_error=sort_error,
         duel=duel,
         duel_error=duel_error,
     )
-    return page, 422 if duel_error else 200
+    return page, 422 if duel_error or sort_error else 200
+
+
+def sort_links(group_id: str) -> dict[str, str]:
+    """Each leaderboard column's address: the page sorted by it, with the head to head
+    asked for kept, scrolled to the board."""
+    kept: dict[str, Any] = {
+        key: request.args[key] for key in ("first", "second") if key in request.args
+    }
+    return {
+        column.key: url_for(
+            "groups.group_stats",
+            group_id=group_id,
+            **kept,
+            sort=None if column.key == leaderboard.FIRST_SORT else column.key,
+            _anchor="leaderboard",
+        )
+        for column in leaderboard.COLUMNS
+    }
 
 
 @bp.get("/g/<group_id>/share")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from html import unescape
 
@@ -14,9 +15,9 @@ from conftest import SQLITE_ONLY, act, finished_result, finished_session, start
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS
-from stats_reference import result_of
+from stats_reference import Result, result_of
 
-from scorekeeper import session_views
+from scorekeeper import leaderboard, session_views
 from scorekeeper.games.base import MINUS
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -137,9 +138,16 @@ RESULTS = (
 )
 
 
-def rendered(app: Flask, **context: object) -> str:
+def rendered(app: Flask, results: Sequence[Result] = RESULTS, **context: object) -> str:
+    """The partial over ``results``, its leaderboard sorted as ``sort`` names."""
+    sort = leaderboard.SORTED_BY[str(context.pop("sort", leaderboard.FIRST_SORT))]
+    counted = stats_reference.compute(results)
+    board = leaderboard.leaderboard(counted, stats_reference.rated(results), sort)
+    links = {column.key: f"?sort={column.key}#leaderboard" for column in leaderboard.COLUMNS}
     with app.test_request_context("/"):
-        return app.jinja_env.get_template("groups/_stats.html").render(**context)
+        return app.jinja_env.get_template("groups/_stats.html").render(
+            stats=counted, board=board, sort_links=links, sort_error=None, **context
+        )
 
 
 def rows_of(html: str, caption: str) -> list[list[str]]:
@@ -154,25 +162,32 @@ def rows_of(html: str, caption: str) -> list[list[str]]:
     ]
 
 
-def test_the_stats_partial_shows_players_games_wins_over_time_and_a_head_to_head(
+BOARD_HEADER = ["Player", "Played", "Won", "Win rate", "Average place", "Rating ▼"]
+
+
+def test_the_stats_partial_shows_a_leaderboard_each_games_table_a_tap_away_and_a_head_to_head(
     app: Flask,
 ) -> None:
     html = rendered(
         app,
-        stats=stats_reference.compute(RESULTS),
         duel=stats_reference.head_to_head(RESULTS, "bo", "ann"),
         duel_error=None,
     )
     assert "3 finished games. Shared wins count for each winner." in html
-    assert rows_of(html, "Every game")[1:] == [
-        ["Ann", "3", "2", "67%", "2026-11-06 21:30 UTC"],
-        ["Bo", "3", "2", "67%", "2026-11-06 21:30 UTC"],
+    # One row a player: Bo lost the first game and won the last, so rates higher.
+    assert rows_of(html, "Leaderboard") == [
+        BOARD_HEADER,
+        ["Bo", "3", "2", "67%", "1.3", "3.0+3.6"],
+        ["Ann", "3", "2", "67%", "1.3", f"1.5{MINUS}2.1"],
     ]
-    assert rows_of(html, "Yardkle: 3 games")[1:] == [
-        ["Ann", "3", "2", "67%", "7,783.3", "10,200", "2026-11-06 21:30 UTC"],
-        ["Bo", "3", "2", "67%", "9,466.7", "10,400", "2026-11-06 21:30 UTC"],
+    assert '<th scope="col" class="num" aria-sort="descending">' in html
+    assert "The rating is OpenSkill's cautious estimate of skill" in html
+    assert "<summary>Yardkle: 3 games</summary>" in html
+    assert rows_of(html, "Yardkle")[1:] == [
+        ["Ann", "3", "2", "7,783.3", "10,200", f"1.5{MINUS}2.1"],
+        ["Bo", "3", "2", "9,466.7", "10,400", "3.0+3.6"],
     ]
-    assert 'data-label="Average"' in html
+    assert 'class="stacked"' not in html
     assert 'aria-labelledby="wins-chart-title wins-chart-desc"' in html
     assert "Ann: 2 at the end (lowest 1, highest 2)." in html
     assert rows_of(html, "Bo and Ann: 3 games together") == [
@@ -185,10 +200,31 @@ def test_the_stats_partial_shows_players_games_wins_over_time_and_a_head_to_head
     assert '<option value="ann" selected>Ann</option>' in html
 
 
+def test_the_leaderboard_sorts_by_the_column_asked_for(app: Flask) -> None:
+    results = (
+        *RESULTS,
+        finished_result("s4", 8, "yardkle", {"ann": 10_000, "cy": 200}, {"ann"}),
+    )
+    html = rendered(app, results, sort="average_place", duel=None, duel_error=None)
+    board = rows_of(html, "Leaderboard")
+    assert board[0][4] == "Average place ▲"
+    assert [row[0] for row in board[1:]] == ["Ann", "Bo", "Cy"]  # 1.25, 1.33, 2.0
+    assert '<th scope="col" class="num" aria-sort="ascending">' in html
+    html = rendered(app, results, sort="name", duel=None, duel_error=None)
+    assert [row[0] for row in rows_of(html, "Leaderboard")[1:]] == ["Ann", "Bo", "Cy"]
+    html = rendered(app, results, sort="played", duel=None, duel_error=None)
+    # Ann and Bo played 4 and 3; Cy 1.
+    assert [row[:2] for row in rows_of(html, "Leaderboard")[1:]] == [
+        ["Ann", "4"],
+        ["Bo", "3"],
+        ["Cy", "1"],
+    ]
+    assert '<a href="?sort=won#leaderboard">Won</a>' in html
+
+
 def test_the_stats_partial_says_why_a_head_to_head_was_refused(app: Flask) -> None:
     html = rendered(
         app,
-        stats=stats_reference.compute(RESULTS),
         duel=None,
         duel_error="Choose two different players to compare.",
     )
@@ -197,6 +233,6 @@ def test_the_stats_partial_says_why_a_head_to_head_was_refused(app: Flask) -> No
 
 
 def test_the_stats_partial_of_a_group_without_finished_games_says_so(app: Flask) -> None:
-    html = rendered(app, stats=stats_reference.compute(()), duel=None, duel_error=None)
+    html = rendered(app, (), duel=None, duel_error=None)
     assert "No finished game yet: the statistics start with the first one." in html
     assert "<table" not in html and "<svg" not in html

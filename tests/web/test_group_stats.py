@@ -17,8 +17,9 @@ from flask.testing import FlaskClient
 from test_charts_and_stats import rows_of
 from test_groups import make_group, player_ids, start_group_game
 
-from scorekeeper import group_totals, groups, session_views
+from scorekeeper import group_totals, groups, ratings, session_views
 from scorekeeper.db import write_transaction
+from scorekeeper.games.base import MINUS
 from scorekeeper.models import GameSession
 
 TARGET_10 = {"option_target": "10"}
@@ -48,12 +49,14 @@ def finish(
     act(table, type="round", **{f"points-{seat}": str(p) for seat, p in enumerate(points)})
     with app.app_context(), write_transaction():
         assert GameSession.get_by_id(table.id).finished
-        # Its end moved to 21:30 that day, and the group's totals with it (as a write does).
+        # Its end moved to 21:30 that day, and the group's totals and ratings with it (as a
+        # write does).
         was = group_totals.counted(table.id)
         GameSession.update(finished_at=datetime(2026, 11, day, 21, 30)).where(
             GameSession.id == table.id
         ).execute()
         group_totals.rewrite(table.id, was)
+        ratings.session_changed(table.id, group_id, datetime(2026, 11, day, 21, 30))
 
 
 @pytest.fixture
@@ -107,8 +110,8 @@ def test_a_groups_results_are_one_query_of_their_seats_and_replay_nothing(
     assert 'FROM "seat"' in query and 'JOIN "game_session"' in query
 
 
-HEADER = ["Player", "Played", "Won", "Win rate", "Last played"]
-SCORED = ["Player", "Played", "Won", "Win rate", "Average", "Best", "Last played"]
+BOARD_HEADER = ["Player", "Played", "Won", "Win rate", "Average place", "Rating ▼"]
+SCORED = ["Player", "Played", "Won", "Average", "Best", "Rating"]
 ON_12 = "2026-11-12 21:30 UTC"
 
 
@@ -123,29 +126,45 @@ def duel_refusal(html: str) -> str:
     return unescape(match.group(1))
 
 
+def shown(skill: ratings.Skill) -> str:
+    """A rating as the page shows it, its latest movement after it: "4.3+0.8"."""
+    moved = f"{skill.moved:+.1f}"
+    return f"{skill.rating:.1f}{moved}".replace("-", MINUS)
+
+
 def test_the_stats_page_counts_the_groups_finished_sessions_with_shared_wins(
-    client: FlaskClient, played: Played
+    app: Flask, client: FlaskClient, played: Played
 ) -> None:
     status, html = stats_page(client, played.group_id)
+    with app.app_context():
+        # Rated from scratch: two games ended at the same moment count in their ids' order.
+        rated = stats_reference.rated(stats_reference.group_results(groups.load(played.group_id)))
+    anna, bo, cy = (str(played.ids[name]) for name in ("Anna", "Bo", "Cy"))
+    overall, sheet, lowest = (
+        rated[scope] for scope in (ratings.ALL_GAMES, ("score-sheet", False), ("score-sheet", True))
+    )
+    assert overall[anna].rating > overall[cy].rating > overall[bo].rating
     assert status == 200
     assert "4 finished games. Shared wins count for each winner." in html
     # Dee was removed: her seat counts for no one; Ann is shown as she is called now.
-    assert rows_of(html, "Every game") == [
-        HEADER,
-        ["Anna", "2", "2", "100%", ON_12],
-        ["Cy", "2", "1", "50%", ON_12],
-        ["Bo", "4", "1", "25%", "2026-11-14 21:30 UTC"],
+    # Dee was removed: her seat counts for no one (a newcomer to the others' ratings).
+    assert rows_of(html, "Leaderboard") == [
+        BOARD_HEADER,
+        ["Anna", "2", "2", "100%", "1.0", shown(overall[anna])],
+        ["Cy", "2", "1", "50%", "2.0", shown(overall[cy])],
+        ["Bo", "4", "1", "25%", "1.8", shown(overall[bo])],
     ]
-    assert rows_of(html, "Score sheet: 3 games") == [
+    assert "<summary>Score sheet: 3 games</summary>" in html
+    assert rows_of(html, "Score sheet") == [
         SCORED,
-        ["Anna", "2", "2", "100%", "11.0", "12", ON_12],
-        ["Bo", "3", "1", "33%", "5.7", "12", "2026-11-14 21:30 UTC"],
-        ["Cy", "1", "0", "0%", "5.0", "5", ON_12],
+        ["Anna", "2", "2", "11.0", "12", shown(sheet[anna])],
+        ["Bo", "3", "1", "5.7", "12", shown(sheet[bo])],
+        ["Cy", "1", "0", "5.0", "5", shown(sheet[cy])],
     ]
-    assert rows_of(html, "Score sheet (lowest wins): 1 game, the lowest score is best") == [
+    assert rows_of(html, "Score sheet (lowest wins), the lowest score is best") == [
         SCORED,
-        ["Cy", "1", "1", "100%", "4.0", "4", ON_12],
-        ["Bo", "1", "0", "0%", "25.0", "25", ON_12],
+        ["Cy", "1", "1", "4.0", "4", shown(lowest[cy])],
+        ["Bo", "1", "0", "25.0", "25", shown(lowest[bo])],
     ]
     assert ">Dee<" not in html and ">Eve<" not in html
     assert 'aria-labelledby="wins-chart-title wins-chart-desc"' in html and "Day in 2026" in html
@@ -361,3 +380,40 @@ def test_a_bad_api_head_to_head_names_its_field(
 def test_the_api_has_no_statistics_of_an_unknown_group(client: FlaskClient) -> None:
     message = assert_error(read_stats(client, "a" * 22), 404, None)
     assert message == "No group has this link. Check the address, or make a new group."
+
+
+def test_the_leaderboard_sorts_by_a_column_link_without_javascript(
+    client: FlaskClient, played: Played
+) -> None:
+    ids = played.ids
+    status, html = stats_page(client, played.group_id, sort="played")
+    assert status == 200
+    assert [row[:2] for row in rows_of(html, "Leaderboard")[1:]] == [
+        ["Bo", "4"],
+        ["Anna", "2"],  # ties: the better rated first
+        ["Cy", "2"],
+    ]
+    assert '<th scope="col" class="num" aria-sort="descending"><a href' in html
+    group = played.group_id
+    # Each header links the page sorted by it (the rating, the first sort, needs no query).
+    assert f'<a href="/g/{group}/stats?sort=won#leaderboard">Won</a>' in html
+    assert f'<a href="/g/{group}/stats#leaderboard">Rating</a>' in html
+    # A head to head asked for stays asked for; the head to head form keeps the sort.
+    _, html = stats_page(client, group, sort="name", first=ids["Anna"], second=ids["Bo"])
+    assert [row[0] for row in rows_of(html, "Leaderboard")[1:]] == ["Anna", "Bo", "Cy"]
+    assert (
+        f'<a href="/g/{group}/stats?first={ids["Anna"]}&amp;second={ids["Bo"]}'
+        '&amp;sort=average_place#leaderboard">Average place</a>'
+    ) in html
+    assert '<input type="hidden" name="sort" value="name">' in html
+
+
+def test_an_unknown_sort_says_which_there_are_and_the_page_still_shows(
+    client: FlaskClient, played: Played
+) -> None:
+    status, html = stats_page(client, played.group_id, sort="luck")
+    assert status == 422
+    assert duel_refusal(html) == (
+        "Sort the leaderboard by one of: name, played, won, win_rate, average_place, rating."
+    )
+    assert [row[0] for row in rows_of(html, "Leaderboard")[1:]] == ["Anna", "Cy", "Bo"]

@@ -15,6 +15,8 @@ from openskill.models import PlackettLuce
 from test_group_export import seated, write
 
 from scorekeeper import group_export, groups, ratings, session_views, store
+from scorekeeper.db import database, write_transaction
+from scorekeeper.migrations import MIGRATIONS, SchemaMigration, migrate, rate_every_group
 from scorekeeper.models import GameSession, Rating, Seat
 
 TARGET_10 = {"target": 10}
@@ -193,3 +195,31 @@ def test_a_session_of_no_group_and_one_in_play_rate_no_one(app: Flask) -> None:
         write(in_play, {"type": "round", "points": [3, 4]})
         assert ratings.kept_of(group.id) == {}
         assert Rating.select().count() == 0
+
+
+def test_the_migration_rates_every_group_from_the_sessions_already_ended(app: Flask) -> None:
+    """A database at the migration before it: its groups' finished sessions, one with a
+    seat of no player and one of a removed player, rated in the order they ended."""
+    number = MIGRATIONS.index(rate_every_group) + 1
+    assert number == len(MIGRATIONS)  # the latest: the database before it is the previous
+    with app.app_context():
+        made = []
+        for name in ("Friday", "Tuesday"):
+            group = groups.create(name, ["Ann", "Bo", "Cy"])
+            for order, round_points in (
+                (["Ann", "Bo"], [10, 4]),
+                (["Bo", "Cy", "Ann"], [11, 11, 2]),
+                (["Cy", "Ann"], [3, 10]),
+            ):
+                session = seated(group.id, order, "score-sheet", **TARGET_10)
+                write(session, {"type": "round", "points": round_points})
+            groups.remove_player(group.id, group.players[2].id)
+            made.append(group.id)
+        kept = [kept_rows(group_id) for group_id in made]
+        with write_transaction():
+            database.execute_sql("DROP TABLE rating")
+            SchemaMigration.delete().where(SchemaMigration.number == number).execute()
+        assert migrate() == [number]
+        assert [kept_rows(group_id) for group_id in made] == kept
+        assert [from_scratch(group_id) for group_id in made] == kept
+        assert len(kept[0]) == 2 * 5  # Ann and Bo's rows (all games, the score sheet)
