@@ -24,6 +24,7 @@ from scorekeeper import (
     groups,
     keys,
     lifecycle,
+    ratings,
     read_model,
     session_log,
     session_views,
@@ -58,6 +59,7 @@ from scorekeeper.web.group_schemas import (
     HeadToHeadFigures,
     PlayerAnswer,
     PlayerFigures,
+    RatingFigures,
     StatsAnswer,
     StatsLinks,
     WinsOnDay,
@@ -663,19 +665,27 @@ def read_group(group_id: str) -> Response:
     return jsonify(group_answer(group, paged_by_query=True).model_dump(mode="json"))
 
 
-def figures(record: stats.PlayerRecord) -> dict[str, Any]:
+def figures(record: stats.PlayerRecord, skill: ratings.Skill) -> dict[str, Any]:
+    """A player's figures, with their kept rating (in one game, or over all)."""
     return {
         "player": int(record.player),
         "name": record.name,
         "played": record.played,
         "won": record.won,
         "win_rate": record.win_rate,
+        "average_place": skill.average_place,
+        "rating": RatingFigures(
+            rating=skill.rating, moved=skill.moved, mu=skill.mu, sigma=skill.sigma
+        ),
         "last_played": utc_text(record.last_played),
     }
 
 
 def stats_answer(
-    group: groups.Group, counted: stats.Stats, duel: stats.HeadToHead | None
+    group: groups.Group,
+    counted: stats.Stats,
+    rated: ratings.Board,
+    duel: stats.HeadToHead | None,
 ) -> StatsAnswer:
     # The chart's lines are named after the players, whose names are unique in a group.
     player_named = {record.name: int(record.player) for record in counted.players}
@@ -683,7 +693,10 @@ def stats_answer(
     return StatsAnswer(
         group=group.id,
         played=counted.played,
-        players=[PlayerFigures(**figures(record)) for record in counted.players],
+        players=[
+            PlayerFigures(**figures(record, rated[ratings.ALL_GAMES][record.player]))
+            for record in counted.players
+        ],
         games=[
             GameFigures(
                 game=game.game,
@@ -692,7 +705,11 @@ def stats_answer(
                 played=game.played,
                 last_played=utc_text(game.last_played),
                 players=[
-                    GamePlayerFigures(**figures(r), average=r.average, best=r.best)
+                    GamePlayerFigures(
+                        **figures(r, rated[(game.game, game.lower_is_better)][r.player]),
+                        average=r.average,
+                        best=r.best,
+                    )
                     for r in game.players
                 ],
             )
@@ -735,7 +752,8 @@ def read_group_stats(group_id: str) -> Response:
     group = load_group_or_404(group_id)
     counted = group_figures.compute(group)
     duel = group_figures.duel(group, counted, request.args.get("first"), request.args.get("second"))
-    return jsonify(stats_answer(group, counted, duel).model_dump(mode="json"))
+    rated = ratings.kept_of(group.id)
+    return jsonify(stats_answer(group, counted, rated, duel).model_dump(mode="json"))
 
 
 @bp.get("/groups/<group_id>/export")

@@ -120,12 +120,27 @@ class CreatedGroup(GroupAnswer):
     links: CreatedGroupLinks
 
 
+class RatingFigures(Closed):
+    """A player's OpenSkill (Plackett-Luce) rating after their latest game: rated in the
+    order the group's games ended, each seat ranked by its place (a shared win a tie)."""
+
+    rating: float = Field(
+        description="OpenSkill's ordinal, mu - 3 sigma: a cautious estimate of skill, 0 for "
+        "a newcomer (the page shows it to one decimal)."
+    )
+    moved: float = Field(description="How much the rating moved with the player's latest game.")
+    mu: float = Field(description="The estimated skill.")
+    sigma: float = Field(gt=0, description="How uncertain that estimate is.")
+
+
 class PlayerFigures(Closed):
     player: int = Field(description="The player's id in the group.")
     name: str = Field(description="The player's name now.")
     played: int = Field(description="Finished games the player had a seat in.")
     won: int = Field(description="Games the player won, a shared win counting for each winner.")
     win_rate: float = Field(ge=0, le=1, description="Won over played.")
+    average_place: float = Field(ge=1, description="The player's average place, 1 the best.")
+    rating: RatingFigures
     last_played: str = Field(
         description="When the player's latest finished game ended (UTC).",
         json_schema_extra={"format": "date-time"},
@@ -143,7 +158,9 @@ class GameFigures(Closed):
     lower_is_better: bool
     played: int = Field(description="Finished games of it the group played.")
     last_played: str = Field(json_schema_extra={"format": "date-time"})
-    players: list[GamePlayerFigures] = Field(description="Most wins first.")
+    players: list[GamePlayerFigures] = Field(
+        description="Most wins first; each rating is the player's in this game alone."
+    )
 
 
 class WinsOnDay(Closed):
@@ -185,8 +202,8 @@ class StatsAnswer(Closed):
     group: str = Field(description="The group id.")
     played: int = Field(description="The group's finished games: only these count.")
     players: list[PlayerFigures] = Field(
-        description="Each player over every game, most wins first. Seats of a player removed "
-        "from the group count for no one."
+        description="The leaderboard: each player over every game, most wins first (the page "
+        "sorts it by any column). Seats of a player removed from the group count for no one."
     )
     games: list[GameFigures] = Field(description="Each game played, the most played first.")
     wins_over_time: list[WinsOverTime]
@@ -355,12 +372,43 @@ _CREATED_EXAMPLE: Schema = {
     },
 }
 _ENDED = "2026-11-20T22:05:00Z"
+# OpenSkill's answer for two newcomers, Bo ahead of Ana.
+_BO_RATED = {
+    "rating": 3.437685252509457,
+    "moved": 3.437685252509457,
+    "mu": 27.635389493140497,
+    "sigma": 8.06590141354368,
+}
+_ANA_RATED = {
+    "rating": -1.8330937337715376,
+    "moved": -1.8330937337715376,
+    "mu": 22.364610506859503,
+    "sigma": 8.06590141354368,
+}
 _STATS_EXAMPLE: Schema = {
     "group": _GROUP_ID,
     "played": 1,
     "players": [
-        {"player": 2, "name": "Bo", "played": 1, "won": 1, "win_rate": 1.0, "last_played": _ENDED},
-        {"player": 1, "name": "Ana", "played": 1, "won": 0, "win_rate": 0.0, "last_played": _ENDED},
+        {
+            "player": 2,
+            "name": "Bo",
+            "played": 1,
+            "won": 1,
+            "win_rate": 1.0,
+            "average_place": 1.0,
+            "rating": _BO_RATED,
+            "last_played": _ENDED,
+        },
+        {
+            "player": 1,
+            "name": "Ana",
+            "played": 1,
+            "won": 0,
+            "win_rate": 0.0,
+            "average_place": 2.0,
+            "rating": _ANA_RATED,
+            "last_played": _ENDED,
+        },
     ],
     "games": [
         {
@@ -376,6 +424,8 @@ _STATS_EXAMPLE: Schema = {
                     "played": 1,
                     "won": 1,
                     "win_rate": 1.0,
+                    "average_place": 1.0,
+                    "rating": _BO_RATED,
                     "last_played": _ENDED,
                     "average": 10250.0,
                     "best": 10250,
@@ -386,6 +436,8 @@ _STATS_EXAMPLE: Schema = {
                     "played": 1,
                     "won": 0,
                     "win_rate": 0.0,
+                    "average_place": 2.0,
+                    "rating": _ANA_RATED,
                     "last_played": _ENDED,
                     "average": 7400.0,
                     "best": 7400,

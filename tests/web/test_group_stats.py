@@ -247,13 +247,29 @@ def read_stats(client: FlaskClient, group_id: str, **query: Any) -> Any:
     return client.get(f"{API}/groups/{group_id}/stats", query_string=query)
 
 
-def figures(player: int, name: str, played: int, won: int, day: int, **more: Any) -> Any:
+def figures(
+    player: int,
+    name: str,
+    played: int,
+    won: int,
+    day: int,
+    place: float,
+    skill: ratings.Skill,
+    **more: Any,
+) -> Any:
     return {
         "player": player,
         "name": name,
         "played": played,
         "won": won,
         "win_rate": won / played,
+        "average_place": place,
+        "rating": {
+            "rating": pytest.approx(skill.mu - 3 * skill.sigma),
+            "moved": pytest.approx(skill.moved),
+            "mu": pytest.approx(skill.mu),
+            "sigma": pytest.approx(skill.sigma),
+        },
         "last_played": f"2026-11-{day}T21:30:00Z",
         **more,
     }
@@ -262,6 +278,12 @@ def figures(player: int, name: str, played: int, won: int, day: int, **more: Any
 def test_the_api_answers_the_same_figures_as_the_page(app: Flask, played: Played) -> None:
     ann, bo, cy = played.ids["Anna"], played.ids["Bo"], played.ids["Cy"]
     response = read_stats(app.test_client(), played.group_id)
+    with app.app_context():
+        rated = stats_reference.rated(stats_reference.group_results(groups.load(played.group_id)))
+    overall, sheet, lowest = (
+        {int(player): skill for player, skill in rated[scope].items()}
+        for scope in (ratings.ALL_GAMES, ("score-sheet", False), ("score-sheet", True))
+    )
     assert response.status_code == 200
     answer = response.get_json()
     assert (answer["group"], answer["played"], answer["head_to_head"]) == (
@@ -270,9 +292,9 @@ def test_the_api_answers_the_same_figures_as_the_page(app: Flask, played: Played
         None,
     )
     assert answer["players"] == [
-        figures(ann, "Anna", 2, 2, 12),
-        figures(cy, "Cy", 2, 1, 12),
-        figures(bo, "Bo", 4, 1, 14),
+        figures(ann, "Anna", 2, 2, 12, 1.0, overall[ann]),
+        figures(cy, "Cy", 2, 1, 12, 2.0, overall[cy]),
+        figures(bo, "Bo", 4, 1, 14, 1.75, overall[bo]),
     ]
     assert answer["games"] == [
         {
@@ -282,9 +304,9 @@ def test_the_api_answers_the_same_figures_as_the_page(app: Flask, played: Played
             "played": 3,
             "last_played": "2026-11-14T21:30:00Z",
             "players": [
-                figures(ann, "Anna", 2, 2, 12, average=11.0, best=12),
-                figures(bo, "Bo", 3, 1, 14, average=17 / 3, best=12),
-                figures(cy, "Cy", 1, 0, 12, average=5.0, best=5),
+                figures(ann, "Anna", 2, 2, 12, 1.0, sheet[ann], average=11.0, best=12),
+                figures(bo, "Bo", 3, 1, 14, 5 / 3, sheet[bo], average=17 / 3, best=12),
+                figures(cy, "Cy", 1, 0, 12, 3.0, sheet[cy], average=5.0, best=5),
             ],
         },
         {
@@ -294,8 +316,8 @@ def test_the_api_answers_the_same_figures_as_the_page(app: Flask, played: Played
             "played": 1,
             "last_played": "2026-11-12T21:30:00Z",
             "players": [
-                figures(cy, "Cy", 1, 1, 12, average=4.0, best=4),
-                figures(bo, "Bo", 1, 0, 12, average=25.0, best=25),
+                figures(cy, "Cy", 1, 1, 12, 1.0, lowest[cy], average=4.0, best=4),
+                figures(bo, "Bo", 1, 0, 12, 2.0, lowest[bo], average=25.0, best=25),
             ],
         },
     ]
