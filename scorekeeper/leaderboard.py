@@ -38,7 +38,7 @@ COLUMNS = (
     Column("played", "Played", True, lambda s: s.played),
     Column("won", "Won", True, lambda s: s.won),
     Column("win_rate", "Win rate", True, lambda s: s.win_rate),
-    Column("average_place", "Average place", False, lambda s: s.average_place),
+    Column("average_place", "Avg. place", False, lambda s: s.average_place),
     Column("rating", "Rating", True, lambda s: s.rating),
 )
 SORTED_BY = {column.key: column for column in COLUMNS}

@@ -162,6 +162,10 @@ def played_group(page: Any, base: str) -> tuple[str, dict[str, int]]:
     return f"{base}/g/{created['id']}", ids
 
 
+def board_names(page: Any) -> list[str]:
+    return list(page.locator("table#leaderboard tbody th").all_inner_texts())
+
+
 def test_a_groups_statistics_page_fits_a_phone_and_passes_axe_in_light_and_dark(
     server: str,
     audit: Audit,  # noqa: F811
@@ -175,7 +179,28 @@ def test_a_groups_statistics_page_fits_a_phone_and_passes_axe_in_light_and_dark(
     with page.expect_navigation():
         page.get_by_role("link", name="Statistics").click()
     assert page.url == group_url + "/stats"
-    assert page.locator("table.stacked").count() == 2
+    # The leaderboard first, one row a player, whole on the first screen; the rating's
+    # meaning in a sentence under it.
+    board = page.locator("table#leaderboard")
+    # Ann won both her games; Bo came second of three and shared a win with Hana, who
+    # came last of three after it; Fatoumata came last of three, then shared a win.
+    assert board_names(page) == ["Ann", "Bo", "Hana", "Fatoumata Ndiaye-Okonkwo"]
+    box = board.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 740, box
+    # Side by side: each row's cells from left to right, none under another.
+    lefts = page.eval_on_selector_all(
+        "table#leaderboard tbody tr",
+        "rows => rows.map(row => [...row.cells].map(cell => cell.getBoundingClientRect().x))",
+    )
+    assert len(lefts) == 4 and all(len(row) == 6 and row == sorted(set(row)) for row in lefts)
+    assert page.locator("#rating-meaning").is_visible()
+    assert page.locator("table.stacked").count() == 0
+    # Each game's table is behind a tap.
+    game_table = page.locator("details.game-figures table")
+    assert game_table.count() == 1 and not game_table.is_visible()
+    page.get_by_text("Score sheet: 3 games").click()
+    assert game_table.is_visible()
+    check_phone_layout(page, "group-stats-a-game-open")
     assert page.locator("svg.chart-svg[role=img]").count() == 1
     page.select_option("#duel-first", str(ids["Fatoumata Ndiaye-Okonkwo"]))
     page.select_option("#duel-second", str(ids["Ann"]))
@@ -186,6 +211,17 @@ def test_a_groups_statistics_page_fits_a_phone_and_passes_axe_in_light_and_dark(
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         check_phone_layout(page, f"group-stats-page-{scheme}")
+    # Sorted by a column's link (no script needed), which says it is sorted.
+    with page.expect_navigation():
+        page.get_by_role("link", name="Player", exact=True).click()
+    assert page.url.endswith("sort=name#leaderboard"), page.url
+    name = page.locator("table#leaderboard thead th").nth(0)
+    assert name.get_attribute("aria-sort") == "ascending"
+    assert board_names(page) == ["Ann", "Bo", "Fatoumata Ndiaye-Okonkwo", "Hana"]
+    audit.check("group statistics sorted by name")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        check_phone_layout(page, f"group-stats-sorted-{scheme}")
     audit.visit(f"{group_url}/stats?first={ids['Bo']}&second={ids['Bo']}", "group stats refused")
     assert page.get_by_role("alert").inner_text() == "Choose two different players to compare."
     check_phone_layout(page, "group-stats-refused")

@@ -14,6 +14,8 @@ from conftest import make_app
 from test_accessibility import Audit
 from test_phone import CHROMIUM, check_phone_layout
 
+from scorekeeper import leaderboard
+
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(
@@ -116,8 +118,13 @@ def test_a_groups_statistics_fit_a_phone_and_pass_axe_in_light_and_dark(
     results = eight_players_results()
     app = make_app(f"sqlite:///{tmp_path}/stats.sqlite3")
     with app.test_request_context("/"):
+        counted = stats_reference.compute(results)
+        rated = stats_reference.rated(results)
         partial = app.jinja_env.get_template("groups/_stats.html").render(
-            stats=stats_reference.compute(results),
+            stats=counted,
+            board=leaderboard.leaderboard(counted, rated, leaderboard.SORTED_BY["rating"]),
+            sort_links={column.key: f"?sort={column.key}" for column in leaderboard.COLUMNS},
+            sort_error=None,
             duel=stats_reference.head_to_head(results, "p5", "p6"),
             duel_error=None,
         )
@@ -134,7 +141,9 @@ def test_a_groups_statistics_fit_a_phone_and_pass_axe_in_light_and_dark(
             f"</head><body><main>{partial}</main></body></html>",
             wait_until="load",
         )
-        assert page.locator("table.stacked").count() == 4
+        # The leaderboard, one row a player, and each of the three games' tables.
+        assert page.locator("table#leaderboard tbody tr").count() == 8
+        assert page.locator("details.game-figures table").count() == 3
         assert page.locator("svg.chart-svg[role=img]").count() == 1
         audit.check("group statistics")
         fits_a_phone(audit, "group-stats")

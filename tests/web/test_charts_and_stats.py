@@ -162,7 +162,7 @@ def rows_of(html: str, caption: str) -> list[list[str]]:
     ]
 
 
-BOARD_HEADER = ["Player", "Played", "Won", "Win rate", "Average place", "Rating ▼"]
+BOARD_HEADER = ["Player", "Played", "Won", "Win rate", "Avg. place", "Rating ▼"]
 
 
 def test_the_stats_partial_shows_a_leaderboard_each_games_table_a_tap_away_and_a_head_to_head(
@@ -207,7 +207,7 @@ def test_the_leaderboard_sorts_by_the_column_asked_for(app: Flask) -> None:
     )
     html = rendered(app, results, sort="average_place", duel=None, duel_error=None)
     board = rows_of(html, "Leaderboard")
-    assert board[0][4] == "Average place ▲"
+    assert board[0][4] == "Avg. place ▲"
     assert [row[0] for row in board[1:]] == ["Ann", "Bo", "Cy"]  # 1.25, 1.33, 2.0
     assert '<th scope="col" class="num" aria-sort="ascending">' in html
     html = rendered(app, results, sort="name", duel=None, duel_error=None)

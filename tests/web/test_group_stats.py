@@ -110,7 +110,7 @@ def test_a_groups_results_are_one_query_of_their_seats_and_replay_nothing(
     assert 'FROM "seat"' in query and 'JOIN "game_session"' in query
 
 
-BOARD_HEADER = ["Player", "Played", "Won", "Win rate", "Average place", "Rating ▼"]
+BOARD_HEADER = ["Player", "Played", "Won", "Win rate", "Avg. place", "Rating ▼"]
 SCORED = ["Player", "Played", "Won", "Average", "Best", "Rating"]
 ON_12 = "2026-11-12 21:30 UTC"
 
@@ -425,7 +425,7 @@ def test_the_leaderboard_sorts_by_a_column_link_without_javascript(
     assert [row[0] for row in rows_of(html, "Leaderboard")[1:]] == ["Anna", "Bo", "Cy"]
     assert (
         f'<a href="/g/{group}/stats?first={ids["Anna"]}&amp;second={ids["Bo"]}'
-        '&amp;sort=average_place#leaderboard">Average place</a>'
+        '&amp;sort=average_place#leaderboard">Avg. place</a>'
     ) in html
     assert '<input type="hidden" name="sort" value="name">' in html
 
