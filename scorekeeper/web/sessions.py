@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 import segno
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -76,6 +77,20 @@ def not_offered(deck: cards.Deck, offered: Sequence[str] | None) -> frozenset[ca
     if offered is None:
         return frozenset()
     return frozenset(card for card in deck.cards() if str(card) not in offered)
+
+
+@bp.app_template_global()
+def last_action(view: session_views.SessionView) -> dict[str, Any] | None:
+    """The newest live event's action (None before the first): what the last ruling ruled
+    on, for a game's one-line result of it (games/<slug>/headline.html)."""
+    return next((event.action for event in reversed(view.events) if not event.undone), None)
+
+
+@bp.app_template_filter("first_sentence")
+def first_sentence(text: str) -> str:
+    """A ruling's first sentence: what it decided, before the reasons and what comes next."""
+    head, end, _ = text.partition(". ")
+    return f"{head}." if end else text
 
 
 bp.app_template_filter("number_range")(number_range)

@@ -4,7 +4,8 @@ Cryptruck and Yellow Dwarf (Yadokarick's rounds: test_viewport_dice.py).
 A real Chromium at 360x740 plays a round of each through the session page, with
 and without JavaScript. After every tap the page is at its top, and the input the
 engine expects next (the card picker, the question, the buttons) lies wholly inside
-the first 740 px: no tap needs a scroll first. The cards are chosen from the
+the first 740 px: no tap needs a scroll first. Above it stands the last ruling's
+one-line result, whole on that screen too. The cards are chosen from the
 engine's own ``expected`` (via the API), so every one is legal; each follows the
 colour led when it can, so no revoke flag interrupts the round.
 """
@@ -189,9 +190,30 @@ def play_a_round(
     return taps
 
 
+def ruling_line_misplaced(page: Any, inputs_top: float) -> str | None:
+    """What is wrong with the last ruling's one line, if anything: when the page has a last
+    ruling, its line must be whole on the first screen and end above the next input (whose
+    top is ``inputs_top``), so who took the trick, or that the turn busted, needs no scroll."""
+    ruled = page.locator(".ruling").inner_text().removeprefix("Last ruling").strip()
+    line = page.locator("#ruling-line")
+    # Before the first event (nothing to undo) the ruling only says what to enter.
+    if not ruled or page.get_by_role("button", name="↶ Undo").is_disabled():
+        return None
+    if line.count() != 1:
+        return f"no one-line ruling above the input for {ruled!r}"
+    box = line.bounding_box()
+    assert box is not None
+    top, bottom = box["y"], box["y"] + box["height"]
+    if top < 0 or bottom > min(PHONE["height"], inputs_top):
+        return f"the ruling's line {line.inner_text()!r} at {top:.0f}..{bottom:.0f}"
+    return None
+
+
 def on_first_screen(page: Any, tap: Tap, taps: int) -> None:
     assert page.evaluate("window.scrollY") == 0
     assert off_screen(page, tap.inputs) == [], f"after {taps} taps"
+    inputs_top = min(page.locator(selector).bounding_box()["y"] for selector in tap.inputs)
+    assert ruling_line_misplaced(page, inputs_top) is None, f"after {taps} taps"
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])

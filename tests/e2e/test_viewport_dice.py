@@ -1,5 +1,6 @@
 """The dice games, Yadokarick and the score sheet on a 360x740 phone: after every tap
-the next input is whole on the first screen, with the page still at the top.
+the next input is whole on the first screen, with the page still at the top, and the
+last ruling's one-line result whole above it.
 
 Each test plays a whole round through the pages, with and without JavaScript, in
 one Chromium shared by the module.
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 from test_phone import CHROMIUM, PHONE
+from test_viewport_cards import ruling_line_misplaced
 
 pytestmark = [
     pytest.mark.e2e,
@@ -64,6 +66,8 @@ def check_next_input(page: Any, after: str) -> None:
     assert boxes, f"after {after}: no input on the page"
     outside = [box for box in boxes if box[1] < 0 or box[2] > PHONE["height"]]
     assert outside == [], f"after {after}: input not whole on the first screen: {outside}"
+    misplaced = ruling_line_misplaced(page, min(box[1] for box in boxes))
+    assert misplaced is None, f"after {after}: {misplaced}"
 
 
 def version(page: Any) -> str:
