@@ -83,6 +83,10 @@ class Trick:
         _, separator, size = play.partition(SIZE_SEPARATOR)
         return size if separator else None
 
+    def sizes(self) -> dict[str, str]:
+        """The size printed on each sized card of the trick, by its card."""
+        return {self.card_of(play): size for play in self.plays if (size := self.size_of(play))}
+
     def used(self) -> Counter[str]:
         """How many copies of each card (as "colour number") are in the trick."""
         return Counter(

@@ -157,7 +157,7 @@ def test_a_disputed_trick_is_settled_on_a_phone_in_under_ten_taps(
             taps += 1
         assert taps < 10
         verdict = page.inner_text("#verdict")
-        assert "Play 4 takes the trick" in verdict
+        assert "Seat 4's Green 1 takes the trick" in verdict  # chips show capitalised
         assert "The green 1 takes every trick" in verdict
         check_phone_layout(page, f"judge-verdict-{suffix}")
 

@@ -284,3 +284,55 @@ def test_an_open_revoke_flag_leaves_the_picker_on_the_first_screen(
     assert page.locator("#flag-0").count() == 0
     on_first_screen(page, Tap(picker, ""), len(actions) + 1)
     context.close()
+
+
+# The judge: a trick of each game, tapped as at the table (Yadokarick asks each size).
+JUDGED = {
+    "yokai-septet": (("set_trump", "red"), "blue 9", "blue 12", "red 6", "green 1"),
+    "cryptruck": (
+        ("set_players", "5"),
+        ("set_trump", "blue"),
+        "red 4",
+        "white 3",
+        "blue 3",
+        "red 6",
+        "green 2",
+    ),
+    "yadokarick": (
+        "green 25",
+        ("size", "3"),
+        "pink 8",
+        ("size", "2"),
+        "green 17",
+        ("size", "1"),
+        "pink 29",
+        ("size", "4"),
+    ),
+}
+
+
+def judge_tap(step: str | tuple[str, str]) -> str:
+    name, value = ("add", step) if isinstance(step, str) else step
+    return f"form.judge-form button[name={name}][value='{value}']"
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("game", list(JUDGED))
+def test_the_judges_picker_stays_in_view_after_every_tap(
+    server: str, browser: Any, game: str, javascript: bool
+) -> None:
+    """Each tap's answer opens at the picker: the next card (or size) is whole on the
+    screen with no scroll; the last card's answer opens at the top, on the verdict."""
+    context = browser.new_context(viewport=PHONE, java_script_enabled=javascript)
+    page = context.new_page()
+    page.goto(f"{server}/judge/{game}")
+    steps = JUDGED[game]
+    for number, (step, following) in enumerate(zip(steps, (*steps[1:], None), strict=True)):
+        with page.expect_navigation():
+            page.locator(judge_tap(step)).click()
+        if following is None:
+            break
+        assert off_screen(page, ("#pick", judge_tap(following))) == [], f"after tap {number + 1}"
+    assert page.evaluate("window.scrollY") == 0
+    assert off_screen(page, ("#verdict",)) == []
+    context.close()

@@ -61,7 +61,7 @@ def test_a_yokai_septet_trick_is_settled_in_under_ten_taps(client: FlaskClient) 
     assert phone.taps < 10
     assert phone.response.status_code == 200
     said = verdict(phone.page)
-    assert "Play 4 takes the trick" in said
+    assert "Seat 4's green 1 takes the trick" in said
     assert "green 1" in said
     assert "Why: The green 1 takes every trick" in said
     assert 'class="chip c-green big"' in phone.page
@@ -89,7 +89,7 @@ def test_seat_names_are_optional_and_name_the_winner(client: FlaskClient) -> Non
     phone.tap("add", "blue 12")
     phone.tap("add", "red 6")
     phone.tap("add", "green 1", name=["Ann", "Bo", "Cy", "Di"])
-    assert "Di takes the trick" in verdict(phone.page)
+    assert "Di's green 1 takes the trick" in verdict(phone.page)
 
 
 def test_the_last_card_can_be_taken_back(client: FlaskClient) -> None:
@@ -118,7 +118,7 @@ def test_cryptruck_white_three_can_be_played_twice_then_greys_out(client: FlaskC
     phone.tap("add", "white 3")
     phone.tap("add", "blue 6")
     said = verdict(phone.page)
-    assert "Play 3 takes the trick" in said
+    assert "Seat 3's blue 6 takes the trick" in said
     assert phone.taps < 10
 
 
@@ -129,7 +129,7 @@ def test_a_five_player_cryptruck_trick_takes_under_ten_taps(client: FlaskClient)
     for card in ("red 4", "white 3", "blue 3", "red 6", "green 2"):
         phone.tap("add", card)
     assert phone.taps < 10
-    assert "Play 3 takes the trick" in verdict(phone.page)
+    assert "Seat 3's blue 3 takes the trick" in verdict(phone.page)
 
 
 def test_a_yadokarick_trick_asks_each_size_and_rules_who_takes_what(client: FlaskClient) -> None:
@@ -140,10 +140,14 @@ def test_a_yadokarick_trick_asks_each_size_and_rules_who_takes_what(client: Flas
         phone.tap("size", size)
     assert phone.taps < 10
     said = verdict(phone.page)
-    assert "Play 1 (the lead): green 25" in said
-    assert "Play 4: pink 29" in said
-    assert "Discarded: pink 8 green 17" in said
-    assert "Size marker: Play 2 may move it. Next lead: Play 2." in said
+    # Each play is named by its card and seat (counted from the lead), never as "Play 4".
+    assert said == (
+        "Seat 1's green 25 and Seat 4's pink 29 take cards "
+        "Seat 1's green 25 is the highest green: takes green 25 (the largest, size 3) "
+        "Seat 4's pink 29 is the highest pink: takes pink 29 (the largest, size 4) "
+        "Discarded: pink 8 green 17 "
+        "Seat 2's pink 8 is the lowest: it moves the size marker and leads next."
+    )
 
 
 def test_the_three_player_yadokarick_game_keeps_to_one_colour(client: FlaskClient) -> None:
@@ -156,7 +160,11 @@ def test_the_three_player_yadokarick_game_keeps_to_one_colour(client: FlaskClien
     phone.tap("add", "green 3")
     phone.tap("add", "green 30")
     said = verdict(phone.page)
-    assert "Play 3: green 25 green 3 green 30" in said
+    assert said == (
+        "Seat 3's green 30 takes cards "
+        "Seat 3's green 30 is the highest: takes green 25 green 3 green 30 "
+        "Seat 2's green 3 is the lowest: it moves the size marker and leads next."
+    )
 
 
 @pytest.mark.parametrize(
@@ -399,8 +407,9 @@ def test_a_known_trick_with_remembered_sizes_takes_one_tap_per_card(client: Flas
         phone.tap("add", card)
     assert phone.taps < 10
     said = verdict(phone.page)
-    assert "Play 1 (the lead): green 31 green 12" in said
-    assert "Play 4: pink 14" in said  # pink 26 is the highest pink
+    assert "Seat 1's green 31 is the highest green: takes green 31 green 12 (the largest" in said
+    # pink 26 is the highest pink: it takes pink 14, the largest pink, and is discarded.
+    assert "Seat 4's pink 26 is the highest pink: takes pink 14 (the largest, size 4)" in said
 
 
 def test_api_yellow_dwarf_settle_contract_example(client: FlaskClient) -> None:
