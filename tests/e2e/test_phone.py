@@ -283,13 +283,13 @@ def test_an_eight_seat_score_sheet_on_a_phone(server: str, browser: Any) -> None
                 page.fill(f"#points-{seat}", text.removeprefix("-"))
             page.get_by_role("button", name=f"Record round {number}").click()
         assert "Bo \u22126" in page.inner_text(".ruling")
-        # The totals stay in view beside the names; the rounds scroll inside the sheet.
-        assert page.inner_text("tr.leader .sheet-total") == "47"
+        # The totals row under the names; the leader's column is marked.
+        assert page.inner_text(".sheet-total.leader") == "47"
         check_phone_layout(page, "score-sheet-three-rounds")
         # Annabelle's 12 in round 1 was a minus 12: the correction form, one toggle, save.
         page.get_by_role("link", name="correct round 1").click()
         check_phone_layout(page, "score-sheet-correct")
         page.locator("label.sign:has(input[name=negative-0])").click()
         page.get_by_role("button", name="Save round 1").click()
-        assert page.inner_text("tr.leader .sheet-name").endswith("Flo")
-        assert page.inner_text("tr.leader .sheet-total") == "30"
+        assert page.inner_text(".sheet-name.leader").endswith("Flo")
+        assert page.inner_text(".sheet-total.leader") == "30"

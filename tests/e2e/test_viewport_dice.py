@@ -291,7 +291,64 @@ def test_an_eight_seat_score_sheet_keeps_each_next_input_on_the_first_screen(
             tap(page, page.locator(f"#points-{seat}"), f"round {number}, seat {seat}", False)
             page.keyboard.type(str(seat * number))
         tap(page, button(page, f"Record round {number}"), f"round {number}")
-    assert page.locator("tr.leader .sheet-name").inner_text() == "★ Hal"
+    assert page.locator(".sheet-name.leader").inner_text() == "★\nHal"
     assert "Hal ★ 42" in page.inner_text("#round-form")
     tap(page, button(page, "Finish the game"), "the end of the game")
     assert "Hal" in page.inner_text(".winner")
+
+
+def sheet_boxes(page: Any) -> dict[str, Any]:
+    """Where the score sheet's cells are: how far its box scrolls sideways, and each
+    row's header text with the right edge of its last cell and its top."""
+    return dict(
+        page.evaluate(
+            """() => {
+                const table = document.querySelector('table.sheet');
+                let box = table.parentElement;
+                const sideways = [table, box].map(node => node.scrollWidth - node.clientWidth);
+                const rows = [...table.rows].map(row => [
+                    row.cells[0].innerText.trim(),
+                    Math.max(...[...row.cells].map(cell => cell.getBoundingClientRect().right)),
+                    row.getBoundingClientRect().top,
+                    [...row.cells].slice(1).map(cell => cell.innerText.trim()),
+                ]);
+                return {sideways: Math.max(...sideways), rows};
+            }"""
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    "names",
+    [["Ann", "Bo", "Cy", "Di"], ["Annabelle", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]],
+    ids=["4", "8"],
+)
+def test_the_score_sheet_shows_totals_and_every_round_without_scrolling_sideways(
+    server: str, phone: Phone, names: list[str]
+) -> None:
+    page = phone.page
+    start(page, server, "score-sheet", names)
+    rounds = [
+        [(seat * 37 + number * 53) % 250 - 60 for seat in range(len(names))] for number in range(6)
+    ]
+    for number, points in enumerate(rounds, start=1):
+        for seat, value in enumerate(points):
+            if value < 0:
+                page.locator(f"label.sign:has(input[name=negative-{seat}])").click()
+            page.fill(f"#points-{seat}", str(abs(value)))
+        tap(page, button(page, f"Record round {number}"), f"round {number}")
+    boxes = sheet_boxes(page)
+    assert boxes["sideways"] <= 0, "the score sheet scrolls sideways"
+    headers = [row[0] for row in boxes["rows"]]
+    # The names, the totals right under them, then every round, the newest first.
+    assert headers == ["Round", "Total", "R6", "R5", "R4", "R3", "R2", "R1"]
+    totals = [sum(points[seat] for points in rounds) for seat in range(len(names))]
+    assert boxes["rows"][1][3] == [str(total).replace("-", "\u2212") for total in totals]
+    assert boxes["rows"][2][3] == [str(value).replace("-", "\u2212") for value in rounds[-1]]
+    assert [row[1] <= PHONE["width"] for row in boxes["rows"]] == [True] * 8
+    tops = [row[2] for row in boxes["rows"]]
+    assert tops == sorted(tops)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.locator("table.sheet").scroll_into_view_if_needed()
+        page.screenshot(path=f"screenshots/score-sheet-{len(names)}-{scheme}.png", full_page=True)

@@ -119,7 +119,10 @@ def test_rounds_typed_on_the_page_add_up_negatives_by_toggle_or_typed_minus(
         f"Round 2: Ann {MINUS}3, Bob {MINUS}2, Cy 10. Cy leads with 10."
     )
     page = table.page()
-    assert '<th scope="row" class="sheet-name"><span title="leads">★</span> Cy</th>' in page
+    assert (
+        '<th scope="col" class="num sheet-name leader" title="Cy">'
+        '<span class="sheet-star" title="leads">★</span> Cy</th>'
+    ) in page
     # Newest round first, beside the totals.
     assert re.findall(r'aria-label="R\d: correct round (\d)">R\d<', page) == ["2", "1"]
     assert set(page_offers(page)) == {"round", "finish"}
@@ -192,7 +195,7 @@ def test_an_eight_seat_sheet_renders_every_seat(client: FlaskClient) -> None:
     table = sheet(client, names)
     play_round(table, *[str(seat) for seat in range(8)])
     page = table.page()
-    assert len(re.findall(r'<th scope="row" class="sheet-name">', page)) == 8
+    assert len(re.findall(r'<th scope="col" class="num sheet-name', page)) == 8
     assert len(re.findall(r'name="points-\d"', page)) == 8
 
 
