@@ -1,4 +1,5 @@
-"""Session results as CSV and JSON, and reading such JSON back for an import.
+"""Session results as CSV (a row per seat per round, or the grid of a paper score sheet)
+and JSON, and reading such JSON back for an import.
 
 The JSON carries everything needed to rebuild an identical session: game,
 options, seats and every event (undone ones too, and what each correction
@@ -14,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
+from scorekeeper import read_model
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import (
     IllegalAction,
@@ -22,6 +24,7 @@ from scorekeeper.games.base import (
     check_known_fields,
     parse_whole_number,
 )
+from scorekeeper.games.cards import with_suit_symbols
 from scorekeeper.lifecycle import ImportedCorrection, ImportedSession
 from scorekeeper.session_log import LoggedEvent, Replaced, corrections
 from scorekeeper.session_views import SessionView
@@ -71,16 +74,27 @@ MAX_SEQ = 2**31 - 1
 FILE_MAX_BYTES = 64 * 1024 * 1024
 # How the file writes a time (UTC), as the refusal of a bad one shows it.
 EXAMPLE_TIME = "2026-11-24T20:15:00Z"
+# The rows CSV: one row per seat per round (or turn). What is the session's alone is not
+# said again on every row: the game is (files pasted into one sheet keep which game each
+# row is), and so are each seat's final place and win (a filter on the winner keeps his
+# rows whole); when the session started and ended is on the first row only. Each row is
+# a dict of these names (``csv_table``), so a column is one more name and one more key.
 CSV_COLUMNS = (
+    "game",
     "round",
     "seat",
     "player",
     "points",
     "running_total",
     "note",
+    "place",
+    "winner",
     "started_at",
     "finished_at",
 )
+# The option in which a score sheet names the game it keeps ("Hearts"): the game of its
+# files, else the game's title.
+GAME_NAME_OPTION = "game_name"
 
 
 def session_json(view: SessionView) -> dict[str, Any]:
@@ -162,22 +176,79 @@ def utc_text(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def game_played(view: SessionView) -> str:
+    """The game a session's files name: a score sheet's own name for it, else the title."""
+    named = view.options.get(GAME_NAME_OPTION)
+    return named if isinstance(named, str) and named else view.game.title
+
+
 def session_csv(view: SessionView) -> str:
-    """One row per seat per round (or turn), with each seat's running total and when the
-    session started and ended (blank while in play)."""
+    """One row per seat per round (or turn): the seat's points, running total and the
+    round's note as the pages show it (cards with their suit symbols); once the session is
+    finished each seat's place and whether it won (``yes``/``no``; blank while in play);
+    on the first row when the session started and ended (blank while in play)."""
+    game = view.game
+    outcome = read_model.outcome_of(game, view.state) if view.finished else None
+    times = session_times(view)
+    rows = []
+    for number, row in enumerate(game.score_rows(view.state)):
+        seat = None if outcome is None else outcome.seats.get(row.seat)
+        rows.append(
+            {
+                "game": game_played(view),
+                "round": row.round,
+                "seat": row.seat,
+                "player": row.name,
+                "points": row.points,
+                "running_total": row.total,
+                "note": with_suit_symbols(row.note),
+                "place": "" if seat is None else seat.place,
+                "winner": "" if seat is None else ("yes" if seat.won else "no"),
+                **(times if number == 0 else {}),
+            }
+        )
+    return csv_table(CSV_COLUMNS, rows)
+
+
+def session_grid_csv(view: SessionView) -> str:
+    """The rounds-by-players grid of a paper score sheet: a header row of the players'
+    names, a row per round (or turn) with each seat's points in it (blank for a seat with
+    none), then each seat's total and, once the session is finished, its place."""
+    game = view.game
+    seats = range(len(view.seats))
+    by_round: dict[int, dict[int, int]] = {}
+    totals: dict[int, int] = {}
+    for row in game.score_rows(view.state):
+        points = by_round.setdefault(row.round, {})
+        points[row.seat] = points.get(row.seat, 0) + row.points
+        totals[row.seat] = row.total
+    header = ("round", *(str(seat) for seat in seats))
+    names = {str(seat): name for seat, name in enumerate(view.seats)}
+    grid: list[dict[str, object]] = [{"round": "round", **names}]
+    for number, points in by_round.items():
+        grid.append({"round": number, **{str(seat): points.get(seat, "") for seat in seats}})
+    grid.append({"round": "total", **{str(seat): totals.get(seat, "") for seat in seats}})
+    if view.finished:
+        places = read_model.outcome_of(game, view.state).seats
+        grid.append(
+            {"round": "place", **{str(s): places[s].place if s in places else "" for s in seats}}
+        )
+    return csv_table(header, grid, header_row=False)
+
+
+def csv_table(
+    columns: Sequence[str], rows: Sequence[Mapping[str, object]], header_row: bool = True
+) -> str:
+    """``rows`` as CSV in the order of ``columns`` (a missing one blank), after a header
+    row of the column names unless ``header_row`` is false; text is kept text in a
+    spreadsheet (``_csv_safe``), numbers are written as numbers; lines end in CRLF."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
-    times = session_times(view)
-    for row in view.game.score_rows(view.state):
-        cells = (row.round, row.seat, row.name, row.points, row.total, row.note)
-        writer.writerow(
-            [
-                *(_csv_safe(cell) if isinstance(cell, str) else cell for cell in cells),
-                times["started_at"],
-                times["finished_at"] or "",
-            ]
-        )
+    if header_row:
+        writer.writerow(columns)
+    for row in rows:
+        cells = (row.get(column, "") for column in columns)
+        writer.writerow([_csv_safe(cell) if isinstance(cell, str) else cell for cell in cells])
     return out.getvalue()
 
 

@@ -36,6 +36,7 @@ from scorekeeper.export import (
     read_export,
     row_json,
     session_csv,
+    session_grid_csv,
     session_json,
     utc_text,
 )
@@ -549,6 +550,11 @@ def export_session(session_id: str) -> Response:
 @bp.get("/sessions/<session_id>/export.csv")
 def export_session_csv(session_id: str) -> Response:
     return Response(session_csv(load_or_404(session_id)), mimetype="text/csv")
+
+
+@bp.get("/sessions/<session_id>/export-grid.csv")
+def export_session_grid_csv(session_id: str) -> Response:
+    return Response(session_grid_csv(load_or_404(session_id)), mimetype="text/csv")
 
 
 def plays_of(body: dict[str, Any]) -> list[Any]:

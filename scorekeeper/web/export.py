@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
@@ -10,8 +12,10 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from scorekeeper import lifecycle, session_views, store
 from scorekeeper.export import (
     FILE_MAX_BYTES,
+    game_played,
     read_export,
     session_csv,
+    session_grid_csv,
     session_json,
 )
 from scorekeeper.games.base import IllegalAction, json_error_text
@@ -24,18 +28,30 @@ from scorekeeper.web.uploads import size_text
 bp = Blueprint("export", __name__)
 
 
-def download_name(view: session_views.SessionView, extension: str) -> str:
-    return f"{view.game.slug}-{view.id[:8]}.{extension}"
+def download_name(view: session_views.SessionView, extension: str, kind: str = "") -> str:
+    """``<game>-<date><kind>.<extension>``: the game played in plain letters ("hearts",
+    "yardkle"; the game's slug when its name keeps none) and the day it started (UTC)."""
+    plain = unicodedata.normalize("NFKD", game_played(view)).encode("ascii", "ignore").decode()
+    game = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-") or view.game.slug
+    return f"{game}-{view.started_at.date().isoformat()}{kind}.{extension}"
+
+
+def csv_download(text: str, name: str) -> Response:
+    return Response(
+        text, mimetype="text/csv", headers={"Content-Disposition": f"attachment; filename={name}"}
+    )
 
 
 @bp.get("/s/<session_id>/export.csv")
 def export_csv(session_id: str) -> Response:
     view = load_or_404(session_id)
-    return Response(
-        session_csv(view),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f"attachment; filename={download_name(view, 'csv')}"},
-    )
+    return csv_download(session_csv(view), download_name(view, "csv"))
+
+
+@bp.get("/s/<session_id>/export-grid.csv")
+def export_grid_csv(session_id: str) -> Response:
+    view = load_or_404(session_id)
+    return csv_download(session_grid_csv(view), download_name(view, "csv", "-grid"))
 
 
 @bp.get("/s/<session_id>/export.json")

@@ -322,9 +322,12 @@ _ROUNDS_EXAMPLE: Schema = {
 }
 
 _CSV_EXAMPLE = (
-    "round,seat,player,points,running_total,note,started_at,finished_at\r\n"
-    "1,1,Ana,650,650,entered as a total,2026-11-24T20:15:00Z,\r\n"
+    "game,round,seat,player,points,running_total,note,place,winner,started_at,finished_at\r\n"
+    "Yardkle,1,0,Ana,650,650,entered as a total,1,yes,2026-11-24T20:15:00Z,"
+    "2026-11-24T21:02:00Z\r\n"
+    "Yardkle,1,1,Bo,0,0,Yardkle,2,no,,\r\n"
 )
+_GRID_EXAMPLE = "round,Ana,Bo\r\n1,650,0\r\n2,,300\r\ntotal,650,300\r\nplace,1,2\r\n"
 
 
 # --- Schemas -------------------------------------------------------------------
@@ -1238,11 +1241,15 @@ def _paths() -> Schema:
                 "tags": ["export"],
                 "summary": "Export a session's results as CSV",
                 "description": (
-                    "One row per seat per round (or turn) with the columns round, seat, "
-                    "player, points, running_total, note, started_at, finished_at; seat is "
-                    "the seat's index (0 is the first seat); started_at and finished_at are "
-                    "the session's (UTC; finished_at blank while in play). Lines end in "
-                    "CRLF; a name starting with =, +, -, @ is prefixed with ' so "
+                    "One row per seat per round (or turn) with the columns game, round, "
+                    "seat, player, points, running_total, note, place, winner, started_at, "
+                    "finished_at. game is the game played (a score sheet's own name for it, "
+                    "else the game's title); seat is the seat's index (0 is the first "
+                    "seat); note is as the pages show it (cards with suit symbols: J♣); "
+                    "place (1 first, ties share) and winner (yes or no) are the seat's at "
+                    "the end, blank while in play; started_at and finished_at (UTC; "
+                    "finished_at blank while in play) are on the first row only. Lines end "
+                    "in CRLF; text starting with =, +, -, @ is prefixed with ' so "
                     "spreadsheets keep it as text."
                 ),
                 "parameters": session_param,
@@ -1253,6 +1260,33 @@ def _paths() -> Schema:
                             "text/csv": {
                                 "schema": schema_of(str),
                                 "example": _CSV_EXAMPLE,
+                            }
+                        },
+                    },
+                    **standard_errors(404),
+                },
+            }
+        },
+        "/sessions/{session_id}/export-grid.csv": {
+            "get": {
+                "operationId": "exportSessionGridCsv",
+                "tags": ["export"],
+                "summary": "Export a session as a score sheet's grid (CSV)",
+                "description": (
+                    "The rounds-by-players grid of a paper score sheet: a first row of "
+                    "round and each player's name in seat order; a row per round (or turn) "
+                    "with each seat's points in it (blank for a seat with none); a total "
+                    "row; once the session is finished, a place row (1 first, ties share). "
+                    "Lines end in CRLF; text starting with =, +, -, @ is prefixed with '."
+                ),
+                "parameters": session_param,
+                "responses": {
+                    "200": {
+                        "description": "The CSV grid, a row per round and a column per player.",
+                        "content": {
+                            "text/csv": {
+                                "schema": schema_of(str),
+                                "example": _GRID_EXAMPLE,
                             }
                         },
                     },

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from scorekeeper.db import database
 from scorekeeper.models import GameSession
 
-CSV_HEADER = "round,seat,player,points,running_total,note,started_at,finished_at"
+CSV_HEADER = "game,round,seat,player,points,running_total,note,place,winner,started_at,finished_at"
 
 
 def session_count(app: Flask) -> int:
@@ -80,23 +80,120 @@ def page_alert(html_text: str) -> str:
 # --- CSV -------------------------------------------------------------------------
 
 
-def test_csv_has_one_row_per_seat_per_turn_with_running_totals(table: Table) -> None:
+def test_csv_names_the_game_on_each_row_and_when_it_started_on_the_first_only(
+    table: Table,
+) -> None:
     play_two_rounds(table)
     response = table.client.get(f"/s/{table.id}/export.csv")
     assert response.status_code == 200
     assert response.mimetype == "text/csv"
-    assert "attachment" in response.headers["Content-Disposition"]
-    assert response.headers["Content-Disposition"].endswith(".csv")
-    # Every row ends with when the session started, and its end (blank: still in play).
-    times = f"{table.state()['started_at']},"
+    started = table.state()["started_at"]
+    assert response.headers["Content-Disposition"] == (
+        f"attachment; filename=yardkle-{started[:10]}.csv"
+    )
+    # Still in play: no place nor winner yet, and no end.
     assert response.get_data(as_text=True) == (
         f"{CSV_HEADER}\r\n"
-        f"1,0,Ann,1050,1050,banked,{times}\r\n"
-        f"1,1,Bo,0,0,Yardkle,{times}\r\n"
-        f"1,2,Cy,600,600,entered as a total,{times}\r\n"
-        f"2,0,Ann,300,1350,entered as a total,{times}\r\n"
-        f"2,1,Bo,600,600,banked,{times}\r\n"
+        f"Yardkle,1,0,Ann,1050,1050,banked,,,{started},\r\n"
+        "Yardkle,1,1,Bo,0,0,Yardkle,,,,\r\n"
+        "Yardkle,1,2,Cy,600,600,entered as a total,,,,\r\n"
+        "Yardkle,2,0,Ann,300,1350,entered as a total,,,,\r\n"
+        "Yardkle,2,1,Bo,600,600,banked,,,,\r\n"
     )
+
+
+def finished_hearts(client: FlaskClient) -> Table:
+    """A Hearts score sheet (lowest wins, to 50) that Bo and Di share: Ann 30, Bo 12,
+    Cy 51, Di 12 after three rounds."""
+    table = start(
+        client,
+        "score-sheet",
+        ["Ann", "Bo", "Cy", "Di"],
+        option_game_name="Hearts",
+        option_winner="lowest",
+        option_target="50",
+    )
+    for points in ((10, 4, 20, 6), (10, 4, 20, 6), (10, 4, 11, 0)):
+        ok(table.act(type="round", **{f"points-{seat}": str(p) for seat, p in enumerate(points)}))
+    assert table.state()["finished"] is True
+    return table
+
+
+def test_csv_of_a_finished_game_gives_each_players_place_and_win(client: FlaskClient) -> None:
+    table = finished_hearts(client)
+    response = client.get(f"/s/{table.id}/export.csv")
+    session = table.state()
+    started, finished = session["started_at"], session["finished_at"]
+    assert response.headers["Content-Disposition"] == (
+        f"attachment; filename=hearts-{started[:10]}.csv"
+    )
+    rows = csv_rows(response.get_data(as_text=True))
+    assert rows[0] == CSV_HEADER.split(",")
+    assert rows[1] == ["Hearts", "1", "0", "Ann", "10", "10", "", "3", "no", started, finished]
+    # The session's times once; each seat's place and win on each of its rows.
+    assert [row[1:] for row in rows[2:]] == [
+        ["1", "1", "Bo", "4", "4", "", "1", "yes", "", ""],
+        ["1", "2", "Cy", "20", "20", "", "4", "no", "", ""],
+        ["1", "3", "Di", "6", "6", "", "1", "yes", "", ""],
+        ["2", "0", "Ann", "10", "20", "", "3", "no", "", ""],
+        ["2", "1", "Bo", "4", "8", "", "1", "yes", "", ""],
+        ["2", "2", "Cy", "20", "40", "", "4", "no", "", ""],
+        ["2", "3", "Di", "6", "12", "", "1", "yes", "", ""],
+        ["3", "0", "Ann", "10", "30", "", "3", "no", "", ""],
+        ["3", "1", "Bo", "4", "12", "", "1", "yes", "", ""],
+        ["3", "2", "Cy", "11", "51", "", "4", "no", "", ""],
+        ["3", "3", "Di", "0", "12", "", "1", "yes", "", ""],
+    ]
+    assert {row[0] for row in rows[1:]} == {"Hearts"}
+
+
+def test_the_grid_csv_is_the_paper_sheet_rounds_by_players(client: FlaskClient) -> None:
+    table = finished_hearts(client)
+    response = client.get(f"/s/{table.id}/export-grid.csv")
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
+    started = table.state()["started_at"]
+    assert response.headers["Content-Disposition"] == (
+        f"attachment; filename=hearts-{started[:10]}-grid.csv"
+    )
+    assert response.get_data(as_text=True) == (
+        "round,Ann,Bo,Cy,Di\r\n"
+        "1,10,4,20,6\r\n"
+        "2,10,4,20,6\r\n"
+        "3,10,4,11,0\r\n"
+        "total,30,12,51,12\r\n"
+        "place,3,1,4,1\r\n"
+    )
+    api = client.get(f"/api/v1/sessions/{table.id}/export-grid.csv")
+    assert (api.status_code, api.mimetype) == (200, "text/csv")
+    assert api.get_data(as_text=True) == response.get_data(as_text=True)
+    # The results page offers it beside the others.
+    results = client.get(f"/s/{table.id}/results").get_data(as_text=True)
+    links = re.findall(r'href="/s/[^/"]+/(export[^"]*)"', results)
+    assert links == ["export.csv", "export-grid.csv", "export.json"]
+
+
+def test_the_grid_csv_of_a_game_in_play_leaves_a_seat_without_a_turn_blank(
+    table: Table,
+) -> None:
+    play_two_rounds(table)
+    text = table.client.get(f"/s/{table.id}/export-grid.csv").get_data(as_text=True)
+    # Yardkle's round 2 is not over: Cy has no turn in it yet. No place before the end.
+    assert text == ("round,Ann,Bo,Cy\r\n1,1050,0,600\r\n2,300,600,\r\ntotal,1350,600,600\r\n")
+
+
+def test_a_file_is_named_after_the_game_in_plain_letters_or_its_slug(
+    client: FlaskClient,
+) -> None:
+    for name, expected in (("Café Crème!", "cafe-creme"), ("花札", "score-sheet")):
+        table = start(client, "score-sheet", ["Ann", "Bo"], option_game_name=name)
+        day = table.state()["started_at"][:10]
+        response = client.get(f"/s/{table.id}/export.json")
+        assert response.headers["Content-Disposition"] == (
+            f"attachment; filename={expected}-{day}.json"
+        )
+        rows = csv_rows(client.get(f"/s/{table.id}/export.csv").get_data(as_text=True))
+        assert rows == [CSV_HEADER.split(",")]
 
 
 def test_csv_of_the_api_is_the_same_file(table: Table) -> None:
@@ -121,7 +218,7 @@ def test_csv_leaves_out_undone_turns(table: Table) -> None:
     started = table.state()["started_at"]
     assert rows == [
         CSV_HEADER.split(","),
-        ["1", "0", "Ann", "500", "500", "entered as a total", started, ""],
+        ["Yardkle", "1", "0", "Ann", "500", "500", "entered as a total", "", "", started, ""],
     ]
 
 
@@ -133,8 +230,8 @@ def test_csv_neutralises_names_a_spreadsheet_would_run_as_formulas(
     for _ in names:
         ok(table.act(type="total", points="0"))
     rows = csv_rows(client.get(f"/s/{table.id}/export.csv").get_data(as_text=True))
-    assert [row[2] for row in rows[1:]] == ["'=HYPERLINK(1)", "'+Bo", "'-Cy", "'@Di", "Ed=5"]
-    assert [row[3:5] for row in rows[1:]] == [["0", "0"]] * 5
+    assert [row[3] for row in rows[1:]] == ["'=HYPERLINK(1)", "'+Bo", "'-Cy", "'@Di", "Ed=5"]
+    assert [row[4:6] for row in rows[1:]] == [["0", "0"]] * 5
     # The JSON keeps each name as it was typed.
     assert [seat["name"] for seat in export_json(client, table.id)["seats"]] == names
 
@@ -504,7 +601,7 @@ def test_csv_neutralises_every_cell_that_starts_with_a_name_and_keeps_numbers(
     for card in ("red 12", "blue 8", "red 6", "red 8", "red 11", "red 7"):
         ok(table.act(type="play", card=card))  # "+1+1" shows no red, then plays red
     ok(table.act(type="revoke", flag="0", decision="accept", penalty="2"))
-    rows = [row[:6] for row in csv_rows(client.get(f"/s/{table.id}/export.csv").get_data(True))]
+    rows = [row[1:7] for row in csv_rows(client.get(f"/s/{table.id}/export.csv").get_data(True))]
     assert rows[1:] == [
         ["1", "0", "Ann", "2", "2", "revoke penalty +2 (+1+1 revoked)"],
         ["1", "1", "'+1+1", "0", "0", "'+1+1 revoked: 2 to the other team"],

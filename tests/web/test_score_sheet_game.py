@@ -345,15 +345,15 @@ def played_sheet(client: FlaskClient) -> Table:
 def test_csv_has_a_row_per_seat_per_round_with_running_totals(client: FlaskClient) -> None:
     table = played_sheet(client)
     text = client.get(f"{table.url}/export.csv").get_data(as_text=True)
-    # The two last columns, when the session started and ended, are the export's tests'.
-    assert [row[:6] for row in csv.reader(io.StringIO(text))] == [
-        ["round", "seat", "player", "points", "running_total", "note"],
-        ["1", "0", "Ann", "12", "12", ""],
-        ["1", "1", "Bob", "-4", "-4", ""],
-        ["1", "2", "'=Cy", "0", "0", ""],
-        ["2", "0", "Ann", "30", "42", ""],
-        ["2", "1", "Bob", "8", "4", ""],
-        ["2", "2", "'=Cy", "2", "2", ""],
+    # The game is the one the sheet names; the last columns are the export's tests'.
+    assert [row[:7] for row in csv.reader(io.StringIO(text))] == [
+        ["game", "round", "seat", "player", "points", "running_total", "note"],
+        ["Hearts", "1", "0", "Ann", "12", "12", ""],
+        ["Hearts", "1", "1", "Bob", "-4", "-4", ""],
+        ["Hearts", "1", "2", "'=Cy", "0", "0", ""],
+        ["Hearts", "2", "0", "Ann", "30", "42", ""],
+        ["Hearts", "2", "1", "Bob", "8", "4", ""],
+        ["Hearts", "2", "2", "'=Cy", "2", "2", ""],
     ]
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import re
 from typing import Any
@@ -653,7 +655,7 @@ def test_a_whole_game_of_round_summaries_until_a_player_cannot_pay(client: Flask
     assert "Ann" in results and "131" in results
     assert refused(summary(table, 1, [3, 0, 5])) == "The game is over."
     rows = client.get(f"{table.url}/export.csv").get_data(as_text=True).splitlines()[1:]
-    assert [row.split(",")[:5] for row in rows] == [
+    assert [row.split(",")[1:6] for row in rows] == [
         ["1", "0", "Ann", "-12", "33"],
         ["1", "1", "Bo", "-4", "41"],
         ["1", "2", "Cy", "-26", "19"],
@@ -870,25 +872,26 @@ def test_export_import_and_csv_of_a_yellow_dwarf_session(client: FlaskClient) ->
     again = client.get(f"/api/v1/sessions/{imported['id']}/export").get_json()
     assert again == exported
 
-    rows = client.get(f"{table.url}/export.csv").get_data(as_text=True).splitlines()
-    assert rows[0] == "round,seat,player,points,running_total,note,started_at,finished_at"
-    assert len(rows) == 1 + 4  # one round settled: a row per seat
-    # The last two columns are when the session started and ended.
-    notes = [row.rsplit(",", 2)[0].split(",", 5) for row in rows[1:]]
-    assert [row[:5] for row in notes] == [
-        ["1", "0", "Ann", "-10", "50"],
-        ["1", "1", "Bo", "-41", "19"],
-        ["1", "2", "Cy", "-29", "31"],
-        ["1", "3", "Di", "-16", "44"],
+    rows = list(csv.DictReader(io.StringIO(client.get(f"{table.url}/export.csv").get_data(True))))
+    assert len(rows) == 4  # one round settled: a row per seat
+    assert [
+        [row[key] for key in ("game", "round", "seat", "player", "points")] for row in rows
+    ] == [
+        ["Yellow Dwarf", "1", "0", "Ann", "-10"],
+        ["Yellow Dwarf", "1", "1", "Bo", "-41"],
+        ["Yellow Dwarf", "1", "2", "Cy", "-29"],
+        ["Yellow Dwarf", "1", "3", "Di", "-16"],
     ]
-    assert [row[5].replace(MINUS, "-") for row in notes] == [
+    assert [row["running_total"] for row in rows] == ["50", "19", "31", "44"]
+    # The notes write the cards as the pages draw them: the J♣ tray, not the JC tray.
+    assert [row["note"].replace(MINUS, "-") for row in rows] == [
         "-15 stake; +5 went out",
-        "-15 stake; -2 to Ann (2 cards); -16 to the KH tray (kept KH); "
-        "-8 to the JC tray (played without calling JC)",
-        "-15 stake; -2 to Ann (2 cards); -12 to the QS tray (kept QS)",
+        "-15 stake; -2 to Ann (2 cards); -16 to the K♥ tray (kept K♥); "
+        "-8 to the J♣ tray (played without calling J♣)",
+        "-15 stake; -2 to Ann (2 cards); -12 to the Q♠ tray (kept Q♠)",
         "-15 stake; -1 to Ann (1 card)",
     ]
-    assert MINUS in notes[0][5]
+    assert MINUS in rows[0]["note"]
 
 
 def test_a_viewer_without_edit_rights_cannot_record(client: FlaskClient, app: Flask) -> None:
