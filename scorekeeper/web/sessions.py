@@ -107,6 +107,15 @@ def seat_names(seats: Sequence[int], names: Sequence[str]) -> list[str]:
     return [names[seat] for seat in seats]
 
 
+@bp.app_template_filter("winners_line")
+def winners_line(names: Sequence[str]) -> str:
+    """Who won, worded one way on every page and list: "Ann wins", "Ann & Cy win" (a team,
+    or a shared win: the lists know only the names, so both read alike everywhere)."""
+    if len(names) == 1:
+        return f"{names[0]} wins"
+    return f"{', '.join(names[:-1])} & {names[-1]} win"
+
+
 @bp.app_template_filter("mark_dice")
 def mark_dice(values: tuple[int, ...], chosen: object) -> list[tuple[int, bool]]:
     """Each die with whether it is among ``chosen`` (counting repeats once each)."""

@@ -168,7 +168,7 @@ def test_every_phone_of_the_group_sees_its_sessions_newest_first_with_winners(
     member = app.test_client()
     page = member.get(f"/g/{group_id}").get_data(as_text=True)
     assert page.index("Cy, Ann") < page.index("Ann, Bo")
-    assert "Winner: Ann" in page
+    assert "Ann wins" in page
     assert len(sessions_of(app, group_id)) == 2
     assert sessions_of(app, group_id)[1].winners == ("Ann",)
 

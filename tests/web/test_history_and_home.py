@@ -227,8 +227,8 @@ def test_home_shows_the_engines_winner_of_a_finished_session_only(client: FlaskC
     playing, won = home_items(client)
 
     assert finished.state()["winners"] == [0]
-    assert "Winner: Ann" in text(won) and "finished" in text(won)
-    assert "Winner" not in playing and "in play" in text(playing)
+    assert "Ann wins" in text(won) and "finished" in text(won)
+    assert "wins" not in playing and "in play" in text(playing)
 
 
 def test_home_names_every_winner_of_a_shared_win(client: FlaskClient) -> None:
@@ -236,7 +236,7 @@ def test_home_names_every_winner_of_a_shared_win(client: FlaskClient) -> None:
 
     (item,) = home_items(client)
 
-    assert "Winners: Ann, Bo" in text(item)
+    assert "Ann &amp; Bo win" in text(item)
 
 
 def test_home_times_are_utc_time_elements_said_to_be_utc(client: FlaskClient) -> None:

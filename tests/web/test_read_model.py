@@ -252,7 +252,7 @@ def test_the_home_page_shows_the_winners_the_write_recorded(client: FlaskClient)
     table.act(type="round", **{"points-0": "10", "points-1": "3", "points-2": "10"})
     session_views.forget()
     html = client.get("/").get_data(as_text=True)
-    assert "Winners: Ann, Cy" in html
+    assert "Ann &amp; Cy win" in html
 
 
 # --- Migration 15 fills the rows of existing sessions --------------------------------

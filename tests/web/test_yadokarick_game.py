@@ -91,7 +91,9 @@ def winner_banner(page: str) -> str:
 
 
 def expected_banner(names: list[str]) -> str:
-    return f"{' and '.join(names)} {'share the win' if len(names) > 1 else 'wins'}!"
+    if len(names) == 1:
+        return f"{names[0]} wins!"
+    return f"{', '.join(names[:-1])} & {names[-1]} win!"
 
 
 # --- 1. The size step and the deck profile ---------------------------------------------

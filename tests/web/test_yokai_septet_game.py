@@ -94,7 +94,7 @@ def test_a_whole_game_to_seven_points_through_the_pages(client: FlaskClient) -> 
     assert final["state"]["scores"] == [12, 0]
     assert final["winners"] == [0, 2]
     page = table.page()
-    assert re.search(r'class="alert ok winner"[^>]*>\s*Foxes win!', page)
+    assert re.search(r'class="alert ok winner"[^>]*>\s*Foxes: Ann &amp; Cy win!', page)
     refused = table.act(type="trump", card="red 9")
     assert refused.status_code == 422
 
