@@ -196,6 +196,23 @@ def rematch(session_id: str, form_key: str | OneTimeKey | None = None) -> NextGa
     return NextGame(next_id, key, already_started=False)
 
 
+def remove_unstarted(session_id: str) -> None:
+    """Delete a session nobody has played yet (no event ever logged: version 0), such as a
+    "Play again" the table did not take up. Its seats, device rights, one-time keys and
+    deck link go with its row (each references it ON DELETE CASCADE), so no list or
+    statistic reads a trace of it; the finished session it was the rematch of has no next
+    game again, and its "Play again" starts a new one. A session with an event, even one
+    undone since, is the table's record and is refused (422)."""
+    with write_transaction():
+        played = locked_session(session_id)
+        if played.version != 0:
+            raise IllegalAction(
+                "This game has started: only a game with nothing recorded yet can be removed.",
+                "session",
+            )
+        GameSession.delete().where(GameSession.id == session_id).execute()
+
+
 def next_session(session_id: str) -> str | None:
     """The id of the rematch of a session ("next game →"), if any."""
     row = GameSession.select(GameSession.id).where(GameSession.rematch_of == session_id).first()

@@ -117,6 +117,8 @@ class SessionSummary:
     winners: tuple[str, ...]
     # The game's slug.
     game: str
+    # Nothing recorded yet (no event ever logged): the lists say "ready to start".
+    unstarted: bool = False
 
 
 def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
@@ -151,6 +153,7 @@ def _summaries(where: Any, *order: Any) -> list[SessionSummary]:
             GameSession.finished,
             GameSession.updated_at,
             GameSession.imported,
+            GameSession.version,
             Seat.name,
             Seat.won,
         )
@@ -160,8 +163,8 @@ def _summaries(where: Any, *order: Any) -> list[SessionSummary]:
     )
     found = []
     # The raw rows, a few per session: model instances would cost more than the query.
-    for (session_id, slug, finished, updated_at, imported), seats in itertools.groupby(
-        database.execute(listed), lambda row: row[:5]
+    for (session_id, slug, finished, updated_at, imported, version), seats in itertools.groupby(
+        database.execute(listed), lambda row: row[:6]
     ):
         names = [(name, won) for *_, name, won in seats]
         found.append(
@@ -174,6 +177,7 @@ def _summaries(where: Any, *order: Any) -> list[SessionSummary]:
                 bool(imported),
                 tuple(name for name, won in names if won),
                 slug,
+                version == 0,
             )
         )
     return found

@@ -73,6 +73,8 @@ class SessionView:
     rematch_of: str | None
     # The deck profile the session plays with (a game with sized cards), if any.
     deck: decks.Profile | None = None
+    # Made by an import of an exported file: its page and the lists mark it so.
+    imported: bool = False
 
     @functools.cached_property
     def can_undo(self) -> bool:
@@ -282,6 +284,7 @@ def restored(session: GameSession) -> SessionView:
         session.created_at,
         session.finished_at,
         session.rematch_of_id,
+        imported=session.imported,
     )
 
 

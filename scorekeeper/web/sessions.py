@@ -196,6 +196,37 @@ def forget(session_id: str) -> Response:
     return redirect(url_for("sessions.home"), 303)
 
 
+def may_remove(session_id: str) -> bool:
+    """Who may remove a game nobody has played yet: its scorers, and the members of the
+    group that started it."""
+    if access.device_may_edit(session_id):
+        return True
+    group = groups.of_session(session_id)
+    return group is not None and access.device_may_edit_group(group[0])
+
+
+@bp.route("/s/<session_id>/remove", methods=["GET", "POST"])
+def remove(session_id: str) -> Response | tuple[str, int]:
+    """A game with nothing recorded yet (a "Play again" nobody took up): asked, then
+    deleted; back to the list it was reached from (its group's, else the home page)."""
+    view = load_or_404(session_id)
+    if not may_remove(session_id):
+        abort(403, "Only a scorer of this game, or a member of its group, can remove it.")
+    group = groups.of_session(session_id)
+    error = None
+    if request.method == "POST":
+        try:
+            lifecycle.remove_unstarted(session_id)
+        except IllegalAction as refused:
+            error = refused.message
+        else:
+            if group is not None:
+                return redirect(url_for("groups.group_page", group_id=group[0]), 303)
+            return redirect(url_for("sessions.home"), 303)
+    page = render_template("sessions/remove.html", view=view, group=group, error=error)
+    return page, 422 if error else 200
+
+
 @bp.get("/new")
 def choose_game() -> str:
     return render_template("sessions/choose_game.html")
