@@ -197,15 +197,17 @@ def rematch(session_id: str, form_key: str | OneTimeKey | None = None) -> NextGa
 
 
 def remove_unstarted(session_id: str) -> None:
-    """Delete a session nobody has played yet (no event ever logged: version 0), such as a
+    """Delete a session nobody has played yet (no event ever logged), such as a
     "Play again" the table did not take up. Its seats, device rights, one-time keys and
     deck link go with its row (each references it ON DELETE CASCADE), so no list or
     statistic reads a trace of it; the finished session it was the rematch of has no next
     game again, and its "Play again" starts a new one. A session with an event, even one
     undone since, is the table's record and is refused (422)."""
     with write_transaction():
-        played = locked_session(session_id)
-        if played.version != 0:
+        locked_session(session_id)
+        # Undo and correction keep every event row: none means nothing was ever recorded
+        # (an import's events have rows too, though it starts at version 0).
+        if Event.select().where(Event.session == session_id).exists():
             raise IllegalAction(
                 "This game has started: only a game with nothing recorded yet can be removed.",
                 "session",

@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from peewee import Case
+from peewee import SQL, Case, fn
 
 from scorekeeper.db import database, from_column
 from scorekeeper.games import get_game
 from scorekeeper.games.engine import Game
-from scorekeeper.models import GameSession, Seat
+from scorekeeper.models import Event, GameSession, Seat
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,7 @@ def _summaries(where: Any, *order: Any) -> list[SessionSummary]:
             GameSession.finished,
             GameSession.updated_at,
             GameSession.imported,
-            GameSession.version,
+            fn.EXISTS(Event.select(SQL("1")).where(Event.session == GameSession.id)),
             Seat.name,
             Seat.won,
         )
@@ -163,7 +163,7 @@ def _summaries(where: Any, *order: Any) -> list[SessionSummary]:
     )
     found = []
     # The raw rows, a few per session: model instances would cost more than the query.
-    for (session_id, slug, finished, updated_at, imported, version), seats in itertools.groupby(
+    for (session_id, slug, finished, updated_at, imported, logged), seats in itertools.groupby(
         database.execute(listed), lambda row: row[:6]
     ):
         names = [(name, won) for *_, name, won in seats]
@@ -177,7 +177,7 @@ def _summaries(where: Any, *order: Any) -> list[SessionSummary]:
                 bool(imported),
                 tuple(name for name, won in names if won),
                 slug,
-                version == 0,
+                not logged,
             )
         )
     return found

@@ -4,6 +4,7 @@ marked on its own page."""
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from html import unescape
@@ -124,3 +125,20 @@ def test_an_imported_game_is_marked_on_its_own_page(client: FlaskClient) -> None
     assert original and copy
     assert re.findall(r">([^<]+)</span>", original.group(1)) == ["finished"]
     assert re.findall(r">([^<]+)</span>", copy.group(1)) == ["finished", "imported"]
+
+
+def test_an_imported_game_with_its_events_is_not_ready_to_start(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = start(client, "score-sheet", ["Ann", "Bo"])
+    ok(table.act(type="round", **{"points-0": "3", "points-1": "4"}))
+    exported = client.get(f"{API}/sessions/{table.id}/export").get_json()
+    made = client.post("/import", data={"text": json.dumps(exported), "form_key": "import-1"})
+    assert made.status_code == 303
+    copy = str(made.location.rsplit("/", 1)[1])
+    assert list_badges(client.get("/").get_data(as_text=True), copy) == ["in play", "imported"]
+    assert "Remove this game" not in client.get(f"/s/{copy}").get_data(as_text=True)
+    refused = client.post(f"/s/{copy}/remove")
+    assert refused.status_code == 422
+    assert unescape(page_error(refused.get_data(as_text=True))) == STARTED
+    assert rows_naming(app, copy)["event.session"] == 1
