@@ -74,11 +74,11 @@ MAX_SEQ = 2**31 - 1
 FILE_MAX_BYTES = 64 * 1024 * 1024
 # How the file writes a time (UTC), as the refusal of a bad one shows it.
 EXAMPLE_TIME = "2026-11-24T20:15:00Z"
-# The rows CSV: one row per seat per round (or turn). What is the session's alone is not
-# said again on every row: the game is (files pasted into one sheet keep which game each
-# row is), and so are each seat's final place and win (a filter on the winner keeps his
-# rows whole); when the session started and ended is on the first row only. Each row is
-# a dict of these names (``csv_table``), so a column is one more name and one more key.
+# The rows CSV: one row per seat per round (or turn). The game is on every row (files
+# pasted into one sheet keep which game each row is), and a seat's final place and win on
+# each of its rows (a filter on the winners keeps their rows whole); when the session
+# started and ended is said once, on the first row. Each row is a dict of these names
+# (``csv_table``): a column is one more name here and one more key there.
 CSV_COLUMNS = (
     "game",
     "round",

@@ -507,6 +507,16 @@ def session_forms() -> list[Form]:
                 lambda _w: {"form_key": secrets.token_urlsafe(8)},
             )
         )
+        # Each world session has events: its removal is refused, and the world stays.
+        forms.append(
+            Form(
+                f"remove-{variant}",
+                "sessions.remove",
+                "POST",
+                lambda w, v=variant: f"/s/{w.session(v).id}/remove",
+                lambda _w: {"csrf_token": "token"},  # its one field (CSRF is off in tests)
+            )
+        )
         forms.append(
             Form(
                 f"page-{variant}",
@@ -1072,6 +1082,7 @@ ENDPOINTS = [
     "sessions.join",
     "sessions.forget",
     "sessions.rematch",
+    "sessions.remove",
     "play.action",
     "play.undo",
     "play.redo",

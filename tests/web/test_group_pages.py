@@ -41,9 +41,11 @@ def sessions(client: FlaskClient, app: Flask) -> tuple[str, list[str]]:
 
 
 def listed(html: str) -> list[str]:
-    """The sessions a group page lists, by id, in its order."""
+    """The sessions a group page lists, by id, in its order (their pages' links: not the
+    link that removes one ready to start, /s/<id>/remove)."""
     games = html[html.index('id="sessions"') :]
-    return [part.split('"', 1)[0] for part in games.split('href="/s/')[1:]]
+    links = [part.split('"', 1)[0] for part in games.split('href="/s/')[1:]]
+    return [link for link in links if "/" not in link]
 
 
 def test_the_group_page_lists_the_newest_30_sessions_and_links_the_older_ones(
