@@ -661,6 +661,13 @@ def other_forms() -> list[Form]:
             },
         ),
         Form(
+            "group-new-deck",
+            "groups.new_deck",
+            "POST",
+            lambda w: f"/g/{w.group}/decks",
+            lambda _w: {"form_key": secrets.token_urlsafe(8), "game": "yadokarick", "name": "Ours"},
+        ),
+        Form(
             "group-play",
             "groups.play",
             "POST",
@@ -1105,6 +1112,7 @@ ENDPOINTS = [
     "groups.players",
     "groups.choose_game",
     "groups.play",
+    "groups.new_deck",
     "groups.export_json",
     "groups.export_csv",
     "groups.import_group",
