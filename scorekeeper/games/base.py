@@ -85,6 +85,10 @@ class OptionSpec:
     (the game checks it against the seats of the session). A "multi" option
     picks several of ``choices``; its value is their names joined by commas, in
     the order of ``choices`` ("" when none is picked).
+
+    ``summary`` words the option for the new-session page's one-line summary, "{}"
+    standing for its value's text (``blank`` when the value is empty); ``seats``, when
+    set, is the fewest and most seats of the sessions the option changes anything in.
     """
 
     name: str
@@ -96,6 +100,13 @@ class OptionSpec:
     maximum: int | None = None
     step: int | None = None
     choices: tuple[tuple[str, str], ...] = ()
+    summary: str = ""
+    blank: str = "none"
+    seats: tuple[int, int] | None = None
+
+    def applies(self, seats: int) -> bool:
+        """Whether the option changes anything in a session of ``seats`` seats."""
+        return self.seats is None or self.seats[0] <= seats <= self.seats[1]
 
     def parse(self, raw: object) -> OptionValue:
         """The option's value from JSON or form input, or IllegalAction naming it."""

@@ -27,7 +27,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from scorekeeper import decks
-from scorekeeper.games.base import IllegalAction, is_digits
+from scorekeeper.games.base import IllegalAction, OptionSpec, is_digits
 from scorekeeper.games.engine import Game
 from scorekeeper.models import NAME_MAX_LENGTH
 
@@ -64,6 +64,27 @@ class NewSessionForm(KeyedForm):
 
     def option_values(self, game: Game) -> dict[str, object]:
         return {spec.name: self[f"option_{spec.name}"].data or "" for spec in game.options}
+
+    def option_summary(self, spec: OptionSpec) -> str:
+        """The option's words in the page's one-line summary of the options, with the
+        value the form holds: "3 rounds", "Seat 1 deals first"."""
+        field = self[f"option_{spec.name}"]
+        if spec.kind == "multi":
+            text = ", ".join(field.data or ())
+        elif isinstance(field, SelectField):
+            labels = {str(value): str(label) for value, label, *_ in field.iter_choices()}
+            text = labels.get(str(field.data), str(field.data or ""))
+        else:
+            text = str(field.data or "").strip()
+        return (spec.summary or f"{spec.label} {{}}").replace("{}", text or spec.blank)
+
+    def options_refused(self) -> bool:
+        """Whether an option or the deck is marked: the page shows them open."""
+        return any(
+            self[name].errors
+            for name in self._fields
+            if name.startswith("option_") or name in ("deck", "new_deck_name")
+        )
 
     def mark(self, field: str | None, message: str) -> None:
         """Show ``message`` beside the input the store's ``field`` names."""

@@ -100,8 +100,13 @@ def start_session(
     page.goto(f"{base}/new/{slug}")
     for index, name in enumerate(seats):
         page.fill(f"#seats-{index}", name)
+    # The options are folded under one line: a tap opens them. An option of another mode
+    # than the seats give (the rounds of a solo game) is not shown, and left as it is.
+    page.locator("details[data-options] > summary").click()
+    audit.check(f"new {slug} options open")
     for name, value in fields.items():
-        page.fill(f"#{name}", value)
+        if page.locator(f"#{name}").is_visible():
+            page.fill(f"#{name}", value)
     if page.locator("#new_deck_name").count():
         page.fill("#new_deck_name", "Box")
     send(page, page.get_by_role("button", name="Start the game"))

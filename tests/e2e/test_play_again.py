@@ -25,6 +25,7 @@ def test_a_finished_game_is_played_again(server: str, browser: Any, javascript: 
         page.goto(f"{server}/new/score-sheet")
         page.fill("#seats-0", "Ann")
         page.fill("#seats-1", "Bo")
+        page.locator("details[data-options] > summary").click()
         page.fill("#option_target", "10")
         send(page, page.get_by_role("button", name="Start the game"))
         first_game = page.url

@@ -105,6 +105,8 @@ def start(page: Any, server: str, game: str, names: list[str], **options: str) -
     page.goto(f"{server}/new/{game}")
     for index, name in enumerate(names):
         page.fill(f"#seats-{index}", name)
+    if options:
+        page.locator("details[data-options] > summary").click()
     for option, value in options.items():
         page.fill(f"#option_{option}", value)
     button(page, "Start the game").click()

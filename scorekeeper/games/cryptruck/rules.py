@@ -884,6 +884,8 @@ class Cryptruck(Engine[State, Action]):
             (),
             help="As many as players; none ticked = the first ones in this order.",
             choices=tuple((colour, colour) for colour in COLOURS),
+            summary="colours: {}",
+            blank="the first ones",
         ),
         OptionSpec(
             "first_dealer",
@@ -892,6 +894,7 @@ class Cryptruck(Engine[State, Action]):
             0,
             help="The seat that deals round 1; the deal passes clockwise.",
             maximum=MAX_SEATS - 1,
+            summary="{} deals first",
         ),
     )
     actions = ACTIONS

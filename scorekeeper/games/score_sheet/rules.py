@@ -280,6 +280,8 @@ class ScoreSheet(Engine[State, Action]):
             "",
             help="What the table is playing, shown on the sheet (optional).",
             maximum=GAME_NAME_MAX_LENGTH,
+            summary="game: {}",
+            blank="unnamed",
         ),
         OptionSpec(
             "winner",
@@ -288,6 +290,7 @@ class ScoreSheet(Engine[State, Action]):
             "highest",
             help="The highest total wins, or the lowest (golf, Hearts).",
             choices=(("highest", "Highest total"), ("lowest", "Lowest total")),
+            summary="{} wins",
         ),
         OptionSpec(
             "target",
@@ -298,6 +301,7 @@ class ScoreSheet(Engine[State, Action]):
             "(0 = no target: end it by hand).",
             minimum=0,
             maximum=MAX_ROUND_POINTS,
+            summary="target {}",
         ),
     )
     actions = ACTIONS

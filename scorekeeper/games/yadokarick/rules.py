@@ -71,6 +71,8 @@ from scorekeeper.games.yadokarick.tricks import trick_at_table as trick_at_table
 MIN_SEATS = 1
 MAX_SEATS = 7
 SOLO_PLAYERS = 1
+# The standard game's seats: one seat is the solo game, two play with the NPC crab.
+STANDARD_SEATS = (npc.NPC_PLAYERS + 1, MAX_SEATS)
 EXACT_BONUS = 5
 HIGHEST_NUMBER = 36
 # Advanced mode: the highest number in play, by players (the sheet has none for 7).
@@ -538,6 +540,8 @@ class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
             "The game with the NPC crab is one round.",
             minimum=1,
             maximum=20,
+            summary="{} rounds",
+            seats=STANDARD_SEATS,
         ),
         OptionSpec(
             "first_dealer",
@@ -547,6 +551,8 @@ class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
             help="Standard game: the seat that deals round 1; the deal passes clockwise and "
             "the seat after the dealer leads.",
             maximum=MAX_SEATS - 1,
+            summary="{} deals first",
+            seats=STANDARD_SEATS,
         ),
         OptionSpec(
             "size_first",
@@ -556,6 +562,8 @@ class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
             help="Standard game: the lowest size card of the row.",
             minimum=1,
             maximum=98,
+            summary="size row from {}",
+            seats=STANDARD_SEATS,
         ),
         OptionSpec(
             "size_last",
@@ -565,6 +573,8 @@ class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
             help="Standard game: the highest size card of the row.",
             minimum=2,
             maximum=99,
+            summary="to {}",
+            seats=STANDARD_SEATS,
         ),
         OptionSpec(
             "marker_start",
@@ -574,6 +584,8 @@ class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
             help="Standard game: the size card the marker is put on at the start of every round.",
             minimum=1,
             maximum=99,
+            summary="marker on {}",
+            seats=STANDARD_SEATS,
         ),
         OptionSpec(
             "advanced",
@@ -583,6 +595,8 @@ class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
             help="Standard game with 3 to 6 players: fewer cards (3 players 1 to 30, "
             "4 players 1 to 20, 5 players 1 to 25, 6 players 1 to 30).",
             choices=(("off", "off"), ("on", "on")),
+            summary="advanced mode {}",
+            seats=(STANDARD_SEATS[0], max(ADVANCED_HIGHEST)),
         ),
         OptionSpec(
             "colour",
@@ -592,6 +606,8 @@ class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
             help="The one colour of house cards in the 3-player game and in the game "
             "with the NPC crab; 4 to 7 players use both.",
             choices=(("green", "green"), ("pink", "pink")),
+            summary="{} cards",
+            seats=(npc.NPC_PLAYERS, 3),
         ),
         OptionSpec(
             "npc_position",
@@ -602,6 +618,8 @@ class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
             "the two players take the other places in seat order.",
             minimum=1,
             maximum=3,
+            summary="NPC crab plays {}",
+            seats=(npc.NPC_PLAYERS, npc.NPC_PLAYERS),
         ),
     )
     actions = ACTIONS

@@ -811,6 +811,7 @@ class Yardkle(Engine[State, Action]):
             minimum=0,
             maximum=10000,
             step=50,
+            summary="entry threshold {}",
         ),
         OptionSpec(
             "winning_score",
@@ -821,6 +822,7 @@ class Yardkle(Engine[State, Action]):
             minimum=500,
             maximum=100000,
             step=50,
+            summary="final round at {}",
         ),
     )
     actions = ACTIONS

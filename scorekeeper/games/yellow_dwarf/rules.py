@@ -1203,6 +1203,7 @@ class YellowDwarf(Engine[State, Action]):
             help=f"Every player starts with this many chips and stakes {STAKE} a round.",
             minimum=STAKE,
             maximum=10000,
+            summary="{} chips each",
         ),
         OptionSpec(
             "payout",
@@ -1212,6 +1213,7 @@ class YellowDwarf(Engine[State, Action]):
             help="One chip per card left in each hand, or the points of those cards "
             "(ace 1, 2 to 10 their number, jack, queen and king 10).",
             choices=(("cards", "1 chip per card left"), ("points", "the points left in hand")),
+            summary="winner paid {}",
         ),
         OptionSpec(
             "game_end",
@@ -1226,6 +1228,7 @@ class YellowDwarf(Engine[State, Action]):
                 ("first-broke", "when a player cannot pay the stake"),
                 ("last-standing", "when only one player can pay"),
             ),
+            summary="ends {}",
         ),
     )
     actions = ACTIONS

@@ -849,6 +849,8 @@ class YokaiSeptet(Engine[State, Action]):
             "",
             help="A name for the partners in seats 1 and 3; blank shows their two names.",
             maximum=40,
+            summary="seats 1 & 3: {}",
+            blank="their names",
         ),
         OptionSpec(
             "team_b",
@@ -857,6 +859,8 @@ class YokaiSeptet(Engine[State, Action]):
             "",
             help="A name for the partners in seats 2 and 4; blank shows their two names.",
             maximum=40,
+            summary="seats 2 & 4: {}",
+            blank="their names",
         ),
     )
     actions = ACTIONS

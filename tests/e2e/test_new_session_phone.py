@@ -1,0 +1,181 @@
+"""A new session on a 360x740 phone: once the seats are named, "Start the game" is whole on
+the first screen, the options folded under one line that reads every value; only the
+options of the mode the seats give show; a refused option opens them, its field marked.
+With and without JavaScript; screenshots light and dark."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+import pytest
+from test_phone import CHROMIUM, PHONE, check_phone_layout, phone, send
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
+]
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+YADOKARICK_STANDARD = (
+    "3 rounds, Seat 1 deals first, size row from 1, to 20, marker on 11, advanced mode off"
+)
+YADOKARICK_EVERY_MODE = f"{YADOKARICK_STANDARD}, green cards, NPC crab plays 2"
+DECK = "deck: A new deck profile"
+# (game, seats named): the options line the page shows with JavaScript, then without
+# (the server shows every mode's options: it does not know the seats yet).
+TABLES = {
+    ("yadokarick", 1): (f"Options: {DECK}", f"Options: {YADOKARICK_EVERY_MODE}, {DECK}"),
+    ("yadokarick", 2): (
+        f"Options: green cards, NPC crab plays 2, {DECK}",
+        f"Options: {YADOKARICK_EVERY_MODE}, {DECK}",
+    ),
+    ("yadokarick", 3): (
+        f"Options: {YADOKARICK_STANDARD}, green cards, {DECK}",
+        f"Options: {YADOKARICK_EVERY_MODE}, {DECK}",
+    ),
+    ("yadokarick", 7): (
+        "Options: 3 rounds, Seat 1 deals first, size row from 1, to 20, marker on 11, " + DECK,
+        f"Options: {YADOKARICK_EVERY_MODE}, {DECK}",
+    ),
+    ("yellow-dwarf", 4): (
+        "Options: 50 chips each, winner paid 1 chip per card left, "
+        "ends when a player cannot pay the stake",
+    )
+    * 2,
+    ("yellow-dwarf", 8): (
+        "Options: 50 chips each, winner paid 1 chip per card left, "
+        "ends when a player cannot pay the stake",
+    )
+    * 2,
+    ("cryptruck", 5): ("Options: colours: the first ones, Seat 1 deals first",) * 2,
+    ("yokai-septet", 4): ("Options: seats 1 & 3: their names, seats 2 & 4: their names",) * 2,
+    ("yardkle", 4): ("Options: entry threshold 500, final round at 10000",) * 2,
+    ("yardkle", 8): ("Options: entry threshold 500, final round at 10000",) * 2,
+    ("score-sheet", 4): ("Options: game: unnamed, Highest total wins, target 0",) * 2,
+}
+
+
+def bottom(page: Any, locator: Any) -> float:
+    box = locator.bounding_box()
+    assert box is not None, f"{locator} is not shown"
+    return float(box["y"] + box["height"])
+
+
+def options_line(page: Any) -> str:
+    return re.sub(r"\s+", " ", page.inner_text("details[data-options] > summary")).strip()
+
+
+def shown_options(page: Any) -> list[str]:
+    """The ids of the option inputs the opened options show."""
+    return list(
+        page.eval_on_selector_all(
+            "details[data-options] [id^=option_]",
+            "fields => fields.filter(f => f.checkVisibility()).map(f => f.id)",
+        )
+    )
+
+
+@pytest.mark.parametrize(("game", "seats"), list(TABLES), ids=[f"{g}-{n}" for g, n in TABLES])
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_start_is_on_the_first_screen_once_the_seats_are_named(
+    server: str, browser: Any, javascript: bool, game: str, seats: int
+) -> None:
+    with phone(browser, javascript) as page:
+        page.goto(f"{server}/new/{game}")
+        for index, name in enumerate(NAMES[:seats]):
+            page.fill(f"#seats-{index}", name)
+        start = page.get_by_role("button", name="Start the game")
+        assert bottom(page, start) <= PHONE["height"]
+        assert page.evaluate("window.scrollY") == 0
+        assert options_line(page) == TABLES[game, seats][0 if javascript else 1]
+        # The options are folded; one tap opens them.
+        assert shown_options(page) == []
+        page.locator("details[data-options] > summary").click()
+        assert page.locator("details[data-options][open]").count() == 1
+        # Start is the first seat input's neighbour: no seat input is left empty between.
+        empty = page.eval_on_selector_all(
+            "input[name^=seats-]", "inputs => inputs.filter(i => i.checkVisibility()).length"
+        )
+        assert empty == min(seats + 1, len(page.locator("input[name^=seats-]").all()))
+
+
+def test_the_options_shown_follow_the_seats_named(server: str, browser: Any) -> None:
+    """Yadokarick: one seat is the solo game (no option), two the NPC crab's, three or
+    more the standard game (advanced mode to 6 players, one colour only with 3)."""
+    with phone(browser, True) as page:
+        page.goto(f"{server}/new/yadokarick")
+        page.locator("details[data-options] > summary").click()
+        every = [
+            "option_rounds", "option_first_dealer", "option_size_first", "option_size_last",
+            "option_marker_start", "option_advanced", "option_colour", "option_npc_position",
+        ]  # fmt: skip
+        assert shown_options(page) == every
+        page.fill("#seats-0", "Ann")
+        assert shown_options(page) == []
+        page.fill("#seats-1", "Bo")
+        assert shown_options(page) == ["option_colour", "option_npc_position"]
+        page.fill("#seats-2", "Cy")
+        assert shown_options(page) == every[:-1]
+        for index in range(3, 7):
+            page.fill(f"#seats-{index}", NAMES[index])
+        assert shown_options(page) == every[:5]
+        # The line reads the values as they are set.
+        page.fill("#option_rounds", "5")
+        page.select_option("#option_first_dealer", "2")
+        assert options_line(page).startswith("Options: 5 rounds, Seat 3 deals first, size row")
+        page.fill("#seats-6", "")
+        page.fill("#seats-5", "")
+        page.fill("#seats-4", "")
+        page.fill("#seats-3", "")
+        assert shown_options(page) == every[:-1]
+        send(page, page.get_by_role("button", name="Start the game"))
+        assert re.search(r"/s/[\w-]+$", page.url), page.url
+        assert "Round 1 of 5" in page.inner_text("main")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_refused_option_opens_the_options_at_its_field(
+    server: str, browser: Any, javascript: bool
+) -> None:
+    suffix = "js" if javascript else "nojs"
+    with phone(browser, javascript) as page:
+        page.goto(f"{server}/new/yadokarick")
+        for index, name in enumerate(NAMES[:3]):
+            page.fill(f"#seats-{index}", name)
+        page.locator("details[data-options] > summary").click()
+        # Advanced mode, set for a standard game, stays marked once the table is two.
+        page.select_option("#option_advanced", "on")
+        page.fill("#seats-2", "")
+        page.fill("#option_npc_position", "4")
+        send(page, page.get_by_role("button", name="Start the game"))
+        assert page.locator("details[data-options][open]").count() == 1
+        assert page.inner_text("#option_npc_position ~ .field-error") == (
+            "NPC crab's place in the play order must be at most 3."
+        )
+        page.fill("#option_npc_position", "1")
+        send(page, page.get_by_role("button", name="Start the game"))
+        assert page.locator("details[data-options][open]").count() == 1
+        assert shown_options(page) == ["option_advanced", "option_colour", "option_npc_position"]
+        assert page.inner_text("#option_advanced ~ .field-error") == (
+            "Advanced mode is for 3 to 6 players; this game has 2."
+        )
+        check_phone_layout(page, f"new-session-refused-{suffix}")
+        page.select_option("#option_advanced", "off")
+        send(page, page.get_by_role("button", name="Start the game"))
+        assert re.search(r"/s/[\w-]+$", page.url), page.url
+        assert "The NPC crab plays first" in page.inner_text("main")
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_new_session_pages_look_right(server: str, browser: Any, dark: bool) -> None:
+    scheme = "dark" if dark else "light"
+    with phone(browser, True, color_scheme=scheme) as page:
+        for game, seats in (("yadokarick", 4), ("yellow-dwarf", 4), ("yardkle", 8)):
+            page.goto(f"{server}/new/{game}")
+            for index, name in enumerate(NAMES[:seats]):
+                page.fill(f"#seats-{index}", name)
+            check_phone_layout(page, f"new-{game}-{seats}-{scheme}")
+            page.locator("details[data-options] > summary").click()
+            check_phone_layout(page, f"new-{game}-{seats}-options-{scheme}")
