@@ -76,6 +76,7 @@ def test_a_group_starts_a_game_by_tapping_players_and_sees_it(
         assert seats_shown(page) == ["1 Bo", "2 Ann"]
         tap(page, javascript, "Cy")
         assert seats_shown(page) == ["1 Bo", "2 Ann", "3 Cy"]
+        page.locator("details[data-options] > summary").click()
         page.fill("#option_winning_score", "5000")
         send(page, page.get_by_role("button", name="Start the game").last)
         assert re.search(r"/s/[\w-]+$", page.url), page.url
@@ -226,3 +227,71 @@ def test_a_groups_statistics_page_fits_a_phone_and_passes_axe_in_light_and_dark(
     assert page.get_by_role("alert").inner_text() == "Choose two different players to compare."
     check_phone_layout(page, "group-stats-refused")
     audit.assert_clean()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_the_group_play_page_folds_the_options_of_the_seats_tapped(
+    server: str, browser: Any, javascript: bool
+) -> None:
+    """Yadokarick from a group: the folded options line reads the options of the mode the
+    tapped seats give (the NPC crab's with two), and Start is on the first screen."""
+    suffix = "js" if javascript else "nojs"
+    with phone(browser, javascript) as page:
+        make_group(page, server, "Friday", ["Ann", "Bo", "Cy", "Di"])
+        page.goto(page.url + "/play/yadokarick")
+        tap(page, javascript, "Ann")
+        tap(page, javascript, "Bo")
+        line = page.locator("details[data-options] > summary")
+        assert " ".join(line.inner_text().split()) == (
+            "Options: green cards, NPC crab plays 2, deck: A new deck profile"
+        )
+        tap(page, javascript, "Cy")
+        assert " ".join(line.inner_text().split()) == (
+            "Options: 3 rounds, Seat 1 deals first, size row from 1, to 20, marker on 11, "
+            "advanced mode off, green cards, deck: A new deck profile"
+        )
+        start = page.get_by_role("button", name="Start the game").last
+        box = start.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 740
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            check_phone_layout(page, f"group-play-options-{suffix}-{scheme}")
+        send(page, start)
+        assert re.search(r"/s/[\w-]+$", page.url), page.url
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_groups_players_page_adds_first_and_opens_each_player_on_a_tap(
+    server: str, browser: Any, javascript: bool
+) -> None:
+    suffix = "js" if javascript else "nojs"
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+    with phone(browser, javascript) as page:
+        make_group(page, server, "Friday", names)
+        page.goto(page.url + "/players")
+        add = page.get_by_role("button", name="Add the player")
+        box = add.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 740
+        # No emoji field suggests an emoji: a fox in every one looked like a group of foxes.
+        assert page.eval_on_selector_all(
+            "input[name=emoji]", "inputs => inputs.map(i => i.placeholder)"
+        ) == [""] * (len(names) + 1)
+        # Each player's forms are folded under their name.
+        assert not page.get_by_role("button", name="Save Bo").is_visible()
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            check_phone_layout(page, f"group-players-{suffix}-{scheme}")
+        page.locator("details.player-edit > summary", has_text="Bo").click()
+        assert page.get_by_role("button", name="Save Bo").is_visible()
+        assert not page.get_by_role("button", name="Save Cy").is_visible()
+        # A refused change comes back with that player's forms open.
+        bo = page.locator("details.player-edit", has=page.get_by_role("button", name="Save Bo"))
+        bo.locator("input[name=emoji]").fill("A")
+        send(page, page.get_by_role("button", name="Save Bo"))
+        assert "Choose one emoji" in page.inner_text(".alert.error")
+        assert page.get_by_role("button", name="Save Bo").is_visible()
+        assert not page.get_by_role("button", name="Save Ann").is_visible()
+        check_phone_layout(page, f"group-players-refused-{suffix}")
+        page.fill("#new-name", "Gil")
+        send(page, add)
+        assert page.inner_text(".alert.ok") == "Gil joined the group."
