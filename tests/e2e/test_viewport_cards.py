@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, PHONE
+from test_phone import CHROMIUM, PHONE, SHOTS, send
 
 from scorekeeper.games.yellow_dwarf.settlement import deal_size
 
@@ -336,3 +336,63 @@ def test_the_judges_picker_stays_in_view_after_every_tap(
     assert page.evaluate("window.scrollY") == 0
     assert off_screen(page, ("#verdict",)) == []
     context.close()
+
+
+# The choices of a round's result entered at once, as each game's form names them, opened
+# and then refused (the refusal's sentence above the board takes Yokai Septet's Boss Yokai,
+# the last choices, below).
+RESULT_CHOICES = {
+    "yokai-septet": (
+        "input[name=team], input[name=how], input[name=boss]",
+        "input[name=team], input[name=how]",
+    ),
+    "yellow-dwarf": ("input[name=winner], input[name^=left-]",) * 2,
+}
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("game", list(RESULT_CHOICES))
+def test_a_rounds_result_opened_takes_the_pickers_place_on_the_first_screen(
+    server: str, browser: Any, game: str, javascript: bool
+) -> None:
+    """ "Enter the round's result instead", opened, hides the card picker: its choices lie
+    under the board, on the first screen, and stay there when the form comes back refused."""
+    created = api(f"{server}/api/v1/sessions", {"game": game, "seats": SEATS})
+    if game == "yokai-septet":
+        events = f"{server}/api/v1/sessions/{created['id']}/events"
+        for version, action in enumerate(
+            [{"type": "trump", "card": "blue 7"}, {"type": "first-lead", "seat": 0}]
+        ):
+            request = urllib.request.Request(
+                events,
+                json.dumps({"version": version, "action": action}).encode(),
+                {
+                    "Content-Type": "application/json",
+                    "Authorization": f"Bearer {created['edit_key']}",
+                },
+            )
+            urllib.request.urlopen(request, timeout=5).close()
+    suffix = "js" if javascript else "nojs"
+    for scheme in ("light", "dark"):
+        context = browser.new_context(
+            viewport=PHONE, java_script_enabled=javascript, color_scheme=scheme
+        )
+        page = context.new_page()
+        page.goto(created["links"]["join"].replace("http://localhost", server))
+        assert page.locator(".picker-form").is_visible()
+        page.locator("details.instead > summary").click()
+        for attempt, selector in zip(("opened", "refused"), RESULT_CHOICES[game], strict=True):
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"result-{game}-{attempt}-{suffix}-{scheme}.png"))
+            assert not page.locator(".picker-form").is_visible()
+            choices = page.locator(selector)
+            assert choices.count() >= 4
+            boxes = [choices.nth(n).bounding_box() for n in range(choices.count())]
+            below = [box for box in boxes if box is None or box["y"] + box["height"] > 740]
+            assert below == [], f"{attempt}: choices off the first screen: {below}"
+            if attempt == "opened":
+                # Sent with nothing chosen: refused, the form comes back open at the top.
+                send(page, page.locator("details.instead button[type=submit]"))
+                assert page.locator("#error").count() == 1
+                assert page.evaluate("window.scrollY") == 0
+        context.close()
