@@ -120,7 +120,14 @@ def test_blank_team_names_show_the_partners_and_given_names_are_kept() -> None:
 def test_team_name_options_are_text_of_at_most_40_characters() -> None:
     specs = {spec.name: spec for spec in GAME.options}
     assert specs["team_a"] == OptionSpec(
-        "team_a", "Team of seats 1 & 3", "text", "", help=specs["team_a"].help, maximum=40
+        "team_a",
+        "Team of seats 1 & 3",
+        "text",
+        "",
+        help=specs["team_a"].help,
+        maximum=40,
+        summary="seats 1 & 3: {}",
+        blank="their names",
     )
     assert specs["team_b"].label == "Team of seats 2 & 4"
     with pytest.raises(IllegalAction) as caught:
