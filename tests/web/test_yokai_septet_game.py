@@ -40,7 +40,7 @@ def test_a_four_seat_game_says_four_players_not_four_to_four(client: FlaskClient
     assert re.search(r"Cryptruck</strong><br>\s*<span[^>]*>3 to 5 players</span>", games)
     assert "4 to 4" not in games and "4\u20134" not in games
     new = client.get("/new/yokai-septet").get_data(as_text=True)
-    assert "Name 4 players in the order they sit around the table.</p>" in new
+    assert "Name 4 players.</p>" in new
     response = client.post("/api/v1/sessions", json={"game": "yokai-septet", "seats": SEATS[:3]})
     assert response.get_json()["error"] == "Yokai Septet needs 4 seats; you named 3."
 
