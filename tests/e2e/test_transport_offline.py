@@ -178,6 +178,8 @@ def start(page: Any, address: str, game: Game) -> str:
     page.goto(address)
     page.goto(f"{address}/new/{game.slug}")
     if game.slug == "yadokarick":
+        # The deck is with the options, folded under one line: a tap opens them.
+        page.locator("details[data-options] > summary").click()
         page.fill("#new_deck_name", "Deck of this test")
     for index, name in enumerate(game.seats):
         page.fill(f"#seats-{index}", name)
