@@ -396,3 +396,66 @@ def test_a_rounds_result_opened_takes_the_pickers_place_on_the_first_screen(
                 assert page.locator("#error").count() == 1
                 assert page.evaluate("window.scrollY") == 0
         context.close()
+
+
+def played_to_the_settle_step(page: Any, server: str, seats: list[str]) -> None:
+    """Play Yellow Dwarf's first round through the page until someone went out and the
+    page asks for the hands and the taker cards still held."""
+    created = api(f"{server}/api/v1/sessions", {"game": "yellow-dwarf", "seats": seats})
+    page.goto(created["links"]["join"].replace("http://localhost", server))
+    state_url = f"{server}/api/v1/sessions/{created['id']}"
+    answer = api(state_url)
+    while not any(action["type"] == "reveal" for action in answer["expected"]["actions"]):
+        asked = page.locator(CALLED_STEP).count() > 0
+        tap = called_tap(answer) if asked else yellow_dwarf(answer)
+        with page.expect_navigation():
+            page.locator(tap.button).click()
+        answer = api(state_url)
+
+
+SETTLE_SHOTS = "/tmp/shots/settle"
+
+
+@pytest.mark.parametrize("seats", [SEATS, EIGHT_SEATS], ids=["4-seats", "8-seats"])
+def test_yellow_dwarfs_settle_step_cuts_no_taker_choice_and_keeps_the_badge_in_its_tile(
+    server: str, browser: Any, seats: list[str]
+) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    played_to_the_settle_step(page, server, seats)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        os.makedirs(SETTLE_SHOTS, exist_ok=True)
+        page.screenshot(path=f"{SETTLE_SHOTS}/yellow-dwarf-{len(seats)}-{scheme}.png")
+
+    # Each taker card's choice is as wide as its longest choice needs: the same select
+    # laid out on its own (out of the row) is no wider.
+    selects = page.evaluate(
+        """() => [...document.querySelectorAll('.reveal select')].map(select => {
+            const alone = select.cloneNode(true);
+            alone.style.cssText = 'position: absolute; width: auto; max-width: none; flex: none';
+            select.parentNode.appendChild(alone);
+            const needed = alone.getBoundingClientRect().width;
+            alone.remove();
+            return [select.id, select.options[select.selectedIndex].text,
+                    Math.round(select.getBoundingClientRect().width), Math.round(needed)];
+        })"""
+    )
+    assert selects, "no taker card asked"
+    assert [select[1] for select in selects] == ["Aside, in no hand"] * len(selects)
+    cut = [select for select in selects if select[2] < select[3]]
+    assert cut == [], f"taker choices narrower than their words (id, shown, width, needed): {cut}"
+    # The "went out" badge lies inside its player's tile, and its words are whole.
+    badge, tile, words = page.locator(".seats li:has(.badge.live)").evaluate(
+        """tile => {
+            const badge = tile.querySelector('.badge.live');
+            const inner = tile.getBoundingClientRect();
+            const box = badge.getBoundingClientRect();
+            return [[box.left, box.right], [inner.left, inner.right],
+                    [badge.scrollWidth, badge.clientWidth, badge.textContent]];
+        }"""
+    )
+    assert tile[0] <= badge[0] and badge[1] <= tile[1], f"badge {badge} spills past {tile}"
+    assert words[0] <= words[1] and words[2] == "went out"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()
