@@ -383,7 +383,8 @@ def page_links(endpoint: str, session_id: str, page: int, pages: int) -> dict[st
 @bp.get("/sessions/<session_id>/history")
 def session_history(session_id: str) -> Response:
     """A page of the session's log, as the history page pages it: page 1 holds the newest
-    events, each next page older ones, oldest first within a page."""
+    events, each next page older ones. Oldest first within a page (the history page lists
+    them newest first): the pages joined from the last are the log."""
     view = load_or_404(session_id)
     count = len(view.events)
     pages = pages_of(count)

@@ -807,7 +807,8 @@ class _Page(ApiModel):
 
 class HistoryPage(_Page):
     """A page of a session's event log, as the history page pages it: page 1 holds the
-    newest events, each next page older ones; oldest first within a page."""
+    newest events, each next page older ones; oldest first within a page (the history
+    page lists them newest first)."""
 
     events_count: int = Field(ge=0, description="How many events the log holds, undone ones too.")
     events: list[ExportedEvent] = Field(description="This page's events, as the export has them.")
@@ -1048,8 +1049,9 @@ def _paths() -> Schema:
         "/sessions/{session_id}/history": _page_path(
             "readSessionHistory",
             "Read a page of a session's event log",
-            "The events as the history page shows them, a page at a time: page 1 holds the "
-            "newest 100, each next page older ones (oldest first within a page), each with "
+            "The events as the history page pages them: page 1 holds the newest 100, each "
+            "next page older ones, oldest first within a page (the history page lists them "
+            "newest first; the pages joined from the last are the log), each with "
             "its text, its ruling, whether it is undone or redoable and, if corrected, what "
             "each correction replaced (as in the export).",
             HistoryPage,

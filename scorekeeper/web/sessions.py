@@ -372,14 +372,16 @@ def pages_of(count: int, size: int = HISTORY_PAGE_SIZE) -> int:
 
 def page_bounds(count: int, page: int, size: int = HISTORY_PAGE_SIZE) -> slice:
     """The items of page ``page`` of ``count`` items in log order: page 1 holds the newest
-    ``size``, each next page older ones; oldest first within a page."""
+    ``size``, each next page older ones; oldest first within a page (the history page
+    shows them newest first, the API in this order)."""
     end = count - (page - 1) * size
     return slice(max(0, end - size), max(0, end))
 
 
 @bp.get("/s/<session_id>/history")
 def history(session_id: str) -> str:
-    """One page of the log: page 1 holds the newest events, each next page older ones."""
+    """One page of the log: page 1 holds the newest events, each next page older ones;
+    the newest first on each page."""
     view = load_or_404(session_id)
     game = adapter(view.game.slug)
     may_edit = access.device_may_edit(session_id)

@@ -293,3 +293,40 @@ def test_an_eight_seat_score_sheet_on_a_phone(server: str, browser: Any) -> None
         page.get_by_role("button", name="Save round 1").click()
         assert page.inner_text(".sheet-name.leader").endswith("Flo")
         assert page.inner_text(".sheet-total.leader") == "30"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_latest_tap_is_at_the_top_of_a_52_event_history(
+    server: str, browser: Any, scheme: str
+) -> None:
+    with phone(browser, True) as page:
+        api = f"{server}/api/v1/sessions"
+        body = {"game": "yardkle", "seats": ["Ann", "Bo"], "options": {"entry_threshold": 0}}
+        created = page.request.post(api, data=body).json()
+        events = f"{api}/{created['id']}/events"
+        key = {"Authorization": f"Bearer {created['edit_key']}"}
+        for version in range(52):
+            points = 300 if version == 51 else 50
+            action = {"type": "total", "points": points}
+            answer = page.request.post(
+                events, data={"version": version, "action": action}, headers=key
+            )
+            assert answer.ok, answer.text()
+        page.emulate_media(color_scheme=scheme)
+        page.goto(f"{server}/s/{created['id']}/history")
+        check_phone_layout(page, f"history-52-{scheme}")
+        page.screenshot(path=str(SHOTS / f"history-52-{scheme}-first-screen.png"))
+
+        items = page.locator("ol.history > li")
+        assert items.count() == 52
+        assert items.first.inner_text() == (
+            "52. turn total 300\nBo entered a turn of 300: total 1550. Ann rolls next."
+        )
+        assert items.last.inner_text() == (
+            "1. turn total 50\nAnn entered a turn of 50: total 50. Bo rolls next."
+        )
+        top = items.first.bounding_box()
+        assert top is not None and top["y"] + top["height"] <= PHONE["height"]
+        assert page.inner_text("main").index("The newest first.") < page.inner_text("main").index(
+            "52."
+        )

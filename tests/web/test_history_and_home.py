@@ -67,7 +67,7 @@ def test_history_shows_a_corrected_round_struck_through_above_its_correction_and
     table = hearts(client, ("3", "10"), ("4", "5"))
     retype_round(table, 1, "13", "0")
 
-    first, second = history_items(table)
+    second, first = history_items(table)  # the newest first
 
     assert struck(first) == ["replaced: round: 3, 10"]
     assert first.index("</del>") < first.index("round: 13, 0")

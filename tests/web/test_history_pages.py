@@ -43,8 +43,8 @@ def test_a_1500_event_history_page_stays_under_100_kb_and_shows_the_newest(
     assert response.status_code == 200
     assert len(response.data) < 100 * 1024
     page = response.get_data(as_text=True)
-    assert seqs_shown(page) == list(range(EVENTS - HISTORY_PAGE_SIZE + 1, EVENTS + 1))
-    assert "Page 1 of 15: events 1401 to 1500." in page
+    assert seqs_shown(page) == list(range(EVENTS, EVENTS - HISTORY_PAGE_SIZE, -1))
+    assert "Page 1 of 15, the newest first: events 1500 to 1401." in page
     assert f'href="/s/{session_id}/history?page=2">Older events' in page
     assert "Newer events" not in page
 
@@ -55,13 +55,13 @@ def test_the_older_and_newer_links_walk_the_whole_log_once(client: FlaskClient) 
     url: str | None = f"/s/{session_id}/history"
     while url is not None:
         page = client.get(url).get_data(as_text=True)
-        seen = seqs_shown(page) + seen
+        seen += seqs_shown(page)
         older = re.search(r'href="([^"]+)">Older events', page)
         url = older and older.group(1).replace("&amp;", "&")
 
-    assert seen == list(range(1, EVENTS + 1))
+    assert seen == list(range(EVENTS, 0, -1))
     last = client.get(f"/s/{session_id}/history?page=15").get_data(as_text=True)
-    assert seqs_shown(last) == list(range(1, HISTORY_PAGE_SIZE + 1))
+    assert seqs_shown(last) == list(range(HISTORY_PAGE_SIZE, 0, -1))
     assert f'href="/s/{session_id}/history?page=14">Newer events' in last
 
 
@@ -73,6 +73,7 @@ def test_a_short_history_is_one_page_without_links(client: FlaskClient) -> None:
 
     assert seqs_shown(page) == [1]
     assert "Older events" not in page and "Page 1 of" not in page
+    assert "The newest first." in page
 
 
 def test_a_page_that_does_not_exist_is_a_clean_404(client: FlaskClient) -> None:

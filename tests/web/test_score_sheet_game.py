@@ -209,7 +209,7 @@ def test_history_offers_a_correction_for_each_live_round_only(client: FlaskClien
     play_round(table, "1", "1")
     ok(table.post("/undo", {}))
     act(table, type="finish")
-    assert correction_links(table) == [1, 2]
+    assert correction_links(table) == [2, 1]  # the newest first
     # A watcher sees no link.
     watcher = table.client.application.test_client()
     history = watcher.get(f"{table.url}/history").get_data(as_text=True)

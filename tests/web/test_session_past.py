@@ -41,12 +41,13 @@ def test_the_history_pages_the_events_as_the_history_page_does(client: FlaskClie
     pages = [page(client, session.id, "history", number) for number in (1, 2, 3)]
     assert [p["pages"] for p in pages] == [3, 3, 3]
     assert [p["events_count"] for p in pages] == [250] * 3
-    # Page 1 holds the newest events, oldest first; the history page numbers them alike.
+    # Page 1 holds the newest events, oldest first; the history page pages them alike,
+    # listing each page the newest first.
     assert [e["seq"] for e in pages[0]["events"]] == list(range(151, 251))
     assert [e["seq"] for e in pages[1]["events"]] == list(range(51, 151))
     assert [e["seq"] for e in pages[2]["events"]] == list(range(1, 51))
     html = client.get(f"/s/{session.id}/history?page=2").get_data(as_text=True)
-    assert "Page 2 of 3: events 51 to 150." in html
+    assert "Page 2 of 3, the newest first: events 150 to 51." in html
     newest = pages[0]["events"][-1]
     assert newest == {
         "seq": 250,
