@@ -101,9 +101,21 @@
     if (sending) { return; }
     sending = true;
     var button = event.submitter;
-    var label = button && (button.getAttribute("aria-label") || button.textContent.trim());
-    send(form.action, formBody(form, button), label ? "your tap “" + label + "”" : "your entry");
+    send(form.action, formBody(form, button), tapName(form, button));
   });
+  // What the Reconnecting… bar calls a send: the button tapped or, for a form that sent
+  // itself, the words its template gives with the values chosen ("your roll 3 3 5 6 2",
+  // the dice kept on one line).
+  function tapName(form, button) {
+    var label = button && (button.getAttribute("aria-label") || button.textContent.trim());
+    if (label) { return "your tap “" + label + "”"; }
+    var words = form.getAttribute("data-sent-as");
+    if (!words) { return "your entry"; }
+    var chosen = Array.prototype.map.call(form.querySelectorAll("input[type=radio]:checked"), function (input) {
+      return input.value;
+    });
+    return words + " " + chosen.join("\u00a0");
+  }
   // Coming back with the Back button restores the page as it was: sendable again.
   window.addEventListener("pageshow", function (event) {
     if (event.persisted) { sending = false; }
@@ -323,6 +335,8 @@
   // on its last die. requestSubmit() goes through the form's submit handlers and
   // sends its one-time key and version, as a tap on its button would.
   document.querySelectorAll("form[data-submit-when-complete]").forEach(function (form) {
+    // Its button would only repeat what the last die does (it stays without this file).
+    form.querySelectorAll("[data-only-without-script]").forEach(function (button) { button.hidden = true; });
     form.addEventListener("change", function () {
       var answered = {};
       form.querySelectorAll("input[type=radio]").forEach(function (input) {

@@ -316,6 +316,10 @@ class GameAdapter:
     # The action the rules leave no choice about in a state, as JSON (None: the table has
     # a say): a form's tap records it too, and undo and redo step over it.
     forced: Callable[[Any], dict[str, object] | None] | None = None
+    # The form fields that enter an action again, as JSON to the fields its input form posts
+    # (an empty mapping: the action is not entered again): the page an undo answers with
+    # shows the undone tap filled in, to change one part of it (a die) and send it again.
+    refill: Callable[[Mapping[str, Any]], Mapping[str, str]] | None = None
     api_routes: tuple[ApiRoute, ...] = ()
     # The document's part of its trick judge and its own endpoints.
     api_operations: tuple[ApiOperation, ...] = ()

@@ -33,20 +33,21 @@ def posted_version() -> int:
 Step = Callable[[session_views.SessionView, dict[str, object]], session_views.SessionView]
 
 
-def step_over_forced(view: session_views.SessionView, step: Step) -> None:
+def step_over_forced(view: session_views.SessionView, step: Step) -> session_views.SessionView:
     """Take ``step`` again while the game's rules leave the table no choice (its adapter's
-    ``forced``), so that no tap only confirms what the rules decide. It stops when another
-    phone wrote first or there is nothing left to step over."""
+    ``forced``), so that no tap only confirms what the rules decide; the view it leaves.
+    It stops when another phone wrote first or there is nothing left to step over."""
     forced = adapter(view.game.slug).forced
     if forced is None:
-        return
+        return view
     action = forced(view.state)
     while action is not None:
         try:
             view = step(view, action)
         except (IllegalAction, store.StaleVersion):
-            return
+            return view
         action = forced(view.state)
+    return view
 
 
 def record(
@@ -54,20 +55,25 @@ def record(
     write: Callable[[int, str | None], session_views.SessionView],
     show_refusal: Callable[[IllegalAction], tuple[str, int]] | None = None,
     then: Step | None = None,
+    answer_args: Callable[[session_views.SessionView], dict[str, str]] | None = None,
 ) -> Response | tuple[str, int]:
     """Run one checked write from a form and answer as a player expects.
 
-    Success and a repeated tap both go back to the session page; a refused
-    action shows the page again with the reason (or ``show_refusal``'s page: the
-    form it came from); a stale page shows the current state with a 409. After a
-    write, ``then`` is taken as long as the rules leave no choice (step_over_forced).
+    Success and a repeated tap both go back to the session page (on success with
+    ``answer_args`` of the view written in its address); a refused action shows the page
+    again with the reason (or ``show_refusal``'s page: the form it came from); a stale
+    page shows the current state with a 409. After a write, ``then`` is taken as long as
+    the rules leave no choice (step_over_forced).
     """
     session_id = view.id
     access.require_device_edit(session_id)
+    args: dict[str, Any] = {}  # Any for url_for, as in the AskFirst step below
     try:
         written = write(posted_version(), request.form.get("form_key") or None)
         if then is not None:
-            step_over_forced(written, then)
+            written = step_over_forced(written, then)
+        if answer_args is not None:
+            args = answer_args(written)
     except IllegalAction as refused:
         if show_refusal is not None:
             return show_refusal(refused)
@@ -84,7 +90,7 @@ def record(
     except AskFirst as ask:
         step: dict[str, Any] = ask.step  # Any for url_for, as in web._page_urls
         return redirect(url_for("sessions.session_page", session_id=session_id, **step), 303)
-    return redirect(url_for("sessions.session_page", session_id=session_id), 303)
+    return redirect(url_for("sessions.session_page", session_id=session_id, **args), 303)
 
 
 @bp.post("/s/<session_id>/action")
@@ -111,7 +117,18 @@ def undo(session_id: str) -> Response | tuple[str, int]:
         view,
         lambda version, key: store.undo(session_id, version, key),
         then=lambda current, _forced: store.undo(session_id, current.version),
+        answer_args=undone_tap,
     )
+
+
+def undone_tap(view: session_views.SessionView) -> dict[str, str]:
+    """The answer's address names the tap an undo took back when its game's form can show
+    it again (the adapter's ``refill``): the session page fills it in (sessions.refilled)."""
+    undone = view.events.first_redoable()
+    refill = adapter(view.game.slug).refill
+    if undone is None or refill is None or not refill(undone.action):
+        return {}
+    return {"undone": str(undone.seq)}
 
 
 @bp.post("/s/<session_id>/redo")

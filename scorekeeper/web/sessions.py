@@ -304,6 +304,17 @@ def asked_step() -> dict[str, str]:
     }
 
 
+def refilled(view: session_views.SessionView) -> ImmutableMultiDict[str, str]:
+    """The fields of the tap an undo just took back (``undone``, the answer's address:
+    play.undone_tap), for its form to show as it was sent; none once it is no longer the
+    one a redo restores (redone, or the table moved on)."""
+    undone = view.events.first_redoable()
+    refill = adapter(view.game.slug).refill
+    if undone is None or refill is None or request.args.get("undone") != str(undone.seq):
+        return ImmutableMultiDict()
+    return ImmutableMultiDict(refill(undone.action))
+
+
 def render_session(
     view: session_views.SessionView, error: IllegalAction | str | None = None, status: int = 200
 ) -> tuple[str, int]:
@@ -324,7 +335,7 @@ def render_session(
         error=message,
         error_field=field,
         form_key=new_form_key(),
-        posted=request.form if request.method == "POST" else ImmutableMultiDict(),
+        posted=request.form if request.method == "POST" else refilled(view),
         **asked_step(),
     )
     return page, status

@@ -76,6 +76,8 @@ class Game:
     entering: Step
     # ...while another phone records this.
     elsewhere: dict[str, Any]
+    # What the Reconnecting… bar calls the first move's last send, made during an outage.
+    sent_as: str
 
 
 def size_half_typed(page: Any) -> None:
@@ -95,6 +97,7 @@ GAMES = [
         0,
         lambda page: (tap_die(1, 4)(page), tap_die(2, 4)(page)),
         {"type": "total", "points": 500},
+        "your roll 1\u00a01\u00a01\u00a05\u00a02\u00a03",  # the dice not broken over lines
     ),
     Game(
         "score-sheet",
@@ -106,6 +109,7 @@ GAMES = [
         0,
         type_points(0, "21"),
         {"type": "round", "points": [3, 4]},
+        "your tap “Record round 1”",
     ),
     Game(
         "yokai-septet",
@@ -114,6 +118,7 @@ GAMES = [
         2,
         open_and_tick("Enter the round\u2019s result instead of every card", "input[name=team]"),
         {"type": "play", "card": "red 12"},
+        "your tap “yellow 4”",
     ),
     Game(
         "cryptruck",
@@ -124,6 +129,7 @@ GAMES = [
             "Enter each player\u2019s cards won instead of every trick", "input[type=checkbox]"
         ),
         {"type": "dealer-card", "card": "red 5"},
+        "your tap “green 2”",
     ),
     Game(
         "yadokarick",
@@ -133,6 +139,7 @@ GAMES = [
         0,
         size_half_typed,
         {"type": "play", "card": "green 25", "size": 3},
+        "your tap “size 3”",
     ),
     Game(
         "yellow-dwarf",
@@ -141,6 +148,7 @@ GAMES = [
         0,
         open_and_tick("Enter the round\u2019s result instead of every card", "input[name=winner]"),
         {"type": "play", "card": "8H"},
+        "your tap “8♥”",
     ),
 ]
 
@@ -256,11 +264,16 @@ def test_a_tap_during_an_outage_is_kept_and_recorded_once(
     sending(page)
     page.locator("#net-status.reconnecting").wait_for()
     page.wait_for_timeout(3500)
-    assert "Reconnecting" in page.inner_text("#net-status")
+    assert page.inner_text("#net-status") == (
+        f"Reconnecting… {game.sent_as} is kept on this page and will be sent once the server "
+        "answers."
+    )
     assert page.locator("body[data-session]").count() == 1, "the page was lost"
     assert version(port, session_id) == 0
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"reconnecting-{game.slug}.png"))
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(SHOTS / f"reconnecting-{game.slug}-dark.png"))
 
     page.context.set_offline(False)
     page.locator("body[data-version='1']").wait_for(state="attached")

@@ -22,6 +22,8 @@ pytestmark = [
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
 ]
 
+SHOTS = "/tmp/shots/dice"
+
 # The forms that ask for the next tap, whichever the page shows: each game's
 # templates give its input these ids.
 NEXT_INPUT = (
@@ -151,6 +153,49 @@ def test_with_javascript_a_yardkle_roll_records_on_its_last_die(server: str, bro
     )
     assert page.locator("#keep-form").count() == 1
     context.close()
+
+
+def face(page: Any, die: int, shows: int) -> Any:
+    return page.locator(f"label.face:has(input[name=die{die}][value='{shows}'])")
+
+
+def dice_marked(page: Any) -> list[str]:
+    return list(
+        page.eval_on_selector_all("#roll-form input:checked", "dice => dice.map(d => d.value)")
+    )
+
+
+def test_undo_of_a_yardkle_roll_gives_its_dice_back_to_change_one(
+    server: str, phone: Phone
+) -> None:
+    """With JavaScript the last die sends the roll and "Record the roll" is not shown; a
+    wrong die is one Undo and one tap. Without, the button sends it, also after an Undo."""
+    page = phone.page
+    start(page, server, "yardkle", ["Ann", "Bo"])
+    record = page.get_by_role("button", name="Record the roll")
+    assert record.count() == (0 if phone.javascript else 1)
+
+    roll(phone, 1, 1, 1, 5, 2, 3)
+    tap(page, page.get_by_role("button", name="Undo"), "undoing the roll")
+
+    assert "Ann rolls 6 dice" in page.inner_text("#roll-form h2")
+    assert dice_marked(page) == ["1", "1", "1", "5", "2", "3"]
+    assert record.count() == (0 if phone.javascript else 1)
+    assert page.locator("#roll-form button[data-only-without-script]").count() == 1  # hidden
+    suffix = "js" if phone.javascript else "no-js"
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=f"{SHOTS}/yardkle-undone-roll-{suffix}-{scheme}.png")
+    # The last die was a 4: with JavaScript its tap sends the roll again.
+    tap(page, face(page, 6, 4), "die 6 showing 4", records=phone.javascript)
+    if not phone.javascript:
+        assert dice_marked(page) == ["1", "1", "1", "5", "2", "4"]
+        tap(page, record, "recording the changed roll")
+    assert ruling(page).endswith(
+        "Ann rolled 1 1 1 5 2 4: three 1s (1000) and single 5 (50) can score up to 1050."
+    )
+    assert page.locator("#keep-form").count() == 1
 
 
 def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(

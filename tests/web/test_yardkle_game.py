@@ -133,6 +133,51 @@ def test_a_refused_roll_keeps_the_taps_and_records_nothing(table: Table) -> None
     assert table.state()["version"] == 0
 
 
+def dice_marked(html: str) -> list[tuple[str, str]]:
+    return re.findall(r'name="die(\d)" value="(\d)" checked', html)
+
+
+def test_undoing_a_roll_answers_with_its_dice_marked_to_change_one(table: Table) -> None:
+    table.roll(1, 5, 2, 3, 4, 4)
+    table.keep(1)
+    table.roll(2, 2, 2, 6, 4)
+
+    undo = table.post("/undo", {})
+
+    assert undo.status_code == 303
+    assert undo.headers["Location"] == f"{table.url}?undone=3"
+    page = table.client.get(undo.headers["Location"]).get_data(as_text=True)
+    assert "Ann rolls 5 dice" in page
+    assert dice_marked(page) == [("1", "2"), ("2", "2"), ("3", "2"), ("4", "6"), ("5", "4")]
+    # The fourth die changed, the roll is sent as the form is.
+    changed = table.roll(2, 2, 2, 5, 4)
+    assert changed.status_code == 303
+    assert "Ann rolled 2 2 2 5 4" in ruling(table)
+    assert dice_marked(table.page()) == []
+
+
+def test_an_undone_roll_is_no_longer_marked_once_the_table_moved_on(table: Table) -> None:
+    table.roll(1, 5, 2, 3, 4, 4)
+    location = table.post("/undo", {}).headers["Location"]
+    assert dice_marked(table.client.get(location).get_data(as_text=True)) != []
+    # Another phone enters the turn as a total: the undone roll is no longer redone.
+    table.act(type="total", points="600")
+
+    assert "Bo rolls 6 dice" in table.client.get(location).get_data(as_text=True)
+    assert dice_marked(table.client.get(location).get_data(as_text=True)) == []
+    assert dice_marked(table.page()) == []
+
+
+def test_undoing_what_no_form_shows_again_answers_with_the_plain_page(table: Table) -> None:
+    table.act(type="total", points="600")
+    assert table.post("/undo", {}).headers["Location"] == table.url
+    assert table.post("/redo", {}).status_code == 303
+    table.roll(1, 5, 2, 3, 4, 4)
+    table.keep(1, 5)
+    # The set-aside form marks the best set-aside itself.
+    assert table.post("/undo", {}).headers["Location"] == table.url
+
+
 def test_the_roll_form_asks_for_as_many_dice_as_are_left(table: Table) -> None:
     table.roll(1, 5, 2, 3, 4, 4)
     page = table.page()

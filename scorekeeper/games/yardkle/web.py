@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any
 
 from flask import jsonify
 from pydantic import Field
@@ -46,6 +47,15 @@ def read_form(form: MultiDict[str, str], _view: SessionView) -> dict[str, object
     raise IllegalAction(
         "Choose what happened: a roll, a set-aside, a bank or a turn total.", "type"
     )
+
+
+def refill(action: Mapping[str, Any]) -> dict[str, str]:
+    """A roll's dice as its form posts them (``die1``…): an undone roll comes back as it
+    was, so a wrong die costs one tap. Only a roll: the set-aside form marks its dice."""
+    if action["type"] != "roll":
+        return {}
+    dice = {f"die{index}": str(face) for index, face in enumerate(action["dice"], start=1)}
+    return {"type": "roll", **dice}
 
 
 def score_dice() -> Response:
@@ -128,6 +138,7 @@ SCORE = ApiOperation(
 ADAPTER = GameAdapter(
     read_form=read_form,
     template_rules=rules,
+    refill=refill,
     api_actions=ActionsDoc(
         "One thing that happened at the table, told by its `type`.",
         {
