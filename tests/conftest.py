@@ -636,18 +636,21 @@ def assert_error(response: Any, status: int, field: str | None) -> str:
     return str(body["error"])
 
 
-# The browser tests (tests/e2e) drive Debian's Chromium: Playwright's own download cannot
-# work here.
-CHROMIUM = "/usr/bin/chromium"
+# The browser tests (tests/e2e) drive Debian's Chromium (Playwright's own download cannot
+# work here): its headless shell, the same engine at about half the CPU a page (no window
+# compositing), for every page; the full browser where the shell lacks an API (the Wake
+# Lock).
+CHROMIUM = "/usr/bin/chromium-headless-shell"
+FULL_CHROMIUM = "/usr/bin/chromium"
 # A name for 127.0.0.1 that Chromium does not count as this computer: pages served under
 # it are no secure context, as on a phone that opens the laptop's Wi-Fi address.
 WIFI_NAME = "scorer.test"
 
 
-def chromium(playwright: Any) -> Any:
+def chromium(playwright: Any, executable: str = CHROMIUM) -> Any:
     """Chromium as root in a container, making no calls out (the network is closed)."""
     return playwright.chromium.launch(
-        executable_path=CHROMIUM,
+        executable_path=executable,
         args=[
             "--no-sandbox",
             "--disable-gpu",
@@ -660,15 +663,31 @@ def chromium(playwright: Any) -> Any:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def playwright() -> Iterator[Any]:
+    """Playwright's driver, one per xdist worker (a process may run only one)."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any) -> Iterator[Any]:
     """One Chromium for the whole run (of each xdist worker): starting one costs seconds.
     Each test opens its own context, so no cookie (no device, no deck) passes between
     tests."""
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        opened = chromium(playwright)
-        yield opened
-        opened.close()
+    opened = chromium(playwright)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def full_browser(playwright: Any) -> Iterator[Any]:
+    """The full Chromium, for the one test of an API its headless shell lacks."""
+    if not os.path.exists(FULL_CHROMIUM):
+        pytest.skip(f"no Chromium at {FULL_CHROMIUM} (apt-get install chromium)")
+    opened = chromium(playwright, FULL_CHROMIUM)
+    yield opened
+    opened.close()
 
 
 def free_port() -> int:

@@ -31,7 +31,7 @@ pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(
         not Path(CHROMIUM).exists(),
-        reason=f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)",
+        reason=f"Chromium is not installed at {CHROMIUM} (apt-get install chromium-headless-shell)",
     ),
 ]
 

@@ -22,7 +22,7 @@ pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(
         not os.path.exists(CHROMIUM),
-        reason=f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)",
+        reason=f"Chromium is not installed at {CHROMIUM} (apt-get install chromium-headless-shell)",
     ),
 ]
 

@@ -82,6 +82,7 @@ def test_a_play_again_nobody_played_is_ready_to_start_and_removed_from_the_list(
         page.goto(f"{server}/new/score-sheet")
         for seat, name in enumerate(("Ann", "Bo", "Cy", "Di")):
             page.fill(f"#seats-{seat}", name)
+        page.locator("details[data-options] > summary").click()
         page.fill("#option_target", "10")
         send(page, page.get_by_role("button", name="Start the game"))
         first_game = page.url
