@@ -53,6 +53,7 @@ from scorekeeper import (
     create_app,
     devices,
     group_figures,
+    group_totals,
     session_log,
     session_views,
     snapshots,
@@ -795,10 +796,12 @@ def prepared_sql() -> dict[str, str]:
     """The SQL of each of the store's (and the devices' and the statistics') statements by its
     name as a prepared one."""
     made = [
-        value
-        for module in (store, session_views, session_log, snapshots, group_figures)
+        statement
+        for module in (store, session_views, session_log, snapshots, group_figures, group_totals)
         for value in vars(module).values()
-        if isinstance(value, Statement)
+        # A module's statements, alone or by key (one per step of the wins chart).
+        for statement in (value.values() if isinstance(value, dict) else (value,))
+        if isinstance(statement, Statement)
     ]
     statements = [*made, *session_views._COLUMN_READS.values(), *devices.STATEMENTS]
     return {s.prepared_name: s.sql for s in statements}

@@ -58,7 +58,10 @@ def send(page, control) -> None:  # type: ignore[no-untyped-def]
     """Tap ``control``, which sends its form, and wait for the page of the answer, loaded:
     with JavaScript the form goes by fetch, and the answer's page comes after the tap; its
     script (deferred) must have run before the next tap, or that tap would go as a plain
-    form, unseen by what the script does (a send kept through an outage, say)."""
+    form, unseen by what the script does (a send kept through an outage, say). The page
+    the control is on must be loaded first: a link tapped just before may still be
+    bringing it (no body yet to mark)."""
+    page.wait_for_load_state()
     page.evaluate("document.body.dataset.sending = 'yes'")
     control.click()
     page.locator("body:not([data-sending])").wait_for(state="attached")
