@@ -20,7 +20,13 @@ from scorekeeper.games.web_interface import AskFirst, CardCorrection
 from scorekeeper.web import access
 from scorekeeper.web.adapters import adapter
 from scorekeeper.web.forms import new_form_key
-from scorekeeper.web.sessions import load_or_404, picker_colours, render_session, session_deck
+from scorekeeper.web.sessions import (
+    load_or_404,
+    picker_colours,
+    render_session,
+    session_deck,
+    undone_refill,
+)
 
 bp = Blueprint("play", __name__)
 
@@ -124,11 +130,8 @@ def undo(session_id: str) -> Response | tuple[str, int]:
 def undone_tap(view: session_views.SessionView) -> dict[str, str]:
     """The answer's address names the tap an undo took back when its game's form can show
     it again (the adapter's ``refill``): the session page fills it in (sessions.refilled)."""
-    undone = view.events.first_redoable()
-    refill = adapter(view.game.slug).refill
-    if undone is None or refill is None or not refill(undone.action):
-        return {}
-    return {"undone": str(undone.seq)}
+    found = undone_refill(view)
+    return {} if found is None else {"undone": str(found[0])}
 
 
 @bp.post("/s/<session_id>/redo")

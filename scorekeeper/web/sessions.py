@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -304,15 +304,25 @@ def asked_step() -> dict[str, str]:
     }
 
 
+def undone_refill(view: session_views.SessionView) -> tuple[int, Mapping[str, str]] | None:
+    """The event a redo would restore, with the fields its game's form shows it by (the
+    adapter's ``refill``); None when there is none or the form cannot show it again."""
+    undone = view.events.first_redoable()
+    refill = adapter(view.game.slug).refill
+    if undone is None or refill is None:
+        return None
+    fields = refill(undone.action)
+    return (undone.seq, fields) if fields else None
+
+
 def refilled(view: session_views.SessionView) -> ImmutableMultiDict[str, str]:
     """The fields of the tap an undo just took back (``undone``, the answer's address:
     play.undone_tap), for its form to show as it was sent; none once it is no longer the
     one a redo restores (redone, or the table moved on)."""
-    undone = view.events.first_redoable()
-    refill = adapter(view.game.slug).refill
-    if undone is None or refill is None or request.args.get("undone") != str(undone.seq):
+    found = undone_refill(view)
+    if found is None or request.args.get("undone") != str(found[0]):
         return ImmutableMultiDict()
-    return ImmutableMultiDict(refill(undone.action))
+    return ImmutableMultiDict(found[1])
 
 
 def render_session(
