@@ -414,8 +414,7 @@ def run_all(
             continue
         writer_ids = [sid for sid, _ in target.writers]
         # Not counted: each worker's first request of a kind compiles its templates and
-        # reads its session (a first page takes some 20 ms), a start-up cost that would
-        # weigh on the first round's p99 alone.
+        # reads its session: a start-up cost that would weigh on the first round's p99 alone.
         for server in (anchor, app):
             script = append_script(directory, target) if target.append else None
             wrk(server, target, script, 1)

@@ -245,8 +245,8 @@ class AnnouncedVersions:
                 self._take_in()
             if readable:
                 # Every answer takes in what has arrived first: this thread only keeps the
-                # socket drained, in batches. Woken for every write, the listeners of
-                # three workers took about a seventh of the API append's rate.
+                # socket drained, in batches, rather than waking for each write: every
+                # append would wake every worker's listener.
                 self._stopped.wait(GATHER_SECONDS)
 
     def _take_in(self) -> None:

@@ -113,11 +113,10 @@ class CheckedWhenIdlePostgresqlDatabase(PooledPostgresqlDatabase):
     (a server restart, a proxy's idle timeout) and is checked, and replaced if dead.
 
     A ``Statement`` run outside a transaction is prepared on each connection the first
-    time it runs there, then only executed: the server plans it once instead of on every
-    request (parsing and planning were a third of its work for an API append). A pooler
-    in transaction mode hands each statement to any server connection, where the
-    statement may not be prepared: the first time one is found missing, the process
-    sends every statement whole from then on.
+    time it runs there, then only executed: the server parses and plans it once instead of
+    on every request. A pooler in transaction mode hands each statement to any server
+    connection, where the statement may not be prepared: the first time one is found
+    missing, the process sends every statement whole from then on.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -32,13 +32,13 @@ from scorekeeper.models import Snapshot
 
 # A snapshot every so many events of a session's log (undone ones count too): an undo or a
 # cold read replays at most this many events less one. 100 keeps an undo at 20,000 events
-# within 3 times one at 50 (which replays 49): at 200, the worst case replayed four times
-# as many events as the anchor, and cost 3.2 to 4.7 times as much.
+# within 3 times one at 50, which replays 49 (bench/snapshots.py's goal): at 200, the worst
+# case replays four times as many.
 EVERY = 100
 # The newest snapshots kept at every boundary (an undo after undos goes back through
 # them); older ones are kept at every SPARSE-th boundary only: a state holds its game's
 # history (a Yardkle state keeps every turn), so keeping all would store about
-# n² / EVERY of it (18 MB for a 20,000-event Yardkle session at 200).
+# n² / EVERY of it.
 DENSE = 5
 SPARSE = 20
 

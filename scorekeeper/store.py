@@ -342,8 +342,8 @@ def _with_event(
     ruled = game.ruling(state)
     added = LoggedEvent(seq, dict(recorded), False, False, game.describe(action), ruled)
     appended = evolve(view, state=state, events=events.plus(added), deck=None, **changes)
-    # Known without a look at the log (which the next append would make, at 5,000
-    # events a third of its time): the new event can be undone; no trail is left.
+    # Known without a look at the log (which the next append would make, a scan that
+    # grows with the log): the new event can be undone; no trail is left.
     return known(appended, can_undo=True, can_redo=False)
 
 

@@ -1,14 +1,13 @@
 """Fixtures: the app on a fresh database, SQLite always, PostgreSQL when
 TEST_DATABASE_URL names one (CI sets it), and a scorer's client.
 
-Building an app costs about a tenth of a second (Werkzeug compiles its URL rules, the
-migrations make the schema), which was a large share of the suite's time. So each
-process (xdist worker) builds one app per backend and every test that takes ``app`` (or
-``client``) shares it. Before each such test the shared app is as a new one would be:
-its configuration as made, on a database of its own that is empty at the latest schema
-(SQLite: a copy of a file migrated once; PostgreSQL: its tables emptied), the process's
-database and announced versions pointed back at it (a test's own ``make_app`` points
-them at its app).
+Building an app is slow beside a test (Werkzeug compiles its URL rules, the migrations
+make the schema). So each process (xdist worker) builds one app per backend and every
+test that takes ``app`` (or ``client``) shares it. Before each such test the shared app
+is as a new one would be: its configuration as made, on a database of its own that is
+empty at the latest schema (SQLite: a copy of a file migrated once; PostgreSQL: its
+tables emptied), the process's database and announced versions pointed back at it (a
+test's own ``make_app`` points them at its app).
 """
 
 from __future__ import annotations
@@ -176,8 +175,8 @@ def shared_app(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Shared
 
 class MigratedPostgres:
     """The tables and sequences the migrations make on PostgreSQL, and how to empty them
-    as a new database would be: rows deleted, sequences restarted (emptying 13 tables so
-    took 5 ms, TRUNCATE 120 ms, DROP and migrating again 100 ms)."""
+    as a new database would be: rows deleted, sequences restarted (on tables this small,
+    quicker than TRUNCATE, or than dropping them and migrating again)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
