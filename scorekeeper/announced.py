@@ -39,7 +39,7 @@ import psycopg2
 import psycopg2.extensions
 from flask import Flask
 
-from scorekeeper.db import database_url, is_sqlite
+from scorekeeper.db import database, database_url, is_sqlite
 
 # The channel migration 12's trigger announces on.
 CHANNEL = "session_version"
@@ -72,6 +72,19 @@ def init_app(app: Flask) -> None:
     if current is not None:
         current.stop()
     current = None if is_sqlite() else AnnouncedVersions(database_url(app))
+
+
+# What a session's deletion announces in place of a version (``announce_removal``): no
+# version is kept for it since its row is gone, and a check reads the database (a 404).
+REMOVED = "removed"
+
+
+def announce_removal(session_id: str) -> None:
+    """Announce, when the transaction deleting a session commits, that its version is
+    known no more: a worker that heard it would otherwise answer its refresh check from
+    memory. SQLite announces nothing."""
+    if not is_sqlite():
+        database.execute_sql("SELECT pg_notify(%s, %s)", (CHANNEL, f"{session_id} {REMOVED}"))
 
 
 # PostgreSQL's limit on a notification's payload, in bytes (it must be shorter).
@@ -255,6 +268,10 @@ class AnnouncedVersions:
         self._connection.poll()
         for notice in self._connection.notifies:
             session_id, _, announced = notice.payload.partition(" ")
+            if announced == REMOVED:
+                self._known.pop(session_id, None)
+                self._appended.pop(session_id, None)
+                continue
             version, _, event = announced.partition(" ")
             seq, _, action = event.partition(" ")
             # Another listener's probe, or anything that is no version, is none of ours.

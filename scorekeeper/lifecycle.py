@@ -14,7 +14,7 @@ from typing import Any
 
 from peewee import IntegrityError, chunked
 
-from scorekeeper import decks, groups, keys, read_model, session_log, snapshots
+from scorekeeper import announced, decks, groups, keys, read_model, session_log, snapshots
 from scorekeeper.db import (
     write_transaction,
 )
@@ -213,6 +213,7 @@ def remove_unstarted(session_id: str) -> None:
                 "session",
             )
         GameSession.delete().where(GameSession.id == session_id).execute()
+        announced.announce_removal(session_id)
 
 
 def next_session(session_id: str) -> str | None:

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from test_refresh_check import ODD_IF_NONE_MATCH
 from test_store_cache import replayed, snapshot
 
-from scorekeeper import announced, session_views, store
+from scorekeeper import announced, lifecycle, session_views, store
 from scorekeeper.announced import (
     APPENDS_KEPT,
     APPLICATION_NAME,
@@ -171,6 +171,19 @@ def test_an_odd_etag_never_breaks_the_check(table: Table, etag: str, status: int
 
 def test_an_unknown_session_is_still_a_404(table: Table) -> None:
     response = table.client.get("/api/v1/sessions/AAAAAAAAAAAAAAAAAAAAAA/version")
+    assert response.status_code == 404
+    assert response.get_json()["field"] is None
+
+
+def test_a_removed_sessions_check_is_a_404_once_its_removal_is_heard(table: Table) -> None:
+    assert table.checked()[2] == {"version": 0}  # read once, then kept
+    with pytest.MonkeyPatch.context() as other_worker, table.client.application.app_context():
+        other_worker.setattr(announced, "current", None)
+        with database.connection_context():
+            lifecycle.remove_unstarted(table.session.id)
+    eventually(lambda: table.watch.version(table.session.id) is None)
+
+    response = table.client.get(table.check)
     assert response.status_code == 404
     assert response.get_json()["field"] is None
 
