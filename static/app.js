@@ -355,12 +355,16 @@
   document.querySelectorAll("form[data-tap-seats]").forEach(function (form) {
     var seats = form.querySelector("ol.tapped");
     var none = form.querySelector(".tapped-none");
+    var playersLeft = form.querySelector(".players-left");
+    var maxSeats = Number(form.getAttribute("data-max-seats"));
     function renumber() {
       Array.prototype.forEach.call(seats.children, function (item, index) {
         item.querySelector("button").value = String(index);
         item.querySelector(".seat-n").textContent = String(index + 1);
       });
       none.hidden = seats.children.length > 0;
+      playersLeft.hidden = seats.children.length >= maxSeats ||
+        !form.querySelector("button[name=tap]:not([hidden])");
     }
     // A taken seat is made as the server writes one (templates/groups/play.html).
     function span(className, text) {
@@ -400,16 +404,21 @@
       if (button.name === "tap") {
         seats.appendChild(seatFor(button));
         button.hidden = true;
-        var next = form.querySelector("button[name=tap]:not([hidden])");
+        renumber();
+        // The next player to tap or, with every seat taken, the start button.
+        var next = playersLeft.hidden
+          ? form.querySelector("button[name=start]:not(.default-submit)")
+          : form.querySelector("button[name=tap]:not([hidden])");
         if (next) { next.focus(); }
       } else {
         var item = button.closest("li");
         var id = item.querySelector("input[name=seat]").value;
         item.remove();
         var tap = form.querySelector("button[name=tap][value='" + id + "']");
-        if (tap) { tap.hidden = false; tap.focus(); }
+        if (tap) { tap.hidden = false; }
+        renumber();
+        if (tap) { tap.focus(); }
       }
-      renumber();
     });
   });
 

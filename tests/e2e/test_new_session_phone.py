@@ -1,6 +1,8 @@
 """A new session on a 360x740 phone: once the seats are named, "Start the game" is whole on
 the first screen, the options folded under one line that reads every value; only the
 options of the mode the seats give show; a refused option opens them, its field marked.
+So on a phone in groups (folded under one line of their names too), for every game at its
+most seats, and on a group's page once its players are tapped into every seat.
 With and without JavaScript; screenshots light and dark."""
 
 from __future__ import annotations
@@ -10,14 +12,17 @@ import re
 from typing import Any
 
 import pytest
+from test_group_phone import make_group, tap
 from test_phone import CHROMIUM, PHONE, check_phone_layout, phone, send
+
+from scorekeeper.games import GAMES
 
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
 ]
 
-NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lu"]
 YADOKARICK_STANDARD = (
     "3 rounds, Seat 1 deals first, size row from 1, to 20, marker on 11, advanced mode off"
 )
@@ -54,13 +59,29 @@ TABLES = {
     ("yardkle", 4): ("Options: entry threshold 500, final round at 10000",) * 2,
     ("yardkle", 8): ("Options: entry threshold 500, final round at 10000",) * 2,
     ("score-sheet", 4): ("Options: game: unnamed, Highest total wins, target 0",) * 2,
+    ("score-sheet", 12): ("Options: game: unnamed, Highest total wins, target 0",) * 2,
 }
+# Three groups of six on this phone, listed newest first.
+GROUPS = {"Friday night": NAMES[:6], "Family": NAMES[6:], "Club": NAMES[3:9]}
+
+
+def make_groups(page: Any, server: str) -> dict[str, str]:
+    """The groups of GROUPS made on this phone: each one's id by its name."""
+    return {
+        name: make_group(page, server, name, players).rsplit("/", 1)[1]
+        for name, players in GROUPS.items()
+    }
 
 
 def bottom(page: Any, locator: Any) -> float:
     box = locator.bounding_box()
     assert box is not None, f"{locator} is not shown"
     return float(box["y"] + box["height"])
+
+
+def bottom_in_page(page: Any, locator: Any) -> float:
+    """Where ``locator`` ends from the top of the page, however far it is scrolled."""
+    return bottom(page, locator) + float(page.evaluate("window.scrollY"))
 
 
 def options_line(page: Any) -> str:
@@ -179,3 +200,99 @@ def test_the_new_session_pages_look_right(server: str, browser: Any, dark: bool)
             check_phone_layout(page, f"new-{game}-{seats}-{scheme}")
             page.locator("details[data-options] > summary").click()
             check_phone_layout(page, f"new-{game}-{seats}-options-{scheme}")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_start_is_on_the_first_screen_of_a_phone_in_groups_at_every_games_most_seats(
+    server: str, browser: Any, javascript: bool
+) -> None:
+    with phone(browser, javascript) as page:
+        group_ids = make_groups(page, server)
+        for game in GAMES.values():
+            page.goto(f"{server}/new/{game.slug}")
+            for index, name in enumerate(NAMES[: game.max_players]):
+                page.fill(f"#seats-{index}", name)
+            start = page.get_by_role("button", name="Start the game")
+            assert bottom(page, start) <= PHONE["height"], game.slug
+            assert page.evaluate("window.scrollY") == 0, game.slug
+            # The groups are folded under one line of their names; a tap opens their links.
+            summary = page.locator("details.groups > summary")
+            assert summary.inner_text() == "Play with a group: Club, Family, Friday night"
+            links = page.locator("details.groups a")
+            assert [link.is_visible() for link in links.all()] == [False] * 3
+            summary.click()
+            assert [link.inner_text() for link in links.all()] == ["Club", "Family", "Friday night"]
+            assert [link.get_attribute("href") for link in links.all()] == [
+                f"/g/{group_ids[name]}/play/{game.slug}"
+                for name in ("Club", "Family", "Friday night")
+            ]
+            assert all(link.is_visible() for link in links.all())
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_refused_seat_among_twelve_is_marked_beside_its_name(
+    server: str, browser: Any, javascript: bool
+) -> None:
+    suffix = "js" if javascript else "nojs"
+    with phone(browser, javascript) as page:
+        page.goto(f"{server}/new/score-sheet")
+        for index, name in enumerate([*NAMES[:11], "ann"]):
+            page.fill(f"#seats-{index}", name)
+        send(page, page.get_by_role("button", name="Start the game"))
+        assert page.inner_text("#seats-11 ~ .field-error") == (
+            "Two seats are called ann; give each seat its own name."
+        )
+        assert page.locator("#seats-11 ~ .field-error").is_visible()
+        assert page.inner_text("[role=alert]").strip() == "Check the marked fields below."
+        check_phone_layout(page, f"new-score-sheet-12-refused-{suffix}")
+        page.fill("#seats-11", "Lu")
+        send(page, page.get_by_role("button", name="Start the game"))
+        assert re.search(r"/s/[\w-]+$", page.url), page.url
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_start_is_on_the_first_screen_once_a_groups_players_take_every_seat(
+    server: str, browser: Any, javascript: bool
+) -> None:
+    """A group of twelve: every game's seats tapped full, the players left are put away
+    (a seat freed brings them back) and Start is on the first screen."""
+    with phone(browser, javascript) as page:
+        group_url = make_group(page, server, "Club", NAMES[:8])
+        page.goto(group_url + "/players")
+        for name in NAMES[8:]:
+            page.fill("#new-name", name)
+            send(page, page.get_by_role("button", name="Add the player"))
+        for game in GAMES.values():
+            page.goto(f"{group_url}/play/{game.slug}")
+            for name in NAMES[: game.max_players]:
+                tap(page, javascript, name)
+            start = page.get_by_role("button", name="Start the game").last
+            assert bottom_in_page(page, start) <= PHONE["height"], game.slug
+            assert page.locator(".players-left").is_hidden(), game.slug
+        # Freeing a seat (the score sheet's twelve) offers its player again.
+        tap(page, javascript, "Seat 12 Lu (free this seat)")
+        assert page.get_by_role("button", name="Lu", exact=True).is_visible()
+        assert bottom_in_page(page, start) <= PHONE["height"]
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_crowded_new_session_pages_look_right(server: str, browser: Any, dark: bool) -> None:
+    """Twelve seats of a score sheet; a phone in three groups at Yellow Dwarf's eight seats,
+    then on a group's page with its six players seated."""
+    scheme = "dark" if dark else "light"
+    with phone(browser, True, color_scheme=scheme) as page:
+        page.goto(f"{server}/new/score-sheet")
+        for index, name in enumerate(NAMES):
+            page.fill(f"#seats-{index}", name)
+        check_phone_layout(page, f"new-score-sheet-12-{scheme}")
+        group_ids = make_groups(page, server)
+        page.goto(f"{server}/new/yellow-dwarf")
+        for index, name in enumerate(NAMES[:8]):
+            page.fill(f"#seats-{index}", name)
+        check_phone_layout(page, f"new-yellow-dwarf-8-groups-{scheme}")
+        page.locator("details.groups > summary").click()
+        check_phone_layout(page, f"new-yellow-dwarf-8-groups-open-{scheme}")
+        page.goto(f"{server}/g/{group_ids['Club']}/play/yellow-dwarf")
+        for name in GROUPS["Club"]:
+            tap(page, True, name)
+        check_phone_layout(page, f"group-play-yellow-dwarf-6-{scheme}")

@@ -215,6 +215,25 @@ def test_a_member_chooses_the_game_then_sees_every_player_to_tap(
     assert client.get(f"/g/{group_id}/play/chess").status_code == 404
 
 
+def test_the_players_left_are_put_away_once_every_seat_is_taken(
+    client: FlaskClient, app: Flask
+) -> None:
+    """Yokai Septet seats four: a fifth player is not offered then; a seat freed offers
+    them again. With every player seated there is none left to offer either."""
+    group_id = make_group(client, players=("Ann", "Bo", "Cy", "Di", "Ed"))
+    ids = list(player_ids(app, group_id).values())
+    put_away = '<div class="players-left" hidden>'
+    three = client.post(f"/g/{group_id}/play/yokai-septet", data=play_form(ids[:3]))
+    assert put_away not in three.get_data(as_text=True)
+    four = client.post(f"/g/{group_id}/play/yokai-septet", data=play_form(ids[:4]))
+    assert put_away in four.get_data(as_text=True)
+    freed = client.post(f"/g/{group_id}/play/yokai-septet", data=play_form(ids[:4], untap="3"))
+    assert tapped(freed.get_data(as_text=True)) == [str(i) for i in ids[:3]]
+    assert put_away not in freed.get_data(as_text=True)
+    everyone = client.post(f"/g/{group_id}/play/score-sheet", data=play_form(ids))
+    assert put_away in everyone.get_data(as_text=True)
+
+
 def test_an_unknown_group_is_a_clean_404(client: FlaskClient) -> None:
     for path in ("/g/nope", f"/g/{'a' * 22}", f"/g/{'a' * 22}/share", f"/g/{'a' * 22}/players"):
         response = client.get(path)
