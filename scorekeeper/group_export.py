@@ -10,6 +10,11 @@ one per deck and one per session with that session's JSON, so an import of
 either rebuilds the group exactly. A file of before decks were a group's has
 none: each of its sessions brings its own copy of its deck, as a session file
 does.
+
+Both carry the players' ratings (scorekeeper/ratings.py) for reading only: the JSON each
+player's latest, over all games and in each game; the CSV, in columns of its own, each
+player's after each rated session. An import reads none of them: it rates the sessions
+it makes, in the order they ended, to the same figures.
 """
 
 from __future__ import annotations
@@ -34,10 +39,14 @@ FORMAT_VERSION = 1
 # The properties of a group file, of its players and of its sessions' seats, as group_json
 # writes them: an import refuses any other, naming it.
 FILE_FIELDS = frozenset({"format", "format_version", "name", "players", "decks", "sessions"})
-PLAYER_FIELDS = frozenset({"number", "name", "colour", "emoji"})
+PLAYER_FIELDS = frozenset({"number", "name", "colour", "emoji", "rating", "game_ratings"})
 DECK_FIELDS = frozenset({"number", "game", "name", "sizes"})
 SEATED_FIELDS = SEAT_FIELDS | {"player"}
 CSV_COLUMNS = ("kind", "number", "name", "colour", "emoji", "session")
+# The ratings after each session, which the CSV writes after those columns (over all games,
+# then in the session's game): an import reads files with or without them, and ignores them.
+RATING_COLUMNS = ("rating", "rating_change", "game_rating", "game_rating_change")
+EXPORTED_COLUMNS = CSV_COLUMNS + RATING_COLUMNS
 # How large a group file an import takes (README: Limits): a group holds many sessions.
 FILE_MAX_BYTES = 128 * 1024 * 1024
 # A CSV row carries a whole session's export in one cell, longer than the csv module's
@@ -109,12 +118,13 @@ def _sessions_and_seated(group_id: str) -> list[tuple[str, dict[int, int]]]:
 
 
 def group_json(group: groups.Group) -> dict[str, Any]:
+    return _group_file(group, _sessions_and_seated(group.id))
+
+
+def _group_file(group: groups.Group, played: list[tuple[str, dict[int, int]]]) -> dict[str, Any]:
     place = {player.id: index for index, player in enumerate(group.players)}
     sessions = []
-    views = [
-        (session_views.load(session_id), seated)
-        for session_id, seated in _sessions_and_seated(group.id)
-    ]
+    views = [(session_views.load(session_id), seated) for session_id, seated in played]
     group_decks = _in_file_order(decks.of_group(group.id), [view for view, _ in views])
     deck_place = {profile.id: index for index, profile in enumerate(group_decks)}
     for view, seated in views:
@@ -126,12 +136,19 @@ def group_json(group: groups.Group) -> dict[str, Any]:
         if view.deck is not None and view.deck.id in deck_place:
             exported["deck"] = deck_place[view.deck.id]
         sessions.append(exported)
+    board = ratings.kept_of(group.id)
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "name": group.name,
         "players": [
-            {"number": index, "name": p.name, "colour": p.colour, "emoji": p.emoji}
+            {
+                "number": index,
+                "name": p.name,
+                "colour": p.colour,
+                "emoji": p.emoji,
+                **_latest_ratings(board, str(p.id)),
+            }
             for index, p in enumerate(group.players)
         ],
         "decks": [
@@ -139,6 +156,25 @@ def group_json(group: groups.Group) -> dict[str, Any]:
             for index, p in enumerate(group_decks)
         ],
         "sessions": sessions,
+    }
+
+
+def _rating_json(skill: ratings.Skill) -> dict[str, float]:
+    return {"rating": skill.rating, "moved": skill.moved, "mu": skill.mu, "sigma": skill.sigma}
+
+
+def _latest_ratings(board: ratings.Board, player: str) -> dict[str, Any]:
+    """A player's latest ratings as the JSON writes them: ``rating`` over all games (None
+    before their first finished game), ``game_ratings`` in each game they played."""
+    overall = board.get(ratings.ALL_GAMES, {}).get(player)
+    in_games = [
+        {"game": game, "lower_is_better": lower, "rating": _rating_json(rated[player])}
+        for (game, lower), rated in sorted(board.items())
+        if (game, lower) != ratings.ALL_GAMES and player in rated
+    ]
+    return {
+        "rating": None if overall is None else _rating_json(overall),
+        "game_ratings": in_games,
     }
 
 
@@ -169,15 +205,20 @@ def _uncell(text: str) -> str:
 
 def group_csv(group: groups.Group) -> str:
     """A "group" row (its name and the file's format version), a "player" row per player
-    in order, a "session" row per session with its export (as in the JSON) in "session"."""
-    exported = group_json(group)
+    in order, a "session" row per session with its export (as in the JSON) in "session";
+    then a "rating" row per player per rated session, in the order of the sessions and
+    their seats: the session's number, the player's name and their ratings after it, as
+    the pages show them (``RATING_COLUMNS``)."""
+    played = _sessions_and_seated(group.id)
+    exported = _group_file(group, played)
+    blank = [""] * len(RATING_COLUMNS)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
-    writer.writerow(["group", FORMAT_VERSION, _cell(group.name), "", "", ""])
+    writer.writerow(EXPORTED_COLUMNS)
+    writer.writerow(["group", FORMAT_VERSION, _cell(group.name), "", "", "", *blank])
     for player in exported["players"]:
         cells = (player["name"], player["colour"], player["emoji"])
-        writer.writerow(["player", player["number"], *map(_cell, cells), ""])
+        writer.writerow(["player", player["number"], *map(_cell, cells), "", *blank])
     for deck in exported["decks"]:
         # A deck's game and sizes are no cells of their own: its row carries them as JSON.
         text = json.dumps(
@@ -185,10 +226,23 @@ def group_csv(group: groups.Group) -> str:
             ensure_ascii=False,
             separators=(",", ":"),
         )
-        writer.writerow(["deck", deck["number"], _cell(deck["name"]), "", "", text])
+        writer.writerow(["deck", deck["number"], _cell(deck["name"]), "", "", text, *blank])
     for number, session in enumerate(exported["sessions"]):
         text = json.dumps(session, ensure_ascii=False, separators=(",", ":"))
-        writer.writerow(["session", number, "", "", "", text])
+        writer.writerow(["session", number, "", "", "", text, *blank])
+    names = {player.id: player.name for player in group.players}
+    after = ratings.after_each_session(group.id)
+    for number, (session_id, seated) in enumerate(played):
+        rated = after.get(session_id, {})
+        for player_id in seated.values():
+            if player_id in rated and player_id in names:
+                skills = rated[player_id]
+                figures = (
+                    ratings.shown(figure)
+                    for skill in (skills.overall, skills.in_game)
+                    for figure in (skill.rating, skill.moved)
+                )
+                writer.writerow(["rating", number, _cell(names[player_id]), "", "", "", *figures])
     return out.getvalue()
 
 
@@ -206,21 +260,23 @@ def csv_as_json(text: str) -> dict[str, Any]:
             "line break must be in quotes.",
             "file",
         ) from None
-    if not rows or tuple(rows[0]) != CSV_COLUMNS:
+    # A file of before the ratings were exported has none of their columns.
+    if not rows or tuple(rows[0]) not in (EXPORTED_COLUMNS, CSV_COLUMNS):
         raise IllegalAction(
-            f"This is not a group CSV file: its first row must be {','.join(CSV_COLUMNS)}.",
+            f"This is not a group CSV file: its first row must be {','.join(EXPORTED_COLUMNS)}.",
             "row 1",
         )
+    columns = tuple(rows[0])
     data: dict[str, Any] = {"format": FORMAT, "players": [], "decks": [], "sessions": []}
     for number, row in enumerate(rows[1:], start=2):
         if not any(row):
             continue
-        if len(row) != len(CSV_COLUMNS):
+        if len(row) != len(columns):
             raise IllegalAction(
-                f"Row {number} has {len(row)} columns; each row has {len(CSV_COLUMNS)}.",
+                f"Row {number} has {len(row)} columns; each row has {len(columns)}.",
                 f"row {number}",
             )
-        cells = dict(zip(CSV_COLUMNS, row, strict=True))
+        cells = dict(zip(columns, row, strict=True))
         kind = cells["kind"]
         if kind == "group":
             if "name" in data:
@@ -246,9 +302,10 @@ def csv_as_json(text: str) -> dict[str, Any]:
             data["decks"].append({**deck, "name": _uncell(cells["name"])})
         elif kind == "session":
             data["sessions"].append(_cell_json(cells["session"], number, "a session's JSON"))
-        else:
+        elif kind != "rating":  # ratings are rated again from the sessions
             raise IllegalAction(
-                f"Row {number}, column kind must be group, player, deck or session, not {kind!r}.",
+                f"Row {number}, column kind must be group, player, deck, session or rating, "
+                f"not {kind!r}.",
                 f"row {number}, column kind",
             )
     if "name" not in data:

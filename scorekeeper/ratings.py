@@ -250,3 +250,29 @@ def kept_of(group_id: str) -> Board:
     for row in latest:
         board.setdefault((row.game, row.lower_is_better), {})[str(row.player_id)] = _skill(row)
     return board
+
+
+@dataclass(frozen=True)
+class AfterGame:
+    """A player's ratings after one session: over all the group's games, and in its game."""
+
+    overall: Skill
+    in_game: Skill
+
+
+def after_each_session(group_id: str) -> dict[str, dict[int, AfterGame]]:
+    """Each rated session of the group (by id): each of its players' (by id) ratings
+    after it, as the exports write them."""
+    skills: dict[tuple[str, int], dict[bool, Skill]] = {}
+    for row in Rating.select().where(Rating.group == group_id):
+        scopes = skills.setdefault((row.session_id, row.player_id), {})
+        scopes[(row.game, row.lower_is_better) == ALL_GAMES] = _skill(row)
+    after: dict[str, dict[int, AfterGame]] = {}
+    for (session, player), scopes in skills.items():
+        after.setdefault(session, {})[player] = AfterGame(scopes[True], scopes[False])
+    return after
+
+
+def shown(figure: float) -> float:
+    """A rating, or its movement, as the pages show it: to one decimal, never -0.0."""
+    return round(figure, 1) + 0.0

@@ -245,11 +245,28 @@ class PlayerChange(Closed):
     )
 
 
+class ExportedGameRating(Closed):
+    game: str = Field(description="The game's slug.")
+    lower_is_better: bool = Field(description="A score sheet where the lowest wins apart.")
+    rating: RatingFigures
+
+
 class ExportedPlayer(Closed):
     number: int = Field(ge=0, description="The player's place in the list, from 0.")
     name: str = Name
     colour: str = Field(pattern=COLOUR_PATTERN, description="`#rrggbb`, or empty.")
     emoji: str = Field(max_length=EMOJI_MAX_LENGTH, description="One emoji, or empty.")
+    rating: RatingFigures | None = Field(
+        default=None,
+        description="For reading only (an import ignores it and rates the sessions it "
+        "makes): the player's rating over all games after their latest finished game; "
+        "null before their first.",
+    )
+    game_ratings: list[ExportedGameRating] = Field(
+        default=[],
+        description="For reading only, as `rating`: the player's rating in each game they "
+        "finished, by slug.",
+    )
 
 
 class ExportedDeck(Closed):
@@ -293,6 +310,7 @@ class GroupImport(GroupExport):
 
 
 MODELS: tuple[type[BaseModel], ...] = (
+    ExportedGameRating,
     ExportedPlayer,
     ExportedDeck,
     GroupExport,
@@ -473,20 +491,38 @@ _EXPORT_EXAMPLE: Schema = {
     "format_version": 1,
     "name": "Friday night",
     "players": [
-        {"number": 0, "name": "Ana", "colour": "#1f77b4", "emoji": "🦊"},
-        {"number": 1, "name": "Bo", "colour": "", "emoji": ""},
+        {
+            "number": 0,
+            "name": "Ana",
+            "colour": "#1f77b4",
+            "emoji": "🦊",
+            "rating": _ANA_RATED,
+            "game_ratings": [{"game": "yardkle", "lower_is_better": False, "rating": _ANA_RATED}],
+        },
+        {
+            "number": 1,
+            "name": "Bo",
+            "colour": "",
+            "emoji": "",
+            "rating": _BO_RATED,
+            "game_ratings": [{"game": "yardkle", "lower_is_better": False, "rating": _BO_RATED}],
+        },
     ],
     "decks": [
         {"number": 0, "game": "yadokarick", "name": "Green tin", "sizes": {"green 25": 3}},
     ],
+    # The ratings are after a Yardkle game Bo won, whose export is left out here.
     "sessions": [],
 }
 _CSV_EXAMPLE = (
-    "kind,number,name,colour,emoji,session\r\n"
-    "group,1,Friday night,,,\r\n"
-    "player,0,Ana,#1f77b4,🦊,\r\n"
-    "player,1,Bo,,,\r\n"
-    'deck,0,Green tin,,,"{""game"":""yadokarick"",""sizes"":{""green 25"":3}}"\r\n'
+    "kind,number,name,colour,emoji,session,rating,rating_change,game_rating,game_rating_change\r\n"
+    "group,1,Friday night,,,,,,,\r\n"
+    "player,0,Ana,#1f77b4,🦊,,,,,\r\n"
+    "player,1,Bo,,,,,,,\r\n"
+    'deck,0,Green tin,,,"{""game"":""yadokarick"",""sizes"":{""green 25"":3}}",,,,\r\n'
+    # The session row of a Yardkle game Bo won (its JSON) left out here.
+    "rating,0,Ana,,,,-1.8,-1.8,-1.8,-1.8\r\n"
+    "rating,0,Bo,,,,3.4,3.4,3.4,3.4\r\n"
 )
 
 
@@ -636,12 +672,18 @@ def group_paths() -> Schema:
                 "tags": ["export"],
                 "summary": "Export a whole group as CSV",
                 "description": (
-                    "The columns kind, number, name, colour, emoji, session: one `group` row "
+                    "The columns kind, number, name, colour, emoji, session, rating, "
+                    "rating_change, game_rating, game_rating_change: one `group` row "
                     "(number: the format version; name), a `player` row per player in order "
                     "(number from 0, name, colour, emoji), a `deck` row per deck (number from "
                     "0, name; session: its game and sizes as JSON), a `session` row per "
-                    "session (number from 0; session: its JSON as in `GroupExport`). Text "
-                    "starting "
+                    "session (number from 0; session: its JSON as in `GroupExport`); then a "
+                    "`rating` row per player per rated session (number: the session's; name: "
+                    "the player's) with the columns rating, rating_change (over all games) "
+                    "and game_rating, game_rating_change (in that game): the player's rating "
+                    "after it and how much that session moved it, to one decimal as the "
+                    "pages show them; an import ignores them (and reads files without those "
+                    "columns) and rates the sessions it makes. Text starting "
                     "with =, +, -, @ or ' is prefixed with ' (an import strips it). "
                     "No key needed."
                 ),

@@ -3,18 +3,23 @@ its page and in the API, every refusal writing nothing."""
 
 from __future__ import annotations
 
+import csv
 import io
+import itertools
 import json
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 from conftest import API, assert_error, page_error
 from flask import Flask
 from flask.testing import FlaskClient
+from test_charts_and_stats import rows_of
 
-from scorekeeper import group_export, groups, lifecycle, session_views, store
+from scorekeeper import group_export, groups, lifecycle, ratings, session_views, store
 from scorekeeper.db import database
 from scorekeeper.games import GAMES
+from scorekeeper.games.base import MINUS
 from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, Seat
 
 
@@ -81,6 +86,25 @@ def group_id(app: Flask) -> str:
     return played_group(app)
 
 
+def without_ratings(player: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in player.items() if key not in ("rating", "game_ratings")}
+
+
+def shown(rating: dict[str, float]) -> str:
+    """A rating of a group file as the pages round it, its movement after it: "3.4 +3.4"."""
+    return f"{rating['rating']:.1f} {rating['moved']:+.1f}"
+
+
+def ratings_shown(player: dict[str, Any]) -> tuple[str | None, dict[str, str]]:
+    """A player's ratings in a group file: over all games, and in each game by slug (a
+    score sheet where the lowest wins with "lowest" after it)."""
+    overall = player["rating"]
+    return None if overall is None else shown(overall), {
+        rated["game"] + (" lowest" if rated["lower_is_better"] else ""): shown(rated["rating"])
+        for rated in player["game_ratings"]
+    }
+
+
 def test_the_json_export_names_players_in_order_and_each_seats_player_by_number(
     client: FlaskClient, group_id: str
 ) -> None:
@@ -90,10 +114,16 @@ def test_the_json_export_names_players_in_order_and_each_seats_player_by_number(
         1,
         "Friday night",
     )
-    assert exported["players"] == [
+    assert [without_ratings(player) for player in exported["players"]] == [
         {"number": 0, "name": "Ann", "colour": "#d62728", "emoji": "🦊"},
         {"number": 1, "name": "Bo", "colour": "", "emoji": ""},
         {"number": 2, "name": "Cy", "colour": "", "emoji": "🐢"},
+    ]
+    # Ann won the one finished game, the score sheet, over Bo; Cy finished none.
+    assert [ratings_shown(player) for player in exported["players"]] == [
+        ("3.4 +3.4", {"score-sheet": "3.4 +3.4"}),
+        ("-1.8 -1.8", {"score-sheet": "-1.8 -1.8"}),
+        (None, {}),
     ]
     sessions = exported["sessions"]
     assert [s["game"] for s in sessions] == ["yardkle", "score-sheet", "cryptruck"]
@@ -143,16 +173,22 @@ def test_a_csv_export_imported_on_the_page_exports_the_same_file(
     text = first.get_data(as_text=True)
     lines = text.split("\r\n")
     assert lines[:5] == [
-        "kind,number,name,colour,emoji,session",
-        "group,1,Friday night,,,",
-        "player,0,Ann,#d62728,🦊,",
-        "player,1,Bo,,,",
-        "player,2,Cy,,🐢,",
+        "kind,number,name,colour,emoji,session,rating,rating_change,game_rating,game_rating_change",
+        "group,1,Friday night,,,,,,,",
+        "player,0,Ann,#d62728,🦊,,,,,",
+        "player,1,Bo,,,,,,,",
+        "player,2,Cy,,🐢,,,,,",
     ]
     assert [line.split(",")[:2] for line in lines[5:8]] == [
         ["session", "0"],
         ["session", "1"],
         ["session", "2"],
+    ]
+    # Then the ratings after each finished session: the score sheet Ann won over Bo.
+    assert lines[8:] == [
+        "rating,1,Ann,,,,3.4,3.4,3.4,3.4",
+        "rating,1,Bo,,,,-1.8,-1.8,-1.8,-1.8",
+        "",
     ]
     new_id = imported_id(upload(client, text, "friday.csv"))
     assert client.get(f"/g/{new_id}/export.csv").get_data(as_text=True) == text
@@ -349,3 +385,114 @@ def test_a_number_too_long_to_read_is_refused_in_words_not_with_python_advice(
         shown = page.get_data(as_text=True)
         assert "not valid JSON (a number has more than 4300 digits)" in shown
         assert "sys." not in shown
+
+
+@pytest.fixture
+def three_games(app: Flask, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Ann, Bo and Cy: a score sheet Ann won, Bo second, Cy last; one Bo won over Cy; then
+    one where the lowest wins that Cy won over Ann. A write is a minute after the one
+    before: files keep the second a session ended, so the import rates them in that order."""
+    minutes = itertools.count()
+    monkeypatch.setattr(
+        store, "utc_now", lambda: datetime(2099, 1, 1) + timedelta(minutes=next(minutes))
+    )
+    with app.app_context(), database.connection_context():
+        group = groups.create("Three games", ["Ann", "Bo", "Cy"])
+        for names, points, options in (
+            (["Ann", "Bo", "Cy"], [10, 5, 0], {"target": 10}),
+            (["Bo", "Cy"], [10, 0], {"target": 10}),
+            (["Cy", "Ann"], [0, 20], {"target": 20, "winner": "lowest"}),
+        ):
+            sheet = seated(group.id, names, "score-sheet", **options)
+            write(sheet, {"type": "round", "points": points})
+            assert session_views.load(sheet).finished
+        return group.id
+
+
+def test_the_group_csv_gives_each_players_rating_after_each_game_and_its_movement(
+    client: FlaskClient, three_games: str
+) -> None:
+    group_id = three_games
+    text = client.get(f"/g/{group_id}/export.csv").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    rated = [
+        [row[column] for column in ("number", "name", *group_export.RATING_COLUMNS)]
+        for row in rows
+        if row["kind"] == "rating"
+    ]
+    # OpenSkill's Plackett-Luce, to one decimal as the page shows it: over all games, then
+    # in the game (the score sheet where the lowest wins is a game of its own).
+    assert rated == [
+        ["0", "Ann", "3.3", "3.3", "3.3", "3.3"],
+        ["0", "Bo", "1.5", "1.5", "1.5", "1.5"],
+        ["0", "Cy", "-2.8", "-2.8", "-2.8", "-2.8"],
+        ["1", "Bo", "4.4", "2.8", "4.4", "2.8"],
+        ["1", "Cy", "-4.1", "-1.4", "-4.1", "-1.4"],
+        ["2", "Cy", "-0.4", "3.8", "3.4", "3.4"],
+        ["2", "Ann", "0.5", "-2.7", "-1.8", "-1.8"],
+    ]
+    # The page's leaderboard shows the same figures after the latest game.
+    page = client.get(f"/g/{group_id}/stats").get_data(as_text=True)
+    assert [row[0] + " " + row[-1] for row in rows_of(page, "Leaderboard")[1:]] == [
+        "Bo 4.4+2.8",
+        f"Ann 0.5{MINUS}2.7",
+        f"Cy {MINUS}0.4+3.8",
+    ]
+
+
+def test_the_group_json_gives_each_players_latest_ratings_over_all_games_and_in_each(
+    client: FlaskClient, three_games: str
+) -> None:
+    players = group_file(client, three_games)["players"]
+    assert [(player["name"], *ratings_shown(player)) for player in players] == [
+        ("Ann", "0.5 -2.7", {"score-sheet": "3.3 +3.3", "score-sheet lowest": "-1.8 -1.8"}),
+        ("Bo", "4.4 +2.8", {"score-sheet": "4.4 +2.8"}),
+        ("Cy", "-0.4 +3.8", {"score-sheet": "-4.1 -1.4", "score-sheet lowest": "3.4 +3.4"}),
+    ]
+    bo = players[1]["rating"]
+    assert (round(bo["mu"], 3), round(bo["sigma"], 3)) == (27.828, 7.812)
+
+
+@pytest.mark.parametrize("kind", ["json", "csv"])
+def test_an_exported_groups_ratings_are_rated_again_by_the_import_to_the_same_figures(
+    app: Flask, client: FlaskClient, three_games: str, kind: str
+) -> None:
+    group_id = three_games
+    first = client.get(f"/g/{group_id}/export.{kind}").get_data(as_text=True)
+    # The import reads no rating: changed in the file, they come back as rated.
+    if kind == "json":
+        tampered = json.loads(first)
+        for player in tampered["players"]:
+            player["rating"] = None
+            player["game_ratings"] = []
+        sent = json.dumps(tampered)
+    else:
+        sent = first.replace("rating,2,Cy,,,,-0.4,3.8,3.4,3.4", "rating,2,Cy,,,,99,99,99,99")
+        assert sent != first
+    new_id = imported_id(upload(client, sent, f"three.{kind}"))
+    assert client.get(f"/g/{new_id}/export.{kind}").get_data(as_text=True) == first
+    with app.app_context(), database.connection_context():
+        kept = [ratings.kept_of(gid) for gid in (group_id, new_id)]
+        names = [
+            {str(p.id): p.name for p in groups.load(gid).players} for gid in (group_id, new_id)
+        ]
+    by_name = [
+        {
+            scope: {names[n][player]: skill for player, skill in board.items()}
+            for scope, board in kept[n].items()
+        }
+        for n in (0, 1)
+    ]
+    assert by_name[0] == by_name[1]
+
+
+def test_a_group_csv_without_the_rating_columns_is_imported(
+    client: FlaskClient, three_games: str
+) -> None:
+    group_id = three_games
+    text = client.get(f"/g/{group_id}/export.csv").get_data(as_text=True)
+    rows = [row[: len(group_export.CSV_COLUMNS)] for row in csv.reader(io.StringIO(text))]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(row for row in rows if row[0] != "rating")
+    new_id = imported_id(upload(client, out.getvalue(), "before-ratings.csv"))
+    assert client.get(f"/g/{new_id}/export.csv").get_data(as_text=True) == text

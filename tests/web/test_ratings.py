@@ -204,8 +204,8 @@ def test_kept_ratings_are_those_rated_from_scratch_after_random_ends_corrections
         exported = json.loads(json.dumps(group_export.group_json(groups.load(group.id))))
         copy = group_export.import_group(group_export.read_group(exported))
         assert kept_rows(copy.id) == from_scratch(copy.id)
-        # The files carry no rating: the import rates the sessions it makes, which end
-        # when the originals did, to the same ratings.
+        # The import reads no rating from the file: it rates the sessions it makes, which
+        # end when the originals did, to the same ratings.
         assert by_name(copy) == by_name(groups.load(group.id))
 
 
