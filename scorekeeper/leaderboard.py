@@ -52,6 +52,9 @@ class Leaderboard:
     standings: tuple[Standing, ...]
     # Each game's ratings by player (as in stats.GameRecord: slug, lower is better).
     games: ratings.Board
+    # The players (by id) in the order of each column's sort, by its key: the page's
+    # script sorts the table in place in the order the server would.
+    orders: dict[str, tuple[str, ...]]
     columns: tuple[Column, ...] = COLUMNS  # in the order shown
 
     @property
@@ -89,5 +92,12 @@ def leaderboard(counted: stats.Stats, board: ratings.Board, sort: Column) -> Lea
             )
         )
     standings.sort(key=lambda s: (-s.rating, s.name.casefold(), s.player))
-    standings.sort(key=sort.value, reverse=sort.highest_first)  # stable: ties keep that order
-    return Leaderboard(sort, tuple(standings), board)
+    orders = {
+        # Stable: ties keep the order by rating.
+        column.key: tuple(
+            s.player for s in sorted(standings, key=column.value, reverse=column.highest_first)
+        )
+        for column in COLUMNS
+    }
+    by_player = {s.player: s for s in standings}
+    return Leaderboard(sort, tuple(by_player[p] for p in orders[sort.key]), board, orders)

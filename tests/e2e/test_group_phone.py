@@ -212,9 +212,9 @@ def test_a_groups_statistics_page_fits_a_phone_and_passes_axe_in_light_and_dark(
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         check_phone_layout(page, f"group-stats-page-{scheme}")
-    # Sorted by a column's link (no script needed), which says it is sorted.
-    with page.expect_navigation():
-        page.get_by_role("link", name="Player", exact=True).click()
+    # Sorted by a tap of a column's heading (in place: the address follows), which says it
+    # is sorted; without a script its link sorts (below).
+    page.get_by_role("link", name="Player", exact=True).click()
     assert page.url.endswith("sort=name#leaderboard"), page.url
     name = page.locator("table#leaderboard thead th").nth(0)
     assert name.get_attribute("aria-sort") == "ascending"
@@ -227,6 +227,71 @@ def test_a_groups_statistics_page_fits_a_phone_and_passes_axe_in_light_and_dark(
     assert page.get_by_role("alert").inner_text() == "Choose two different players to compare."
     check_phone_layout(page, "group-stats-refused")
     audit.assert_clean()
+
+
+# The leaderboard's headings, as tapped below: each one's title, sort key, direction.
+HEADINGS = [
+    ("Player", "name", "ascending"),
+    ("Played", "played", "descending"),
+    ("Won", "won", "descending"),
+    ("Win rate", "win_rate", "descending"),
+    ("Avg. place", "average_place", "ascending"),
+    ("Rating", "rating", "descending"),
+]
+
+
+def sorted_headings(page: Any) -> list[tuple[str, str | None]]:
+    """Each heading whose aria-sort is set: (its link's text, aria-sort)."""
+    found = page.eval_on_selector_all(
+        "table#leaderboard thead th[aria-sort]",
+        "cells => cells.map(cell => [cell.querySelector('a').textContent, "
+        "cell.getAttribute('aria-sort')])",
+    )
+    return [(title, sort) for title, sort in found]
+
+
+def test_a_tap_on_a_leaderboard_heading_sorts_it_in_place_as_its_link_does_without_javascript(
+    server: str, browser: Any
+) -> None:
+    served: dict[str, list[str]] = {}
+    with phone(browser, False) as plain:
+        group_url, ids = played_group(plain, server)
+        stats = f"{group_url}/stats"
+        plain.goto(stats)
+        for title, key, direction in HEADINGS:
+            with plain.expect_navigation():
+                plain.get_by_role("link", name=title, exact=True).click()
+            query = "" if key == "rating" else f"?sort={key}"
+            assert plain.url == f"{stats}{query}#leaderboard"
+            assert sorted_headings(plain) == [(title, direction)]
+            served[key] = board_names(plain)
+    # Sorted by name, then by rating (the first sort): the board's order changes.
+    assert served["name"] == ["Ann", "Bo", "Fatoumata Ndiaye-Okonkwo", "Hana"]
+    assert served["rating"] == ["Ann", "Bo", "Hana", "Fatoumata Ndiaye-Okonkwo"]
+    with phone(browser, True) as page:
+        page.goto(stats)
+        # A mark on this page's window: a navigation would bring a window without it.
+        page.evaluate("window.sortedInPlace = true")
+        for title, key, direction in HEADINGS:
+            page.get_by_role("link", name=title, exact=True).click()
+            assert page.evaluate("window.sortedInPlace === true"), key
+            assert board_names(page) == served[key], key
+            assert sorted_headings(page) == [(title, direction)]
+            query = "" if key == "rating" else f"?sort={key}"
+            assert page.url == f"{stats}{query}#leaderboard"
+            arrows = page.locator("table#leaderboard thead .sort-arrow").all_inner_texts()
+            assert arrows == ["▲" if direction == "ascending" else "▼"]
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            check_phone_layout(page, f"group-stats-tapped-{scheme}")
+        # The head to head asked for next keeps the sort tapped.
+        page.get_by_role("link", name="Won", exact=True).click()
+        page.select_option("#duel-first", str(ids["Bo"]))
+        page.select_option("#duel-second", str(ids["Hana"]))
+        with page.expect_navigation():
+            page.get_by_role("button", name="Compare").click()
+        assert "sort=won" in page.url and board_names(page) == served["won"]
+        assert sorted_headings(page) == [("Won", "descending")]
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])

@@ -158,7 +158,7 @@ def rows_of(html: str, caption: str) -> list[list[str]]:
             re.sub(r"<[^>]+>", "", cell).strip()
             for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)
         ]
-        for row in re.findall(r"<tr>(.*?)</tr>", table.group(1), re.S)
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)
     ]
 
 
@@ -180,7 +180,9 @@ def test_the_stats_partial_shows_a_leaderboard_each_games_table_a_tap_away_and_a
         ["Bo", "3", "2", "67%", "1.3", "3.0+3.6"],
         ["Ann", "3", "2", "67%", "1.3", f"1.5{MINUS}2.1"],
     ]
-    assert '<th scope="col" class="num" aria-sort="descending">' in html
+    # The sorted heading says so, and names the players in its order for the page's script.
+    sorted_heading = '<th scope="col" class="num" aria-sort="descending" data-direction='
+    assert sorted_heading + '"descending" data-order="bo ann">' in html
     assert "The rating is OpenSkill's cautious estimate of skill" in html
     assert "<summary>Yardkle: 3 games</summary>" in html
     assert rows_of(html, "Yardkle")[1:] == [
@@ -209,7 +211,8 @@ def test_the_leaderboard_sorts_by_the_column_asked_for(app: Flask) -> None:
     board = rows_of(html, "Leaderboard")
     assert board[0][4] == "Avg. place ▲"
     assert [row[0] for row in board[1:]] == ["Ann", "Bo", "Cy"]  # 1.25, 1.33, 2.0
-    assert '<th scope="col" class="num" aria-sort="ascending">' in html
+    sorted_heading = '<th scope="col" class="num" aria-sort="ascending" data-direction='
+    assert sorted_heading + '"ascending" data-order="ann bo cy">' in html
     html = rendered(app, results, sort="name", duel=None, duel_error=None)
     assert [row[0] for row in rows_of(html, "Leaderboard")[1:]] == ["Ann", "Bo", "Cy"]
     html = rendered(app, results, sort="played", duel=None, duel_error=None)

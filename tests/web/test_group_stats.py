@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from test_charts_and_stats import rows_of
 from test_groups import make_group, player_ids, start_group_game
 
-from scorekeeper import group_totals, groups, ratings, session_views
+from scorekeeper import group_totals, groups, leaderboard, ratings, session_views
 from scorekeeper.db import write_transaction
 from scorekeeper.games.base import MINUS
 from scorekeeper.models import GameSession
@@ -415,7 +415,11 @@ def test_the_leaderboard_sorts_by_a_column_link_without_javascript(
         ["Anna", "2"],  # ties: the better rated first
         ["Cy", "2"],
     ]
-    assert '<th scope="col" class="num" aria-sort="descending"><a href' in html
+    played_order = " ".join(str(ids[name]) for name in ("Bo", "Anna", "Cy"))
+    assert (
+        '<th scope="col" class="num" aria-sort="descending" data-direction="descending" '
+        f'data-order="{played_order}"><a href'
+    ) in html
     group = played.group_id
     # Each header links the page sorted by it (the rating, the first sort, needs no query).
     assert f'<a href="/g/{group}/stats?sort=won#leaderboard">Won</a>' in html
@@ -439,3 +443,20 @@ def test_an_unknown_sort_says_which_there_are_and_the_page_still_shows(
         "Sort the leaderboard by one of: name, played, won, win_rate, average_place, rating."
     )
     assert [row[0] for row in rows_of(html, "Leaderboard")[1:]] == ["Anna", "Cy", "Bo"]
+
+
+def test_each_leaderboard_heading_names_the_players_in_the_order_the_page_sorted_by_it_shows(
+    client: FlaskClient, played: Played
+) -> None:
+    """What the page's script sorts by (static/leaderboard.js) without asking the server."""
+    _, html = stats_page(client, played.group_id)
+    orders = re.findall(r'data-order="([^"]*)"><a href="[^"]*"[^>]*>([^<]*)</a>', html)
+    assert [title for _, title in orders] == [*BOARD_HEADER[:-1], "Rating"]
+    names = {str(player): name for name, player in played.ids.items()}
+    for (order, _), key in zip(orders, leaderboard.SORTED_BY, strict=True):
+        _, sorted_page = stats_page(client, played.group_id, sort=key)
+        rows = re.findall(r'<tr data-player="(\d+)">', sorted_page)
+        assert order.split() == rows, key
+    by_title = {title: order for order, title in orders}
+    assert [names[player] for player in by_title["Won"].split()] == ["Anna", "Cy", "Bo"]
+    assert [names[player] for player in by_title["Avg. place"].split()] == ["Anna", "Bo", "Cy"]
