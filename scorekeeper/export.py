@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
-from scorekeeper import read_model
+from scorekeeper import ratings, read_model
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import (
     IllegalAction,
@@ -89,6 +89,12 @@ CSV_COLUMNS = (
     "note",
     "place",
     "winner",
+    # A seat's group player's ratings after the session, over all the group's games, then
+    # in this game (scorekeeper/ratings.py), as the statistics page shows them.
+    "rating",
+    "rating_change",
+    "game_rating",
+    "game_rating_change",
     "started_at",
     "finished_at",
 )
@@ -185,16 +191,19 @@ def game_played(view: SessionView) -> str:
 def session_csv(view: SessionView) -> str:
     """One row per seat per round (or turn): the seat's points, running total and the
     round's note as the pages show it (cards with their suit symbols); once the session is
-    finished each seat's place and whether it won (``yes``/``no``; blank while in play);
+    finished each seat's place and whether it won (``yes``/``no``; blank while in play)
+    and, for a seat of a group's player, the player's ratings after it and their changes;
     on the first row when the session started and ended (blank while in play)."""
     game = view.game
     outcome = read_model.outcome_of(game, view.state) if view.finished else None
+    rated = ratings.after_session(view.id) if view.finished else {}
     times = session_times(view)
     rows = []
     for number, row in enumerate(game.score_rows(view.state)):
         seat = None if outcome is None else outcome.seats.get(row.seat)
         rows.append(
             {
+                **_ratings_after(rated.get(row.seat)),
                 "game": game_played(view),
                 "round": row.round,
                 "seat": row.seat,
@@ -208,6 +217,17 @@ def session_csv(view: SessionView) -> str:
             }
         )
     return csv_table(CSV_COLUMNS, rows)
+
+
+def _ratings_after(after: ratings.AfterGame | None) -> dict[str, float]:
+    if after is None:
+        return {}
+    return {
+        "rating": ratings.shown(after.overall.rating),
+        "rating_change": ratings.shown(after.overall.moved),
+        "game_rating": ratings.shown(after.in_game.rating),
+        "game_rating_change": ratings.shown(after.in_game.moved),
+    }
 
 
 def session_grid_csv(view: SessionView) -> str:

@@ -273,6 +273,21 @@ def after_each_session(group_id: str) -> dict[str, dict[int, AfterGame]]:
     return after
 
 
+def after_session(session_id: str) -> dict[int, AfterGame]:
+    """The ratings after a session of its seats (by position) that had a group player;
+    none for a session of no group, nor for one not rated (in play)."""
+    seats = Seat.select(Seat.position, Seat.player).where(
+        (Seat.session == session_id) & Seat.player.is_null(False)
+    )
+    position = {seat.player_id: seat.position for seat in seats}
+    skills: dict[int, dict[bool, Skill]] = {}
+    for row in Rating.select().where(Rating.session == session_id):
+        if row.player_id in position:
+            scopes = skills.setdefault(position[row.player_id], {})
+            scopes[(row.game, row.lower_is_better) == ALL_GAMES] = _skill(row)
+    return {seat: AfterGame(scopes[True], scopes[False]) for seat, scopes in skills.items()}
+
+
 def shown(figure: float) -> float:
     """A rating, or its movement, as the pages show it: to one decimal, never -0.0."""
     return round(figure, 1) + 0.0

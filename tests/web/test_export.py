@@ -18,7 +18,10 @@ from flask.testing import FlaskClient
 from scorekeeper.db import database
 from scorekeeper.models import GameSession
 
-CSV_HEADER = "game,round,seat,player,points,running_total,note,place,winner,started_at,finished_at"
+CSV_HEADER = (
+    "game,round,seat,player,points,running_total,note,place,winner,"
+    "rating,rating_change,game_rating,game_rating_change,started_at,finished_at"
+)
 
 
 def session_count(app: Flask) -> int:
@@ -94,11 +97,11 @@ def test_csv_names_the_game_on_each_row_and_when_it_started_on_the_first_only(
     # Still in play: no place nor winner yet, and no end.
     assert response.get_data(as_text=True) == (
         f"{CSV_HEADER}\r\n"
-        f"Yardkle,1,0,Ann,1050,1050,banked,,,{started},\r\n"
-        "Yardkle,1,1,Bo,0,0,Yardkle,,,,\r\n"
-        "Yardkle,1,2,Cy,600,600,entered as a total,,,,\r\n"
-        "Yardkle,2,0,Ann,300,1350,entered as a total,,,,\r\n"
-        "Yardkle,2,1,Bo,600,600,banked,,,,\r\n"
+        f"Yardkle,1,0,Ann,1050,1050,banked,,,,,,,{started},\r\n"
+        "Yardkle,1,1,Bo,0,0,Yardkle,,,,,,,,\r\n"
+        "Yardkle,1,2,Cy,600,600,entered as a total,,,,,,,,\r\n"
+        "Yardkle,2,0,Ann,300,1350,entered as a total,,,,,,,,\r\n"
+        "Yardkle,2,1,Bo,600,600,banked,,,,,,,,\r\n"
     )
 
 
@@ -129,20 +132,23 @@ def test_csv_of_a_finished_game_gives_each_players_place_and_win(client: FlaskCl
     )
     rows = csv_rows(response.get_data(as_text=True))
     assert rows[0] == CSV_HEADER.split(",")
-    assert rows[1] == ["Hearts", "1", "0", "Ann", "10", "10", "", "3", "no", started, finished]
+    # No group: no rating.
+    assert rows[1] == [
+        "Hearts", "1", "0", "Ann", "10", "10", "", "3", "no", "", "", "", "", started, finished
+    ]  # fmt: skip
     # The session's times once; each seat's place and win on each of its rows.
     assert [row[1:] for row in rows[2:]] == [
-        ["1", "1", "Bo", "4", "4", "", "1", "yes", "", ""],
-        ["1", "2", "Cy", "20", "20", "", "4", "no", "", ""],
-        ["1", "3", "Di", "6", "6", "", "1", "yes", "", ""],
-        ["2", "0", "Ann", "10", "20", "", "3", "no", "", ""],
-        ["2", "1", "Bo", "4", "8", "", "1", "yes", "", ""],
-        ["2", "2", "Cy", "20", "40", "", "4", "no", "", ""],
-        ["2", "3", "Di", "6", "12", "", "1", "yes", "", ""],
-        ["3", "0", "Ann", "10", "30", "", "3", "no", "", ""],
-        ["3", "1", "Bo", "4", "12", "", "1", "yes", "", ""],
-        ["3", "2", "Cy", "11", "51", "", "4", "no", "", ""],
-        ["3", "3", "Di", "0", "12", "", "1", "yes", "", ""],
+        ["1", "1", "Bo", "4", "4", "", "1", "yes", "", "", "", "", "", ""],
+        ["1", "2", "Cy", "20", "20", "", "4", "no", "", "", "", "", "", ""],
+        ["1", "3", "Di", "6", "6", "", "1", "yes", "", "", "", "", "", ""],
+        ["2", "0", "Ann", "10", "20", "", "3", "no", "", "", "", "", "", ""],
+        ["2", "1", "Bo", "4", "8", "", "1", "yes", "", "", "", "", "", ""],
+        ["2", "2", "Cy", "20", "40", "", "4", "no", "", "", "", "", "", ""],
+        ["2", "3", "Di", "6", "12", "", "1", "yes", "", "", "", "", "", ""],
+        ["3", "0", "Ann", "10", "30", "", "3", "no", "", "", "", "", "", ""],
+        ["3", "1", "Bo", "4", "12", "", "1", "yes", "", "", "", "", "", ""],
+        ["3", "2", "Cy", "11", "51", "", "4", "no", "", "", "", "", "", ""],
+        ["3", "3", "Di", "0", "12", "", "1", "yes", "", "", "", "", "", ""],
     ]
     assert {row[0] for row in rows[1:]} == {"Hearts"}
 
@@ -218,7 +224,7 @@ def test_csv_leaves_out_undone_turns(table: Table) -> None:
     started = table.state()["started_at"]
     assert rows == [
         CSV_HEADER.split(","),
-        ["Yardkle", "1", "0", "Ann", "500", "500", "entered as a total", "", "", started, ""],
+        ["Yardkle", "1", "0", "Ann", "500", "500", "entered as a total", *[""] * 6, started, ""],
     ]
 
 

@@ -496,3 +496,19 @@ def test_a_group_csv_without_the_rating_columns_is_imported(
     csv.writer(out, lineterminator="\r\n").writerows(row for row in rows if row[0] != "rating")
     new_id = imported_id(upload(client, out.getvalue(), "before-ratings.csv"))
     assert client.get(f"/g/{new_id}/export.csv").get_data(as_text=True) == text
+
+
+def test_a_group_games_session_csv_gives_each_seats_ratings_after_it(
+    app: Flask, client: FlaskClient, three_games: str
+) -> None:
+    with app.app_context(), database.connection_context():
+        played = GameSession.select().where(GameSession.group == three_games)
+        last = played.order_by(GameSession.created_at.desc()).get().id
+    text = client.get(f"/s/{last}/export.csv").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    columns = ("player", "place", *group_export.RATING_COLUMNS)
+    # The last game, where the lowest wins: Cy won it over Ann; as the group CSV says.
+    assert [[row[column] for column in columns] for row in rows] == [
+        ["Cy", "1", "-0.4", "3.8", "3.4", "3.4"],
+        ["Ann", "2", "0.5", "-2.7", "-1.8", "-1.8"],
+    ]
