@@ -289,7 +289,7 @@ _EXPORT_EXAMPLE: Schema = {
     "finished_at": None,
 }
 
-_TURN_EXAMPLE: Schema = {"round": 1, "seat": 0, "points": 650, "result": "quick"}
+_TURN_EXAMPLE: Schema = {"round": 1, "seat": 0, "points": 650, "result": "quick", "lost": 0}
 _PAGE_LINKS_EXAMPLE: Schema = {
     "session": f"{_BASE}/api/v1/sessions/{_SESSION_ID}",
     "newer": None,

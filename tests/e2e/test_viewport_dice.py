@@ -137,6 +137,15 @@ def roll(phone: Phone, *dice: int) -> None:
         tap(page, button(page, "Record the roll"), f"recording {dice}")
 
 
+def headline(page: Any) -> str:
+    """The last ruling's one line, checked whole: its words are not cut by the line's end
+    (where it stands, on the first screen above the input, check_next_input checks)."""
+    line = page.locator("#ruling-line")
+    cut = line.evaluate("line => line.scrollWidth > line.clientWidth")
+    assert not cut, f"the one-line result is cut: {line.inner_text()!r}"
+    return str(line.inner_text())
+
+
 def test_with_javascript_a_yardkle_roll_records_on_its_last_die(server: str, browser: Any) -> None:
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
@@ -210,6 +219,7 @@ def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(
 
     roll(phone, 2, 3, 4, 6, 4, 2)
     assert "Yardkle!" in ruling(page)
+    assert headline(page) == "Yardkle! Bo scores nothing"
 
     roll(phone, 1, 2, 3, 4, 5, 6)
     tap(page, button(page, "Set aside, roll on"), "Cy's hot dice")
@@ -237,6 +247,7 @@ def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(
     roll(phone, 2, 2, 2, 3, 4, 6)
     roll(phone, 2, 3, 4)
     assert "Yardkle!" in ruling(page)
+    assert headline(page) == "Yardkle! Gus loses 200"
 
     tap(page, page.locator("summary"), "opening the whole-turn total", records=False)
     page.fill("#points", "500")
@@ -252,6 +263,26 @@ def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(
         "0 not in",
         "500",
     ]
+
+
+def test_a_yardkle_bust_says_whole_on_the_first_screen_what_a_long_name_lost(
+    server: str, phone: Phone
+) -> None:
+    page = phone.page
+    start(page, server, "yardkle", ["Maximilianus", "Bo"])
+    roll(phone, 1, 1, 1, 5, 5, 2)
+    tap(page, button(page, "Set aside, roll on"), "three 1s and two 5s")
+    roll(phone, 1)  # hot dice: the 1 is set aside by the next roll
+    roll(phone, 5, 2, 3, 4, 6, 6)
+    tap(page, button(page, "Set aside, roll on"), "the 5")
+    roll(phone, 2, 3, 4, 6, 2)
+    assert headline(page) == "Yardkle! Maximilianus loses 1,250"
+    assert "Bo rolls next" in ruling(page)
+    suffix = "js" if phone.javascript else "no-js"
+    os.makedirs(SHOTS, exist_ok=True)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=f"{SHOTS}/yardkle-bust-{suffix}-{scheme}.png")
 
 
 # --- Yadokarick ----------------------------------------------------------------------

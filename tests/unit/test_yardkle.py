@@ -363,10 +363,32 @@ def test_yardkle_loses_the_turn_total_and_passes_play_to_the_left() -> None:
     assert state.current == 1
     assert state.turn.total == 0
     assert state.turn.dice_left == 6
-    assert state.turns == (TurnRecord(1, 0, 0, "yardkle"),)
+    assert state.turns == (TurnRecord(1, 0, 0, "yardkle", lost=1000),)
     assert GAME.ruling(state).startswith(
         "Yardkle! Ann rolled 2 3 4: no scoring die; the 1000 of this turn is lost."
     )
+
+
+def test_a_yardkle_keeps_the_turn_total_it_lost_on_the_turns_record() -> None:
+    # Bo's first roll busts (nothing lost); Cy's forced set-aside of the lone 5 (150 and
+    # 50 cannot enter) counts in what the next roll loses; a bank and a total lose nothing.
+    state = play(
+        new_game(),
+        Roll((1, 1, 1, 5, 2, 3)),
+        Keep((1, 1, 1, 5), bank=True),
+        Roll((2, 3, 4, 6, 4, 2)),
+        Roll((1, 5, 2, 3, 4, 6)),
+        Keep((1, 5)),
+        Roll((5, 2, 3, 4)),
+        Roll((2, 3, 4)),
+        QuickTurn(300),
+    )
+    assert [(record.result, record.points, record.lost) for record in state.turns] == [
+        ("banked", 1050, 0),
+        ("yardkle", 0, 0),
+        ("yardkle", 0, 200),
+        ("quick", 300, 0),
+    ]
 
 
 def test_yardkle_example_sentence_names_the_lost_total() -> None:

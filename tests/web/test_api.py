@@ -520,7 +520,9 @@ def test_a_retried_request_key_answers_the_first_answer_in_the_form_the_retry_pr
     assert again.get_json() == first.get_json()
     assert again.headers["Preference-Applied"] == "return=minimal"
     assert whole.get_json() == first.get_json() | {"state": session.read()["state"]}
-    assert session.records()["turns"] == [{"seat": 0, "round": 1, "points": 500, "result": "quick"}]
+    assert session.records()["turns"] == [
+        {"seat": 0, "round": 1, "points": 500, "result": "quick", "lost": 0}
+    ]
 
 
 def test_a_request_key_that_is_not_a_string_is_422(client: FlaskClient) -> None:

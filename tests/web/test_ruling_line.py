@@ -75,9 +75,13 @@ def test_a_yardkle_bust_and_a_bank_say_the_turns_result(client: FlaskClient) -> 
     banked = session(client, "yardkle", seats, *first[:1], {**first[1], "bank": True})
     assert ruling_line(client, banked) == "Ann banks 1,050: total 1,050"
     bust = session(client, "yardkle", seats, *first, {"type": "roll", "dice": [2, 3]})
-    assert ruling_line(client, bust) == (
-        "Yardkle! Ann rolled 2 3: no scoring die; the 1050 of this turn is lost."
+    # The line says what the turn lost; the whole ruling below says which roll did it.
+    assert ruling_line(client, bust) == "Yardkle! Ann loses 1,050"
+    assert "Yardkle! Ann rolled 2 3: no scoring die; the 1050 of this turn is lost." in (
+        client.get(bust).get_data(as_text=True)
     )
+    first_roll = session(client, "yardkle", seats, {"type": "roll", "dice": [2, 3, 4, 6, 4, 2]})
+    assert ruling_line(client, first_roll) == "Yardkle! Ann scores nothing"
 
 
 def test_a_yadokarick_trick_says_who_takes_how_many(client: FlaskClient) -> None:

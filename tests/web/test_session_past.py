@@ -106,13 +106,15 @@ def test_the_rounds_pages_hold_the_score_rows_and_the_records_the_state_leaves_o
     assert pages[2]["rounds"] == exported["rounds"][:30]
     turns = [turn for p in reversed(pages) for turn in p["records"]["turns"]]
     assert turns == [
-        {"round": n // 2 + 1, "seat": n % 2, "points": 50, "result": "quick"} for n in range(230)
+        {"round": n // 2 + 1, "seat": n % 2, "points": 50, "result": "quick", "lost": 0}
+        for n in range(230)
     ]
     assert pages[0]["records"]["turns"][-1] == {
         "round": 115,
         "seat": 1,
         "points": 50,
         "result": "quick",
+        "lost": 0,
     }
     # The state carries the round in progress and the newest turn in their place.
     state = session.read()["state"]

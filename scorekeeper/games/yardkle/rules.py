@@ -371,12 +371,14 @@ NEW_TURN = Turn(total=0, dice_left=ALL_DICE, pending_roll=None, hot_dice=False, 
 
 @dataclass(frozen=True)
 class TurnRecord:
-    """One finished turn: quick = entered as a total (0 = a scoreless turn)."""
+    """One finished turn: quick = entered as a total (0 = a scoreless turn); a Yardkle's
+    ``lost`` is the turn's total that the roll lost (0 for every other turn)."""
 
     round: int
     seat: int
     points: int
     result: TurnResult
+    lost: int = 0
 
 
 @dataclass(frozen=True)
@@ -607,8 +609,9 @@ def _game_over(state: State) -> str:
     return f"Game over: {and_list([state.players[s] for s in seats])} share the win with {top}."
 
 
-def _end_turn(state: State, points: int, result: TurnResult, ruling: str) -> State:
-    """Record the turn, start the final round or end the game, and pass the dice on."""
+def _end_turn(state: State, points: int, result: TurnResult, ruling: str, lost: int = 0) -> State:
+    """Record the turn (``lost``: a Yardkle's lost total), start the final round or end
+    the game, and pass the dice on."""
     seat, name = state.current, state.current_player
     scores = list(state.scores)
     scores[seat] += points
@@ -625,7 +628,7 @@ def _end_turn(state: State, points: int, result: TurnResult, ruling: str) -> Sta
             )
     following = (seat + 1) % len(state.players)
     finished = final_by is not None and following == final_by
-    turns = state.turns.plus(TurnRecord(state.round_number, seat, points, result))
+    turns = state.turns.plus(TurnRecord(state.round_number, seat, points, result, lost))
 
     def ended(ruling: str) -> State:
         return evolve(
@@ -691,7 +694,7 @@ def _apply_roll(state: State, action: Roll) -> State:
             else "the turn scores nothing"
         )
         ruling = f"Yardkle! {name} rolled {_dice_text(dice)}: no scoring die; {lost}."
-        return _end_turn(state, 0, "yardkle", ruling)
+        return _end_turn(state, 0, "yardkle", ruling, lost=turn.total)
     ruling = (
         f"{name} rolled {_dice_text(dice)}: {_combo_list(score.combos, with_points=True)} "
         f"can score up to {_num(score.points)}."
