@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, PHONE, SHOTS, send
+from test_phone import CHROMIUM, PHONE, SHOTS, check_phone_layout, send
 
 from scorekeeper.games.yellow_dwarf.settlement import deal_size
 
@@ -355,8 +355,8 @@ RESULT_CHOICES = {
 def test_a_rounds_result_opened_takes_the_pickers_place_on_the_first_screen(
     server: str, browser: Any, game: str, javascript: bool
 ) -> None:
-    """ "Enter the round's result instead", opened, hides the card picker: its choices lie
-    under the board, on the first screen, and stay there when the form comes back refused."""
+    """ "Enter the round's result instead", opened, hides the card picker (and the board):
+    its choices lie on the first screen, and stay there when the form comes back refused."""
     created = api(f"{server}/api/v1/sessions", {"game": game, "seats": SEATS})
     if game == "yokai-septet":
         events = f"{server}/api/v1/sessions/{created['id']}/events"
@@ -459,3 +459,99 @@ def test_yellow_dwarfs_settle_step_cuts_no_taker_choice_and_keeps_the_badge_in_i
     assert words[0] <= words[1] and words[2] == "went out"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     context.close()
+
+
+FIRST_LEAD = {"type": "first-lead", "seat": 0}
+
+
+def played(server: str, created: dict[str, Any], actions: list[dict[str, Any]]) -> None:
+    """Record ``actions`` in the session ``created``, through the API."""
+    events = f"{server}/api/v1/sessions/{created['id']}/events"
+    for version, action in enumerate(actions):
+        request = urllib.request.Request(
+            events,
+            json.dumps({"version": version, "action": action}).encode(),
+            {"Content-Type": "application/json", "Authorization": f"Bearer {created['edit_key']}"},
+        )
+        urllib.request.urlopen(request, timeout=5).close()
+
+
+# Every control of a round's result entered at once, its button included.
+RESULT_CONTROLS = "details.instead form :is(input:not([type=hidden]), select, button)"
+
+
+def controls_off_screen(page: Any) -> list[str]:
+    """Each control of the open round's result form not wholly inside the screen as it is
+    scrolled now and inside the page's first 740 px, named with its box in the page."""
+    scroll, boxes = page.evaluate(
+        """(selector) => [window.scrollY, [...document.querySelectorAll(selector)]
+            .map(control => [control.name || control.textContent.trim(), control.value,
+                control.getBoundingClientRect().top, control.getBoundingClientRect().bottom])]""",
+        RESULT_CONTROLS,
+    )
+    assert len(boxes) >= 5
+    return [
+        f"{name}={value}: {top + scroll:.0f}..{bottom + scroll:.0f} (scrolled {scroll})"
+        for name, value, top, bottom in boxes
+        if top < 0 or bottom + scroll > PHONE["height"]
+    ]
+
+
+def open_the_rounds_result(page: Any) -> None:
+    """Tap "Enter the round's result instead" as a thumb does: when the card picker above
+    leaves it below the first screen, the page scrolled just enough to show it whole."""
+    summary = page.locator("details.instead > summary")
+    summary.evaluate(
+        "summary => window.scrollTo(0, Math.max(0, Math.ceil("
+        "summary.getBoundingClientRect().bottom - window.innerHeight)))"
+    )
+    summary.click()
+
+
+# Each form at its tallest: Yokai Septet with the last trick offered (a 7 as the trump
+# card) and disabled with its reason (any other); Yellow Dwarf with four players and with
+# eight, long names, paid by card points (the longest help). Each after a first event,
+# so the last ruling's line stands above the form.
+RESULT_FORMS = {
+    "yokai-septet-trump-7": ("yokai-septet", SEATS, {}, "blue 7"),
+    "yokai-septet-trump-4": ("yokai-septet", SEATS, {}, "yellow 4"),
+    "yellow-dwarf-4": ("yellow-dwarf", SEATS, {}, None),
+    "yellow-dwarf-8-points": ("yellow-dwarf", EIGHT_SEATS, {"payout": "points"}, None),
+}
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("form", list(RESULT_FORMS))
+def test_a_rounds_result_opened_has_every_choice_and_its_button_on_the_first_screen(
+    server: str, browser: Any, form: str, javascript: bool
+) -> None:
+    """ "Enter the round's result instead", opened: every choice of the form and the
+    button that records it lie wholly inside the first 740 px, light and dark, and so
+    they do when the form comes back refused, its reason above."""
+    game, seats, options, trump = RESULT_FORMS[form]
+    created = api(f"{server}/api/v1/sessions", {"game": game, "seats": seats, "options": options})
+    if trump is not None:
+        played(server, created, [{"type": "trump", "card": trump}, FIRST_LEAD])
+    else:  # round 1 entered at once: round 2 asks again
+        left = [0] + [5] * (len(seats) - 1)
+        played(server, created, [{"type": "round", "winner": 0, "left": left}])
+    suffix = "js" if javascript else "nojs"
+    for scheme in ("light", "dark"):
+        context = browser.new_context(
+            viewport=PHONE, java_script_enabled=javascript, color_scheme=scheme
+        )
+        page = context.new_page()
+        page.goto(created["links"]["join"].replace("http://localhost", server))
+        open_the_rounds_result(page)
+        for attempt in ("opened", "refused"):
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"result-form-{form}-{attempt}-{suffix}-{scheme}.png"))
+            assert controls_off_screen(page) == [], f"{attempt}, {scheme}"
+            # Made to fit, it still leaves each control a thumb's size and no sideways scroll.
+            check_phone_layout(page, f"result-form-{form}-{attempt}-{suffix}-{scheme}-whole")
+            if attempt == "opened":
+                # Sent with nothing chosen: refused, the form comes back open at the top.
+                send(page, page.locator("details.instead button[type=submit]"))
+                assert page.locator("#error").count() == 1
+                assert page.evaluate("window.scrollY") == 0
+        context.close()

@@ -569,7 +569,8 @@ def test_a_whole_game_of_round_summaries_until_a_player_cannot_pay(client: Flask
     start_state = conserved(table)
     assert start_state["chips"] == [30, 30, 30]
     assert start_state["trays"] == {"10D": 3, "JC": 6, "QS": 9, "KH": 12, "7D": 15}
-    assert f"Enter the round{APOS}s result instead of every card" in table.page()
+    # The summary's words, tags apart (opened, it keeps its first four as its heading).
+    assert f"Enter the round{APOS}s result instead of every card" in text(table.page())
 
     # Round 1: Bo goes out; Bo called 10D, Ann called 7D, Cy kept JC, Ann forgot QS.
     takers = {"10D": "called:1", "JC": "kept:2", "QS": "forgot:0", "KH": "", "7D": "called:0"}
