@@ -137,12 +137,19 @@ def roll(phone: Phone, *dice: int) -> None:
         tap(page, button(page, "Record the roll"), f"recording {dice}")
 
 
-def headline(page: Any) -> str:
+def headline(page: Any, name_cut: bool = False) -> str:
     """The last ruling's one line, checked whole: its words are not cut by the line's end
-    (where it stands, on the first screen above the input, check_next_input checks)."""
+    (where it stands, on the first screen above the input, check_next_input checks), nor
+    the player's name in it, unless ``name_cut`` (a name too long for the line: cut short
+    before what happened is)."""
     line = page.locator("#ruling-line")
-    cut = line.evaluate("line => line.scrollWidth > line.clientWidth")
-    assert not cut, f"the one-line result is cut: {line.inner_text()!r}"
+    cut = line.evaluate(
+        """line => [line, line.querySelector('.who')].map(
+            part => part !== null && part.scrollWidth > part.clientWidth)"""
+    )
+    assert cut == [False, name_cut], (
+        f"the one-line result, cut (line, name) {cut}: {line.inner_text()!r}"
+    )
     return str(line.inner_text())
 
 
@@ -269,7 +276,7 @@ def test_a_yardkle_bust_says_whole_on_the_first_screen_what_a_long_name_lost(
     server: str, phone: Phone
 ) -> None:
     page = phone.page
-    start(page, server, "yardkle", ["Maximilianus", "Bo"])
+    start(page, server, "yardkle", ["Maximilianus", "Wolfgang-Wilhelm"])
     roll(phone, 1, 1, 1, 5, 5, 2)
     tap(page, button(page, "Set aside, roll on"), "three 1s and two 5s")
     roll(phone, 1)  # hot dice: the 1 is set aside by the next roll
@@ -277,12 +284,20 @@ def test_a_yardkle_bust_says_whole_on_the_first_screen_what_a_long_name_lost(
     tap(page, button(page, "Set aside, roll on"), "the 5")
     roll(phone, 2, 3, 4, 6, 2)
     assert headline(page) == "Yardkle! Maximilianus loses 1,250"
-    assert "Bo rolls next" in ruling(page)
+    assert "Wolfgang-Wilhelm rolls next" in ruling(page)
     suffix = "js" if phone.javascript else "no-js"
     os.makedirs(SHOTS, exist_ok=True)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         page.screenshot(path=f"{SHOTS}/yardkle-bust-{suffix}-{scheme}.png")
+    # A name longer than the line has room for is cut short; what the roll lost is whole.
+    roll(phone, 1, 1, 1, 5, 5, 2)
+    tap(page, button(page, "Set aside, roll on"), "three 1s and two 5s")
+    roll(phone, 2)
+    assert headline(page, name_cut=True) == "Yardkle! Wolfgang-Wilhelm loses 1,100"
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=f"{SHOTS}/yardkle-bust-long-name-{suffix}-{scheme}.png")
 
 
 # --- Yadokarick ----------------------------------------------------------------------
