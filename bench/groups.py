@@ -1,13 +1,17 @@
 """What the views across sessions cost as they grow: a group's pages at 1,000 finished
-sessions against 10, and a phone's home page with 60 sessions against 1.
+sessions against 10, a phone's home page with 60 sessions against 1, and a group's JSON
+export at 1,000 finished sessions against reading the same sessions' event rows raw.
 
 They read the rows the write that ended each session kept (scorekeeper/read_model.py),
 never a session's log, so their cost grows only with the rows they list or count. Goals,
 each a ratio to its anchor measured in the same run: the group page, its statistics page
 and the API's statistics at 1,000 finished sessions at most 2 times the same at 10; the
 home page of a phone with 60 sessions (its first page lists 30) at most 2 times that of a
-phone with 1. Each is the median of repeated requests through Flask's test client, the
-anchor's and the measured one's asked in turn.
+phone with 1; the group's JSON export (``/g/<id>/export.json``) at most 3 times one SELECT
+of the same sessions' event rows, every column, fetched and not decoded. Each is the median
+of repeated requests through Flask's test client, the anchor's and the measured one's asked
+in turn; the export's first request, which makes each session's part (and keeps the finished
+ones' texts), is printed apart.
 
 The sessions are copies of one score sheet played to its end, inserted in bulk with the
 rows its write kept (scorekeeper/read_model.py) and counted in their group's totals
@@ -15,12 +19,15 @@ rows its write kept (scorekeeper/read_model.py) and counted in their group's tot
 games in; the benchmark deletes them, its groups and its phones at the
 end.
 
-Run: .venv/bin/python bench/groups.py [postgresql://user@host/db ...]
-(SQLite in a temporary directory always; each URL given is measured too.)
+Run: .venv/bin/python bench/groups.py [--sessions N] [--only WHAT[,WHAT]]
+[postgresql://user@host/db ...] (SQLite in a temporary directory always; each URL given is
+measured too). ``--sessions``: the large group's sessions (1,000); ``--only``: measure only
+these of group, stats, api, home, export.
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -208,27 +215,88 @@ def verdict(label: str, what: str, anchor: float, measured: float, small: str, l
     return met
 
 
-PAGES: tuple[tuple[str, str, Callable[[str], str]], ...] = (
-    ("group page", "Winner", lambda group_id: f"/g/{group_id}"),
-    ("statistics page", "Wins over time", lambda group_id: f"/g/{group_id}/stats"),
-    ("API statistics", '"played"', lambda group_id: f"/api/v1/groups/{group_id}/stats"),
+PAGES: tuple[tuple[str, str, str, Callable[[str], str]], ...] = (
+    ("group", "group page", "Winner", lambda group_id: f"/g/{group_id}"),
+    ("stats", "statistics page", "Wins over time", lambda group_id: f"/g/{group_id}/stats"),
+    ("api", "API statistics", '"played"', lambda group_id: f"/api/v1/groups/{group_id}/stats"),
+)
+MEASURED = ("group", "stats", "api", "home", "export")
+EXPORT_GOAL_RATIO = 3.0
+# Every column of the group's sessions' event rows, as the driver hands them over.
+RAW_EVENTS = (
+    "SELECT e.* FROM event e JOIN game_session s ON s.id = e.session_id "
+    "WHERE s.group_id = {p} ORDER BY s.created_at, e.session_id, e.seq"
 )
 
 
-def measure(database_url: str, label: str) -> bool:
+def raw_events_ms(group_id: str) -> float:
+    """The milliseconds one SELECT of the group's sessions' event rows takes, fetched."""
+    with database.connection_context():
+        start = time.perf_counter()
+        rows = database.execute_sql(RAW_EVENTS.format(p=database.param), (group_id,)).fetchall()
+        cost = (time.perf_counter() - start) * 1000
+    assert rows
+    return cost
+
+
+def export_ms(client: FlaskClient, group_id: str) -> float:
+    start = time.perf_counter()
+    response = client.get(f"/g/{group_id}/export.json")
+    cost = (time.perf_counter() - start) * 1000
+    assert response.status_code == 200, response.status_code
+    assert b'"tabletop-scorekeeper/group"' in response.get_data()
+    return cost
+
+
+def measure_export(label: str, client: FlaskClient, group_id: str, sessions: int) -> bool:
+    """The group's JSON export against reading its events raw: its first request (each
+    finished session's part made and kept) apart, then the median of TIMED requests after
+    WARM_UP, each asked in turn with a raw read."""
+    first_anchor = raw_events_ms(group_id)
+    first = export_ms(client, group_id)
+    costs: tuple[list[float], list[float]] = ([], [])
+    for attempt in range(WARM_UP + TIMED):
+        anchor, measured = raw_events_ms(group_id), export_ms(client, group_id)
+        if attempt >= WARM_UP:
+            costs[0].append(anchor)
+            costs[1].append(measured)
+    anchor, measured = statistics.median(costs[0]), statistics.median(costs[1])
+    print(
+        f"{label}: group export JSON at {sessions:,}, its first request {first:.1f} ms "
+        f"against the raw read's {first_anchor:.2f} ms: ratio {first / first_anchor:.1f} "
+        "(no goal)"
+    )
+    ratio = measured / anchor
+    met = ratio <= EXPORT_GOAL_RATIO
+    print(
+        f"{label}: group export JSON at {sessions:,} {measured:.2f} ms, its events read raw "
+        f"{anchor:.2f} ms (anchor): ratio {ratio:.2f} "
+        f"({'meets' if met else 'MISSES'} the {EXPORT_GOAL_RATIO:.0f} times goal)"
+    )
+    return met
+
+
+def measure(database_url: str, label: str, large_group: int, only: set[str]) -> bool:
     app = open_app(database_url)
     met: list[bool] = []
     with made_deleted() as made:
         with database.connection_context():
-            small, large = group_of(made, SMALL_GROUP), group_of(made, LARGE_GROUP)
+            small = group_of(made, SMALL_GROUP) if only & {"group", "stats", "api"} else ""
+            large = group_of(made, large_group) if only - {"home"} else ""
         client = app.test_client()
-        for what, shows, path in PAGES:
+        for key, what, shows, path in PAGES:
+            if key not in only:
+                continue
             anchor, measured = medians_ms(
                 (client, path(small), shows), (client, path(large), shows)
             )
             met.append(
-                verdict(label, what, anchor, measured, f"at {SMALL_GROUP}", f"at {LARGE_GROUP:,}")
+                verdict(label, what, anchor, measured, f"at {SMALL_GROUP}", f"at {large_group:,}")
             )
+        if "export" in only:
+            met.append(measure_export(label, client, large, large_group))
+        if "home" not in only:
+            return all(met)
         phones: dict[int, FlaskClient] = {}
         for sessions in (FEW_SESSIONS, MANY_SESSIONS):
             phones[sessions] = app.test_client()
@@ -250,7 +318,17 @@ def measure(database_url: str, label: str) -> bool:
 
 
 def main() -> None:
-    measure_each_database(measure)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=LARGE_GROUP)
+    parser.add_argument("--only", default=",".join(MEASURED))
+    parser.add_argument("urls", nargs="*", metavar="postgresql://...")
+    options = parser.parse_args()
+    only = set(options.only.split(","))
+    if not only <= set(MEASURED):
+        parser.error(f"--only takes {', '.join(MEASURED)}")
+    measure_each_database(
+        lambda url, label: measure(url, label, options.sessions, only), options.urls
+    )
 
 
 if __name__ == "__main__":

@@ -93,11 +93,13 @@ def sessions_deleted_afterwards() -> Iterator[NewSession]:
             GameSession.delete().where(GameSession.id.in_(made)).execute()
 
 
-def measure_each_database(measure: Callable[[str, str], bool]) -> None:
+def measure_each_database(
+    measure: Callable[[str, str], bool], urls: Sequence[str] | None = None
+) -> None:
     """``measure(url, label)`` on SQLite in a temporary folder, then on each PostgreSQL URL
-    the command line gives; exits 0 if every goal was met."""
+    in ``urls`` (None: the command line's); exits 0 if every goal was met."""
     with tempfile.TemporaryDirectory() as directory:
         met = [measure(f"sqlite:///{directory}/bench.sqlite3", "SQLite")]
-        for url in sys.argv[1:]:
+        for url in sys.argv[1:] if urls is None else urls:
             met.append(measure(url, "PostgreSQL"))
     sys.exit(0 if all(met) else 1)

@@ -20,19 +20,33 @@ it makes, in the order they ended, to the same figures.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from peewee import IntegrityError
 
-from scorekeeper import decks, groups, keys, lifecycle, ratings, session_views, store
-from scorekeeper.db import as_dicts, write_transaction
+from scorekeeper import (
+    decks,
+    export_texts,
+    groups,
+    keys,
+    lifecycle,
+    ratings,
+    session_views,
+    store,
+)
+from scorekeeper.db import Statement, database, is_sqlite, write_transaction
 from scorekeeper.export import SEAT_FIELDS, read_export, session_json
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction, check_known_fields, is_digits, json_error_text
-from scorekeeper.models import GameSession, GroupPlayer, PlayerGroup, RequestKey, Seat
+from scorekeeper.models import (
+    GroupPlayer,
+    PlayerGroup,
+    RequestKey,
+)
 
 FORMAT = "tabletop-scorekeeper/group"
 FORMAT_VERSION = 1
@@ -47,6 +61,11 @@ CSV_COLUMNS = ("kind", "number", "name", "colour", "emoji", "session")
 # then in the session's game): an import reads files with or without them, and ignores them.
 RATING_COLUMNS = ("rating", "rating_change", "game_rating", "game_rating_change")
 EXPORTED_COLUMNS = CSV_COLUMNS + RATING_COLUMNS
+# How the group file is indented (``json.dumps``), and so each session's part in its list.
+FILE_INDENT = 1
+_IN_LIST = "\n" + " " * 2 * FILE_INDENT
+_NO_SESSIONS = '"sessions": []\n}'
+_EMPTY_LIST_CLOSED = "[]\n}"
 # How large a group file an import takes (README: Limits): a group holds many sessions.
 FILE_MAX_BYTES = 128 * 1024 * 1024
 # A CSV row carries a whole session's export in one cell, longer than the csv module's
@@ -100,42 +119,192 @@ class AlreadyImported(Exception):
         self.group_id = group_id
 
 
-def _sessions_and_seated(group_id: str) -> list[tuple[str, dict[int, int]]]:
-    """The group's session ids in the order they were played (then recorded), each with
-    the group player's id in each seat that had one."""
-    rows = as_dicts(
-        Seat.select(GameSession.id.alias("played"), Seat.position, Seat.player)
-        .join(GameSession)
-        .where(GameSession.group == group_id)
-        .order_by(GameSession.created_at, Seat.id)
+class _Listed(NamedTuple):
+    """A session of the group as its export reads it, with its kept text if any."""
+
+    id: str
+    game: str
+    version: int
+    finished: bool
+    deck: str | None  # the id of the deck profile it plays with
+    # Each seat's position and the id of its group player (blank: none), as "0:7,1:,2:9".
+    seats: str
+    kept: export_texts.Kept | None
+
+
+def _listed_sql() -> str:
+    # Each session's seats in one text: its first seat's id (the order it was recorded in),
+    # then each seat's position and the id of its player (``_Listed.seats``).
+    if is_sqlite():
+        # SQLite reads a session's seats by the index on (session, position): in order.
+        seat = "t.position || ':' || coalesce(t.player_id, '')"
+        listed = f"group_concat({seat}, ',')"
+    else:
+        seat = "t.position || ':' || coalesce(t.player_id::text, '')"
+        listed = f"string_agg({seat}, ',' ORDER BY t.position)"
+    seats = f"SELECT min(t.id) || '|' || {listed} FROM seat t WHERE t.session_id = s.id"
+    # Not sorted by the database: its sort would copy the kept texts (it doubled the time).
+    return (
+        f"SELECT s.created_at, s.id, s.game, s.version, s.finished, d.profile_id, ({seats}), "
+        "k.version, k.fingerprint, k.context, k.text FROM game_session s "
+        "LEFT JOIN session_deck d ON d.session_id = s.id "
+        "LEFT JOIN export_text k ON k.session_id = s.id "
+        f"WHERE s.group_id = {database.param}"
     )
-    seated: dict[str, dict[int, int]] = {}
-    for row in rows:
-        players = seated.setdefault(str(row["played"]), {})
-        if row["player"] is not None:
-            players[int(row["position"])] = int(row["player"])
-    return list(seated.items())
 
 
-def group_json(group: groups.Group) -> dict[str, Any]:
-    return _group_file(group, _sessions_and_seated(group.id))
+# The group's sessions, each with the moment it was played, the deck profile it plays
+# with, its seats and its kept text: one row a session (a row a seat cost more to read
+# than the kept texts at 1,000 sessions).
+_LISTED = Statement(_listed_sql)
 
 
-def _group_file(group: groups.Group, played: list[tuple[str, dict[int, int]]]) -> dict[str, Any]:
+def _listed(group_id: str) -> list[_Listed]:
+    """The group's sessions in the order they were played, then recorded (their first
+    seats' order); one without seats has no part in the file."""
+    listed = []
+    # Read as the driver's tuples: peewee's rows cost more than the query.
+    for played, session_id, game, version, finished, deck, seated, *kept in _LISTED.execute(
+        group_id
+    ).fetchall():
+        if seated is None:
+            continue
+        first_seat, _, seats = seated.partition("|")
+        listed.append(
+            (
+                (played, int(first_seat)),
+                _Listed(
+                    session_id,
+                    game,
+                    version,
+                    bool(finished),
+                    deck,
+                    seats,
+                    None if kept[0] is None else export_texts.Kept(session_id, *kept),
+                ),
+            )
+        )
+    listed.sort(key=lambda entry: entry[0])
+    return [session for _order, session in listed]
+
+
+def _seated(seats: str, place: dict[int, int]) -> dict[int, int | None]:
+    """The number in the file (``place``: by player id) of the group player in each seat
+    of ``seats`` (``_Listed.seats``) that had one, by position."""
+    seated: dict[int, int | None] = {}
+    for seat in seats.split(","):
+        position, _, player = seat.partition(":")
+        if player:
+            seated[int(position)] = place.get(int(player))
+    return seated
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A session's part of the group file: made now (``data``, and its ``text`` if it was
+    kept), or its kept ``text``."""
+
+    data: dict[str, Any] | None = None
+    text: str | None = None
+
+    def as_data(self) -> dict[str, Any]:
+        if self.data is not None:
+            return self.data
+        assert self.text is not None
+        read: dict[str, Any] = json.loads(self.text)
+        return read
+
+    def as_text(self) -> str:
+        return self.text if self.text is not None else part_text(self.data or {})
+
+
+def part_text(part: dict[str, Any]) -> str:
+    """A session's part as the group file writes it in its list of sessions: each line
+    after the first indented by ``_IN_LIST`` (JSON text holds no line break but its
+    indentation's: a string writes "\\n")."""
+    return json.dumps(part, ensure_ascii=False, indent=FILE_INDENT).replace("\n", _IN_LIST)
+
+
+def _seat_players(seats: str) -> list[int]:
+    """The ids of the group players of ``seats`` (``_Listed.seats``), in their seats' order."""
+    return [int(player) for seat in seats.split(",") if (player := seat.partition(":")[2])]
+
+
+def _deck_hash(profile: decks.Profile) -> str:
+    """The hash of what a part says of its deck profile (``export.session_json``)."""
+    said = json.dumps([profile.name, dict(profile.sizes)], ensure_ascii=False)
+    return hashlib.sha256(said.encode()).hexdigest()
+
+
+def _context(seats: str, players: str, deck: int | None, profile: str | None) -> str:
+    """What a session's part takes from outside its log: its seats' players
+    (``_Listed.seats``) and the group's players' ids in the file's order (so each seat's
+    player's number there), its deck's number there and its deck profile's ``_deck_hash``."""
+    return f"{seats}|{players}|{deck}|{profile}"
+
+
+def _parts(group: groups.Group) -> tuple[list[decks.Profile], list[_Listed], list[_Part]]:
+    """The group's decks in the file's order, its sessions in order, and each session's
+    part: a finished one's kept text while it holds (``scorekeeper/export_texts.py``),
+    else made, and a finished one's text kept."""
     place = {player.id: index for index, player in enumerate(group.players)}
-    sessions = []
-    views = [(session_views.load(session_id), seated) for session_id, seated in played]
-    group_decks = _in_file_order(decks.of_group(group.id), [view for view, _ in views])
+    players = ",".join(str(player.id) for player in group.players)
+    listed = _listed(group.id)
+    played_with = [session.deck for session in listed]
+    group_decks = _in_file_order(decks.of_group(group.id), played_with)
     deck_place = {profile.id: index for index, profile in enumerate(group_decks)}
-    for view, seated in views:
+    deck_hashes = {
+        profile.id: _deck_hash(profile)
+        for profile in decks.find(sorted({deck for deck in played_with if deck is not None}))
+    }
+    fingerprints = {
+        game: export_texts.fingerprint(get_game(game)) for game in {s.game for s in listed}
+    }
+    parts: list[_Part] = []
+    made: list[export_texts.Kept] = []
+    for session in listed:
+        kept = session.kept
+        deck = None if session.deck is None else deck_place.get(session.deck)
+        context = _context(session.seats, players, deck, deck_hashes.get(session.deck or ""))
+        if (
+            kept is not None
+            and session.finished
+            and kept.version == session.version
+            and kept.context == context
+            and kept.fingerprint == fingerprints[session.game]
+        ):
+            parts.append(_Part(text=kept.text))
+            continue
+        view = session_views.load(session.id)
         exported = session_json(view)
+        seated = _seated(session.seats, place)
         exported["seats"] = [
-            {**seat, "player": _place(place, seated.get(seat["position"]))}
-            for seat in exported["seats"]
+            {**seat, "player": seated.get(seat["position"])} for seat in exported["seats"]
         ]
-        if view.deck is not None and view.deck.id in deck_place:
-            exported["deck"] = deck_place[view.deck.id]
-        sessions.append(exported)
+        made_deck = None if view.deck is None else deck_place.get(view.deck.id)
+        if made_deck is not None:
+            exported["deck"] = made_deck
+        if not view.finished:
+            parts.append(_Part(exported))
+            continue
+        text = part_text(exported)
+        parts.append(_Part(exported, text))
+        made_context = _context(
+            session.seats, players, made_deck, None if view.deck is None else _deck_hash(view.deck)
+        )
+        made.append(
+            export_texts.Kept(
+                session.id, view.version, export_texts.fingerprint(view.game), made_context, text
+            )
+        )
+    if made:
+        export_texts.keep(made)
+    return group_decks, listed, parts
+
+
+def _file(
+    group: groups.Group, group_decks: list[decks.Profile], sessions: list[dict[str, Any]]
+) -> dict[str, Any]:
     board = ratings.kept_of(group.id)
     return {
         "format": FORMAT,
@@ -159,6 +328,28 @@ def _group_file(group: groups.Group, played: list[tuple[str, dict[int, int]]]) -
     }
 
 
+def group_json(group: groups.Group) -> dict[str, Any]:
+    group_decks, _listed_sessions, parts = _parts(group)
+    return _file(group, group_decks, [part.as_data() for part in parts])
+
+
+def group_json_text(group: groups.Group) -> str:
+    """The group file as text (``json.dumps`` of ``group_json``, non-ASCII as it is, indented
+    by ``FILE_INDENT``), each session's part written as its text: a kept one is not read
+    and written again."""
+    group_decks, _listed_sessions, parts = _parts(group)
+    head = json.dumps(_file(group, group_decks, []), ensure_ascii=False, indent=FILE_INDENT)
+    if not parts:
+        return head
+    # The sessions come last: the head ends with their empty list, then the file's brace.
+    assert head.endswith(_NO_SESSIONS)
+    # Joined once: the file is as long as its sessions' texts together.
+    texts = [part.as_text() for part in parts]
+    texts[0] = f"{head.removesuffix(_EMPTY_LIST_CLOSED)}[{_IN_LIST}{texts[0]}"
+    texts[-1] = f"{texts[-1]}\n{' ' * FILE_INDENT}]\n}}"
+    return f",{_IN_LIST}".join(texts)
+
+
 def _rating_json(skill: ratings.Skill) -> dict[str, float]:
     return {"rating": skill.rating, "moved": skill.moved, "mu": skill.mu, "sigma": skill.sigma}
 
@@ -179,20 +370,18 @@ def _latest_ratings(board: ratings.Board, player: str) -> dict[str, Any]:
 
 
 def _in_file_order(
-    group_decks: list[decks.Profile], views: list[session_views.SessionView]
+    group_decks: list[decks.Profile], played_with: list[str | None]
 ) -> list[decks.Profile]:
-    """The group's decks in the order its sessions first played with them, then those not
-    played yet by name: an imported group exports the same file."""
+    """The group's decks in the order its sessions (playing with the decks ``played_with``)
+    first played with them, then those not played yet by name: an imported group exports
+    the same file."""
     first_played: dict[str, int] = {}
-    for index, view in enumerate(views):
-        if view.deck is not None:
-            first_played.setdefault(view.deck.id, index)
-    return sorted(group_decks, key=lambda p: (first_played.get(p.id, len(views)), p.name, p.id))
-
-
-def _place(place: dict[int, int], player_id: int | None) -> int | None:
-    """The number in the file of the group's player ``player_id`` (None: no player)."""
-    return None if player_id is None else place.get(player_id)
+    for index, deck in enumerate(played_with):
+        if deck is not None:
+            first_played.setdefault(deck, index)
+    return sorted(
+        group_decks, key=lambda p: (first_played.get(p.id, len(played_with)), p.name, p.id)
+    )
 
 
 def _cell(text: str) -> str:
@@ -209,8 +398,8 @@ def group_csv(group: groups.Group) -> str:
     then a "rating" row per player per rated session, in the order of the sessions and
     their seats: the session's number, the player's name and their ratings after it, as
     the pages show them (``RATING_COLUMNS``)."""
-    played = _sessions_and_seated(group.id)
-    exported = _group_file(group, played)
+    group_decks, listed, parts = _parts(group)
+    exported = _file(group, group_decks, [part.as_data() for part in parts])
     blank = [""] * len(RATING_COLUMNS)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -232,9 +421,9 @@ def group_csv(group: groups.Group) -> str:
         writer.writerow(["session", number, "", "", "", text, *blank])
     names = {player.id: player.name for player in group.players}
     after = ratings.after_each_session(group.id)
-    for number, (session_id, seated) in enumerate(played):
-        rated = after.get(session_id, {})
-        for player_id in seated.values():
+    for number, session in enumerate(listed):
+        rated = after.get(session.id, {})
+        for player_id in _seat_players(session.seats):
             if player_id in rated and player_id in names:
                 skills = rated[player_id]
                 figures = (

@@ -704,6 +704,25 @@ def rate_every_group() -> None:
             )
 
 
+# --- Migration 20: finished sessions' parts of their group's export, kept as text -----
+
+
+class _ExportText20(BaseModel):
+    session = ForeignKeyField(_GameSession1, primary_key=True, on_delete="CASCADE")
+    version = IntegerField()
+    fingerprint = CharField(max_length=64)
+    context = TextField()
+    text = TextField()
+
+    class Meta:
+        table_name = "export_text"
+
+
+def keep_export_texts() -> None:
+    """The table of the kept texts, empty: the next export of each group makes them."""
+    database.create_tables([_ExportText20], safe=False)
+
+
 MIGRATIONS: tuple[Callable[[], None], ...] = (
     create_initial_tables,
     create_deck_profiles,
@@ -724,6 +743,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     keep_group_totals,
     give_groups_their_decks,
     rate_every_group,
+    keep_export_texts,
 )
 
 # Any constant works: it only has to be the same for every app process.

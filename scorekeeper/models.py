@@ -308,6 +308,26 @@ class Snapshot(BaseModel):
         indexes = ((("session", "seq"), True),)
 
 
+class ExportText(BaseModel):
+    """A finished session's part of its group's JSON export, as the file writes it
+    (``scorekeeper/export_texts.py``): kept so that an export reads it instead of replaying
+    the session. Used only while the session is at ``version``, by code of the same
+    ``fingerprint`` and with the same ``context``; otherwise made again and kept in its place."""
+
+    session = ForeignKeyField(GameSession, primary_key=True, on_delete="CASCADE")
+    session_id: str
+    version = IntegerField()
+    # The hash of the engine's source and of the export's code that made it.
+    fingerprint = CharField(max_length=64)
+    # What the part takes from outside the session's log: its seats' players' and its
+    # deck's numbers in the file, and its deck profile's hash.
+    context = TextField()
+    text = TextField()
+
+    class Meta:
+        table_name = "export_text"
+
+
 class Correction(BaseModel):
     """An action a correction replaced: the event keeps the replacement, this row what it
     said before, so the history shows both and when the change was made."""

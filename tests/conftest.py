@@ -116,6 +116,7 @@ TABLES = (
     "deck_profile",
     "request_key",
     "form_key",
+    "export_text",
     "snapshot",
     "correction",
     "event",

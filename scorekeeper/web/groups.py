@@ -8,7 +8,6 @@ the right on.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -350,8 +349,7 @@ def group_download(group: groups.Group, text: str, mimetype: str, extension: str
 @bp.get("/g/<group_id>/export.json")
 def export_json(group_id: str) -> Response:
     group = load_or_404(group_id)
-    text = json.dumps(group_export.group_json(group), ensure_ascii=False, indent=1)
-    return group_download(group, text, "application/json", "json")
+    return group_download(group, group_export.group_json_text(group), "application/json", "json")
 
 
 @bp.get("/g/<group_id>/export.csv")
