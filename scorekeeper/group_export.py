@@ -164,26 +164,16 @@ def _listed(group_id: str) -> list[_Listed]:
     seats' order); one without seats has no part in the file."""
     listed = []
     # Read as the driver's tuples: peewee's rows cost more than the query.
-    for played, session_id, game, version, finished, deck, seated, *kept in _LISTED.execute(
-        group_id
-    ).fetchall():
+    for row in _LISTED.execute(group_id).fetchall():
+        played, session_id, game, version, finished, deck, seated, kept, stamp, context, text = row
         if seated is None:
             continue
         first_seat, _, seats = seated.partition("|")
-        listed.append(
-            (
-                (played, int(first_seat)),
-                _Listed(
-                    session_id,
-                    game,
-                    version,
-                    bool(finished),
-                    deck,
-                    seats,
-                    None if kept[0] is None else export_texts.Kept(session_id, *kept),
-                ),
-            )
+        kept_text = (
+            None if kept is None else export_texts.Kept(session_id, kept, stamp, context, text)
         )
+        session = _Listed(session_id, game, version, bool(finished), deck, seats, kept_text)
+        listed.append(((played, int(first_seat)), session))
     listed.sort(key=lambda entry: entry[0])
     return [session for _order, session in listed]
 
@@ -199,8 +189,7 @@ def _seated(seats: str, place: dict[int, int]) -> dict[int, int | None]:
     return seated
 
 
-@dataclass(frozen=True)
-class _Part:
+class _Part(NamedTuple):
     """A session's part of the group file: made now (``data``, and its ``text`` if it was
     kept), or its kept ``text``."""
 
