@@ -673,35 +673,42 @@ def rate_every_group() -> None:
         (True,),
     ).fetchall()
     for (group_id,) in rated:
-        seats = database.execute_sql(
-            "SELECT s.id, s.finished_at, s.game, s.lower_is_better, t.player_id, t.place, t.won "
-            "FROM seat t JOIN game_session s ON s.id = t.session_id "
-            f"WHERE s.group_id = {p} AND s.finished = {p} AND t.place IS NOT NULL "
-            "ORDER BY s.finished_at, s.id, t.position",
-            (group_id, True),
+        _rate_group(group_id)
+
+
+def _rate_group(group_id: str) -> None:
+    """Rate a group's finished sessions from none, in the order they ended, into rows of
+    the rating table (which holds none of the group's)."""
+    p = database.param
+    seats = database.execute_sql(
+        "SELECT s.id, s.finished_at, s.game, s.lower_is_better, t.player_id, t.place, t.won "
+        "FROM seat t JOIN game_session s ON s.id = t.session_id "
+        f"WHERE s.group_id = {p} AND s.finished = {p} AND t.place IS NOT NULL "
+        "ORDER BY s.finished_at, s.id, t.position",
+        (group_id, True),
+    )
+    rows = ratings.rate({}, ratings.ended_sessions(seats.fetchall()))
+    newest = {row.key: index for index, row in enumerate(rows)}
+    for index, row in enumerate(rows):
+        skill = row.skill
+        database.execute_sql(
+            "INSERT INTO rating (group_id, session_id, ended_at, player_id, game, "
+            "lower_is_better, mu, sigma, moved, played, won, places, latest) "
+            f"VALUES ({', '.join([p] * 13)})",
+            (
+                group_id,
+                row.session,
+                row.ended_at,  # as the session's column holds it: they compare equal
+                *row.key,
+                skill.mu,
+                skill.sigma,
+                skill.moved,
+                skill.played,
+                skill.won,
+                skill.places,
+                newest[row.key] == index,
+            ),
         )
-        rows = ratings.rate({}, ratings.ended_sessions(seats.fetchall()))
-        newest = {row.key: index for index, row in enumerate(rows)}
-        for index, row in enumerate(rows):
-            skill = row.skill
-            database.execute_sql(
-                "INSERT INTO rating (group_id, session_id, ended_at, player_id, game, "
-                "lower_is_better, mu, sigma, moved, played, won, places, latest) "
-                f"VALUES ({', '.join([p] * 13)})",
-                (
-                    group_id,
-                    row.session,
-                    row.ended_at,  # as the session's column holds it: they compare equal
-                    *row.key,
-                    skill.mu,
-                    skill.sigma,
-                    skill.moved,
-                    skill.played,
-                    skill.won,
-                    skill.places,
-                    newest[row.key] == index,
-                ),
-            )
 
 
 # --- Migration 20: finished sessions' parts of their group's export, kept as text -----
@@ -721,6 +728,29 @@ class _ExportText20(BaseModel):
 def keep_export_texts() -> None:
     """The table of the kept texts, empty: the next export of each group makes them."""
     database.create_tables([_ExportText20], safe=False)
+
+
+# --- Migration 21: partners rated as one team ------------------------------------------
+
+
+# The games of partners when this migration was written.
+_PARTNER_GAMES = ("yokai-septet",)
+
+
+def rate_partners_as_teams() -> None:
+    """Each group that finished a game of partners (Yokai Septet) rated again from none:
+    its teams are now one side each (scorekeeper/ratings.py), where every seat was its
+    own; the ratings of every later session follow from them."""
+    p = database.param
+    partnered = _PARTNER_GAMES
+    rated = database.execute_sql(
+        "SELECT DISTINCT group_id FROM game_session WHERE group_id IS NOT NULL "
+        f"AND finished = {p} AND game IN ({', '.join([p] * len(partnered))}) ORDER BY group_id",
+        (True, *partnered),
+    ).fetchall()
+    for (group_id,) in rated:
+        database.execute_sql(f"DELETE FROM rating WHERE group_id = {p}", (group_id,))
+        _rate_group(group_id)
 
 
 MIGRATIONS: tuple[Callable[[], None], ...] = (
@@ -744,6 +774,7 @@ MIGRATIONS: tuple[Callable[[], None], ...] = (
     give_groups_their_decks,
     rate_every_group,
     keep_export_texts,
+    rate_partners_as_teams,
 )
 
 # Any constant works: it only has to be the same for every app process.

@@ -5,8 +5,9 @@ How it rates:
 
 - Sessions count in the order they ended (``finished_at``, then their ids), each once its
   seats are ranked (scorekeeper/read_model.py): each ranked seat is one side, ranked by
-  its place. Seats that share a place tie: a shared win (a tie the rules let stand, or a
-  Yokai Septet team's two partners) is a tie for first.
+  its place, except in a game of partners (the engine's ``partners``: Yokai Septet's two
+  teams), where each team is one side of two players, who win and lose together. Sides
+  that share a place tie: a shared win the rules let stand is a tie for first.
 - A seat with no group player takes part at a newcomer's rating, and keeps nothing.
 - A game with one ranked seat moves no rating (it still counts as played).
 - The rating shown is OpenSkill's ordinal, mu - 3 sigma: a cautious estimate, 0 for a
@@ -27,6 +28,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from scorekeeper.games import GAMES, get_game
 from scorekeeper.models import GameSession, Rating, Seat
 
 MODEL = PlackettLuce()
@@ -99,14 +101,23 @@ def rate(kept: dict[Key, Skill], sessions: Iterable[Ended]) -> list[Rated]:
             keys = [None if s.player is None else (s.player, game, lower) for s in ended.seats]
             before = [NEWCOMER if key is None else kept.get(key, NEWCOMER) for key in keys]
             after = before
-            if len(before) > 1:
+            sides = _sides(ended)
+            if len(sides) > 1:
                 teams = MODEL.rate(
-                    [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in before],
-                    ranks=[float(seat.place) for seat in ended.seats],
+                    [
+                        [MODEL.rating(mu=before[s].mu, sigma=before[s].sigma) for s in side]
+                        for side in sides
+                    ],
+                    ranks=[float(ended.seats[side[0]].place) for side in sides],
                 )
+                rated = {
+                    seat: member
+                    for side, team in zip(sides, teams, strict=True)
+                    for seat, member in zip(side, team, strict=True)
+                }
                 after = [
-                    replace(old, mu=team.mu, sigma=team.sigma)
-                    for old, [team] in zip(before, teams, strict=True)
+                    replace(old, mu=rated[seat].mu, sigma=rated[seat].sigma)
+                    for seat, old in enumerate(before)
                 ]
             for key, seat, old, new in zip(keys, ended.seats, before, after, strict=True):
                 if key is None:
@@ -121,6 +132,17 @@ def rate(kept: dict[Key, Skill], sessions: Iterable[Ended]) -> list[Rated]:
                 kept[key] = skill
                 rows.append(Rated(key, ended.session, ended.ended_at, skill))
     return rows
+
+
+def _sides(ended: Ended) -> list[tuple[int, ...]]:
+    """The sides of a session as rated, each a tuple of indexes into its seats: its game's
+    partners, one side each, when every seat was ranked (a team's seats share a place);
+    otherwise each seat alone."""
+    partners = get_game(ended.game).partners if ended.game in GAMES else ()
+    seated = sorted(seat for side in partners for seat in side)
+    if partners and seated == list(range(len(ended.seats))):
+        return list(partners)
+    return [(seat,) for seat in range(len(ended.seats))]
 
 
 def ended_sessions(rows: Iterable[Sequence[Any]]) -> Iterator[Ended]:

@@ -151,6 +151,9 @@ class Engine(ABC, Generic[S, A]):
     # Whether any action after the end is refused before its handler sees it, in one
     # sentence; a game whose handlers refuse it themselves says it in its own words.
     over_at_the_end: bool = False
+    # The seats that play as one side, won and lost together (partners), for a game of
+    # teams: each a tuple of seat numbers. Empty: every seat plays for itself.
+    partners: tuple[tuple[int, ...], ...] = ()
 
     def __init__(self) -> None:
         self._handlers = Handlers(self.handlers, self.actions)

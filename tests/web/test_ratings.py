@@ -17,12 +17,14 @@ from test_group_export import seated, write
 
 from scorekeeper import group_export, groups, ratings, session_views, store
 from scorekeeper.db import database, write_transaction
+from scorekeeper.games import GAMES
 from scorekeeper.migrations import (
     MIGRATIONS,
     SchemaMigration,
     keep_export_texts,
     migrate,
     rate_every_group,
+    rate_partners_as_teams,
 )
 from scorekeeper.models import GameSession, Rating, Seat
 
@@ -71,11 +73,34 @@ def test_a_shared_win_is_a_tie_and_one_seat_moves_no_rating(app: Flask) -> None:
     assert ratings.rate({}, [ended("x", 1, [(1, 1, True)])])[0].skill.mu == 25.0
 
 
-def ended(session: str, hour: int, seats: list[tuple[int | None, int, bool]]) -> ratings.Ended:
+def test_yokai_septet_partners_are_rated_as_one_team_of_two() -> None:
+    # Seats 1 & 3 (Ann, Cy) beat seats 2 & 4 (Bo, Di), the partners sharing their place.
+    seats = [(1, 1, True), (2, 2, False), (3, 1, True), (4, 2, False)]
+    rated = ratings.rate({}, [ended("x", 1, seats, game="yokai-septet")])
+    model = PlackettLuce()
+    ann, bo, cy, di = (model.rating() for _ in range(4))
+    [[ann1, cy1], [bo1, di1]] = model.rate([[ann, cy], [bo, di]], ranks=[1, 2])
+    overall = {row.key[0]: row.skill for row in rated if row.key[1:] == ratings.ALL_GAMES}
+    expected = {1: ann1, 2: bo1, 3: cy1, 4: di1}
+    for player, team_rated in expected.items():
+        assert (overall[player].mu, overall[player].sigma) == pytest.approx(
+            (team_rated.mu, team_rated.sigma)
+        )
+    # A team of two moves less than four players each on their own, tied in pairs.
+    [[alone], _, _, _] = model.rate([[ann], [bo], [cy], [di]], ranks=[1, 2, 1, 2])
+    assert overall[1].mu != pytest.approx(alone.mu)
+    # The other games' seats stay each on their own side.
+    single = ratings.rate({}, [ended("y", 1, seats)])
+    assert single[0].skill.mu == pytest.approx(alone.mu)
+
+
+def ended(
+    session: str, hour: int, seats: list[tuple[int | None, int, bool]], game: str = "score-sheet"
+) -> ratings.Ended:
     return ratings.Ended(
         session,
         datetime(2026, 11, 1, hour),
-        "score-sheet",
+        game,
         False,
         tuple(ratings.RankedSeat(*seat) for seat in seats),
     )
@@ -230,7 +255,7 @@ def test_the_migration_rates_every_group_from_the_sessions_already_ended(app: Fl
     number = MIGRATIONS.index(rate_every_group) + 1
     # The latest but one, whose successor only makes a table of its own: with its table
     # dropped and its record deleted, the database is as it was before it.
-    assert MIGRATIONS[number:] == (keep_export_texts,)
+    assert MIGRATIONS[number:] == (keep_export_texts, rate_partners_as_teams)
     with app.app_context():
         made = []
         for name in ("Friday", "Tuesday"):
@@ -252,3 +277,51 @@ def test_the_migration_rates_every_group_from_the_sessions_already_ended(app: Fl
         assert [kept_rows(group_id) for group_id in made] == kept
         assert [from_scratch(group_id) for group_id in made] == kept
         assert len(kept[0]) == 2 * 5  # Ann and Bo's rows (all games, the score sheet)
+
+
+def finished_yokai_septet(group_id: str, names: list[str]) -> str:
+    """A Yokai Septet game of the group's players, its rounds entered as results: seats 1
+    and 3 win both, 4 points each (all four Boss Yokai), to 8."""
+    session = seated(group_id, names, "yokai-septet")
+    for number in (1, 2):
+        write(session, {"type": "trump", "card": "red 9"})
+        if number == 1:
+            write(session, {"type": "first-lead", "seat": 0})
+        boss = ["blue 7", "pink 7", "green 7", "yellow 7"]
+        write(session, {"type": "result", "team": 0, "how": "four-boss", "boss": boss})
+    assert session_views.load(session).finished
+    return session
+
+
+def test_the_migration_rates_groups_that_played_partners_again_as_teams(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database whose Yokai Septet games were rated a seat a side (before migration 21):
+    the group's rows, later games' included, become those rated with the teams."""
+    number = MIGRATIONS.index(rate_partners_as_teams) + 1
+    assert MIGRATIONS[number:] == ()
+    with app.app_context():
+        group = groups.create("Friday", ["Ann", "Bo", "Cy", "Di"])
+        other = groups.create("Tuesday", ["Ann", "Bo"])
+        with monkeypatch.context() as before:
+            before.setattr(GAMES["yokai-septet"], "partners", ())
+            finished_yokai_septet(group.id, ["Ann", "Bo", "Cy", "Di"])
+            sheet = seated(group.id, ["Di", "Ann"], "score-sheet", **TARGET_10)
+            write(sheet, {"type": "round", "points": [10, 4]})
+            alone = seated(other.id, ["Ann", "Bo"], "score-sheet", **TARGET_10)
+            write(alone, {"type": "round", "points": [2, 10]})
+            rated_alone = kept_rows(group.id)
+        others = kept_rows(other.id)
+        with write_transaction():
+            SchemaMigration.delete().where(SchemaMigration.number == number).execute()
+        assert migrate() == [number]
+        assert kept_rows(group.id) == from_scratch(group.id) != rated_alone
+        assert kept_rows(other.id) == others
+        overall = ratings.kept_of(group.id)[ratings.ALL_GAMES]
+    _ann, bo, cy, _di = (overall[str(player.id)] for player in group.players)
+    # Bo and Cy played only the Yokai Septet game: rated as OpenSkill rates two teams.
+    model = PlackettLuce()
+    start = [model.rating() for _ in range(4)]
+    [[_, cy1], [bo1, _]] = model.rate([[start[0], start[2]], [start[1], start[3]]], ranks=[1, 3])
+    assert (cy.mu, cy.sigma) == pytest.approx((cy1.mu, cy1.sigma))
+    assert (bo.mu, bo.sigma) == pytest.approx((bo1.mu, bo1.sigma))

@@ -841,6 +841,7 @@ class YokaiSeptet(Engine[State, Action]):
     title = "Yokai Septet"
     min_players = SEATS
     max_players = SEATS
+    partners = tuple(tuple(s for s in range(SEATS) if team_of(s) == t) for t in (0, 1))
     options = (
         OptionSpec(
             "team_a",
