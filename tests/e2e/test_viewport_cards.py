@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, PHONE, SHOTS, check_phone_layout, send
+from test_phone import CHROMIUM, PHONE, SHOTS, check_phone_layout, click, send
 
 from scorekeeper.games.yellow_dwarf.settlement import deal_size
 
@@ -118,6 +118,11 @@ def yellow_dwarf(answer: dict[str, Any]) -> Tap:
 
 
 CALLED_STEP = "#called-step"
+# After a tap: how many refusals the page shows and the first one's words, and whether it
+# asks the "called?" question.
+STEP_READ = f"""() => [document.querySelectorAll("#error").length,
+    document.querySelector("#error")?.innerText ?? null,
+    document.querySelectorAll("{CALLED_STEP}").length]"""
 
 
 def called_tap(answer: dict[str, Any]) -> Tap:
@@ -144,15 +149,31 @@ def round_number(game: str, state: dict[str, Any]) -> int:
     return int(state["round"] if game == "yellow-dwarf" else state["round"]["number"])
 
 
+# How many elements each selector finds and, when it finds one, where that one starts
+# and ends (null: not shown): one call to the browser for them all.
+BOXES_READ = """(selectors) => selectors.map((selector) => {
+    const found = document.querySelectorAll(selector);
+    const box = found.length === 1 && found[0].getClientRects().length
+        ? found[0].getBoundingClientRect() : null;
+    return [found.length, box && [box.top, box.bottom]];
+})"""
+
+
+def outside_first_screen(selectors: tuple[str, ...], boxes: list[Any]) -> list[str]:
+    """The selectors whose element is not wholly inside the first screen, with its box
+    (``boxes``: what BOXES_READ read for them)."""
+    outside = []
+    for selector, (found, box) in zip(selectors, boxes, strict=True):
+        assert found == 1, f"{selector} finds {found} elements"
+        assert box is not None, f"{selector} is not shown"
+        if box[0] < 0 or box[1] > PHONE["height"]:
+            outside.append(f"{selector}: {box[0]:.0f}..{box[1]:.0f}")
+    return outside
+
+
 def off_screen(page: Any, selectors: tuple[str, ...]) -> list[str]:
     """The selectors whose element is not wholly inside the first screen, with its box."""
-    outside = []
-    for selector in selectors:
-        box = page.locator(selector).bounding_box()
-        assert box is not None, f"{selector} is not shown"
-        if box["y"] < 0 or box["y"] + box["height"] > PHONE["height"]:
-            outside.append(f"{selector}: {box['y']:.0f}..{box['y'] + box['height']:.0f}")
-    return outside
+    return outside_first_screen(selectors, page.evaluate(BOXES_READ, list(selectors)))
 
 
 Check = Callable[[Any, Tap, int], None]
@@ -175,45 +196,81 @@ def play_a_round(
     state_url = f"{server}/api/v1/sessions/{created['id']}"
     answer = api(state_url)
     taps = 0
+    asked = page.locator(CALLED_STEP).count() > 0
     while round_number(game, answer["state"]) == 1:
-        asked = page.locator(CALLED_STEP).count() > 0
         tap = called_tap(answer) if asked else GAMES[game](answer)
         check(page, tap, taps)
         for selector, text in tap.fills:
             page.fill(selector, text)
         with page.expect_navigation():
-            page.locator(tap.button).click()
+            click(page, page.locator(tap.button))
         taps += 1
         answer = api(state_url)
-        assert page.locator("#error").count() == 0, page.inner_text("#error")
+        errors, error, called = page.evaluate(STEP_READ)
+        assert errors == 0, error
+        asked = called > 0
     check(page, GAMES[game](answer), taps)
     return taps
 
 
-def ruling_line_misplaced(page: Any, inputs_top: float) -> str | None:
-    """What is wrong with the last ruling's one line, if anything: when the page has a last
-    ruling, its line must be whole on the first screen and end above the next input (whose
-    top is ``inputs_top``), so who took the trick, or that the turn busted, needs no scroll."""
-    ruled = page.locator(".ruling").inner_text().removeprefix("Last ruling").strip()
-    line = page.locator("#ruling-line")
+# What the check of the last ruling's line reads from a page, as a function the other
+# reads of a page's state join, so that one call to the browser reads it all: the
+# rulings' text, whether each "↶ Undo" button (as its role and name find it) is
+# disabled, and the one-line ruling's text and where it starts and ends (null: not shown).
+RULING_READ = """function readRuling() {
+    const rulings = [...document.querySelectorAll(".ruling")];
+    const undos = [...document.querySelectorAll("button, [role=button]")].filter(
+        (button) => button.checkVisibility() &&
+            button.textContent.replace(/\\s+/g, " ").trim().toLowerCase().includes("↶ undo"));
+    const lines = [...document.querySelectorAll("#ruling-line")];
+    const box = lines.length === 1 && lines[0].getClientRects().length
+        ? lines[0].getBoundingClientRect() : null;
+    return {
+        rulings: rulings.map((ruling) => ruling.innerText),
+        undo_disabled: undos.map((undo) => undo.matches(":disabled, [aria-disabled=true]")),
+        lines: lines.length,
+        line: lines.length === 1 ? lines[0].innerText : null,
+        line_box: box && [box.top, box.bottom],
+    };
+}"""
+
+
+def ruling_line_misplaced(ruling: dict[str, Any], inputs_top: float) -> str | None:
+    """What is wrong with the last ruling's one line, if anything (``ruling``: what
+    RULING_READ read): when the page has a last ruling, its line must be whole on the
+    first screen and end above the next input (whose top is ``inputs_top``), so who took
+    the trick, or that the turn busted, needs no scroll."""
+    assert len(ruling["rulings"]) == 1, f"{len(ruling['rulings'])} rulings on the page"
+    ruled = ruling["rulings"][0].removeprefix("Last ruling").strip()
     # Before the first event (nothing to undo) the ruling only says what to enter.
-    if not ruled or page.get_by_role("button", name="↶ Undo").is_disabled():
+    if not ruled:
         return None
-    if line.count() != 1:
+    assert len(ruling["undo_disabled"]) == 1, f"{len(ruling['undo_disabled'])} Undo buttons"
+    if ruling["undo_disabled"][0]:
+        return None
+    if ruling["lines"] != 1:
         return f"no one-line ruling above the input for {ruled!r}"
-    box = line.bounding_box()
-    assert box is not None
-    top, bottom = box["y"], box["y"] + box["height"]
+    assert ruling["line_box"] is not None
+    top, bottom = ruling["line_box"]
     if top < 0 or bottom > min(PHONE["height"], inputs_top):
-        return f"the ruling's line {line.inner_text()!r} at {top:.0f}..{bottom:.0f}"
+        return f"the ruling's line {ruling['line']!r} at {top:.0f}..{bottom:.0f}"
     return None
 
 
+# Before a tap: the scroll offset, where the tap's inputs are (BOXES_READ) and the last
+# ruling (RULING_READ), in one call.
+SCREEN_READ = f"""(selectors) => {{
+    {RULING_READ}
+    return {{scroll: window.scrollY, inputs: ({BOXES_READ})(selectors), ruling: readRuling()}};
+}}"""
+
+
 def on_first_screen(page: Any, tap: Tap, taps: int) -> None:
-    assert page.evaluate("window.scrollY") == 0
-    assert off_screen(page, tap.inputs) == [], f"after {taps} taps"
-    inputs_top = min(page.locator(selector).bounding_box()["y"] for selector in tap.inputs)
-    assert ruling_line_misplaced(page, inputs_top) is None, f"after {taps} taps"
+    shown = page.evaluate(SCREEN_READ, list(tap.inputs))
+    assert shown["scroll"] == 0
+    assert outside_first_screen(tap.inputs, shown["inputs"]) == [], f"after {taps} taps"
+    inputs_top = min(box[0] for _, box in shown["inputs"])
+    assert ruling_line_misplaced(shown["ruling"], inputs_top) is None, f"after {taps} taps"
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
@@ -329,7 +386,7 @@ def test_the_judges_picker_stays_in_view_after_every_tap(
     steps = JUDGED[game]
     for number, (step, following) in enumerate(zip(steps, (*steps[1:], None), strict=True)):
         with page.expect_navigation():
-            page.locator(judge_tap(step)).click()
+            click(page, page.locator(judge_tap(step)))
         if following is None:
             break
         assert off_screen(page, ("#pick", judge_tap(following))) == [], f"after tap {number + 1}"
@@ -409,7 +466,7 @@ def played_to_the_settle_step(page: Any, server: str, seats: list[str]) -> None:
         asked = page.locator(CALLED_STEP).count() > 0
         tap = called_tap(answer) if asked else yellow_dwarf(answer)
         with page.expect_navigation():
-            page.locator(tap.button).click()
+            click(page, page.locator(tap.button))
         answer = api(state_url)
 
 

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, PHONE
-from test_viewport_cards import ruling_line_misplaced
+from test_phone import CHROMIUM, PHONE, click
+from test_viewport_cards import RULING_READ, ruling_line_misplaced
 
 pytestmark = [
     pytest.mark.e2e,
@@ -47,28 +47,43 @@ def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Phone]:
     context.close()
 
 
-def input_boxes(page: Any) -> tuple[float, list[tuple[str, float, float]]]:
-    """The page's scroll offset, and where each shown input form starts and ends."""
-    scroll, boxes = page.evaluate(
-        """(selector) => [window.scrollY, [...document.querySelectorAll(selector)]
-            .filter(form => form.checkVisibility())
-            .map(form => [form.id, form.getBoundingClientRect().top,
-                          form.getBoundingClientRect().bottom])]""",
-        NEXT_INPUT,
-    )
-    return scroll, [tuple(box) for box in boxes]
+# What the checks after a tap read from the page, in one call to the browser: its
+# version, its scroll offset, where each shown input form starts and ends, the last
+# ruling (RULING_READ), and how many elements a few selectors find (the game over, a
+# question asked first, the moves offered).
+PAGE_READ = f"""([selector, counted]) => {{
+    {RULING_READ}
+    const boxes = [...document.querySelectorAll(selector)]
+        .filter(form => form.checkVisibility())
+        .map(form => [form.id, form.getBoundingClientRect().top,
+                      form.getBoundingClientRect().bottom]);
+    return {{
+        version: document.body.getAttribute("data-version"),
+        scroll: window.scrollY,
+        boxes,
+        ruling: readRuling(),
+        counts: Object.fromEntries(counted.map(
+            (found) => [found, document.querySelectorAll(found).length])),
+    }};
+}}"""
+COUNTED = [".winner", "#size-step", "#marker-form", "#draw-form", "#take button"]
 
 
-def check_next_input(page: Any, after: str) -> None:
-    scroll, boxes = input_boxes(page)
+def read_page(page: Any) -> dict[str, Any]:
+    return dict(page.evaluate(PAGE_READ, [NEXT_INPUT, COUNTED]))
+
+
+def check_next_input(shown: dict[str, Any], after: str) -> None:
+    """``shown``: what read_page read."""
+    scroll, boxes = shown["scroll"], [tuple(box) for box in shown["boxes"]]
     assert scroll == 0, f"after {after}: the page scrolled to {scroll}"
-    if page.locator(".winner").count():
+    if shown["counts"][".winner"]:
         assert boxes == [], f"after {after}: the game is over but asks for more"
         return
     assert boxes, f"after {after}: no input on the page"
     outside = [box for box in boxes if box[1] < 0 or box[2] > PHONE["height"]]
     assert outside == [], f"after {after}: input not whole on the first screen: {outside}"
-    misplaced = ruling_line_misplaced(page, min(box[1] for box in boxes))
+    misplaced = ruling_line_misplaced(shown["ruling"], min(box[1] for box in boxes))
     assert misplaced is None, f"after {after}: {misplaced}"
 
 
@@ -76,27 +91,27 @@ def version(page: Any) -> str:
     return str(page.get_attribute("body", "data-version"))
 
 
-def tap(page: Any, locator: Any, what: str, records: bool = True) -> None:
+def tap(page: Any, locator: Any, what: str, records: bool = True) -> dict[str, Any]:
     """Tap, and when the tap sends something wait for the page of the answer: the
     session's next version, or the question it asks first (a card's size). Then check
-    the next input.
+    the next input; what the page shows then (read_page).
 
     The wait is a locator's: the answer's page is a new document, without the mark this
     page gets. A predicate polled by wait_for_function is never run again on a page
     without JavaScript, only once as each document starts: one that starts before its
     body is parsed would be waited on for ever.
     """
-    seen, url = version(page), page.url
-    if records:
-        page.evaluate("document.body.dataset.tapped = 'yes'")
-    locator.click()
+    url = page.url
+    seen = click(page, locator, "data-tapped" if records else None)
     if records:
         page.locator("body:not([data-tapped])").wait_for(state="attached")
     page.wait_for_load_state()
+    shown = read_page(page)
     if records:
-        asked_size = page.url != url and page.locator("#size-step").count() > 0
-        assert version(page) != seen or asked_size, f"{what} was not recorded"
-    check_next_input(page, what)
+        asked_size = page.url != url and shown["counts"]["#size-step"] > 0
+        assert str(shown["version"]) != seen or asked_size, f"{what} was not recorded"
+    check_next_input(shown, what)
+    return shown
 
 
 def button(page: Any, name: str) -> Any:
@@ -115,7 +130,7 @@ def start(page: Any, server: str, game: str, names: list[str], **options: str) -
     # With JavaScript the form goes by fetch: the session's page comes after the tap.
     page.locator("body[data-session]").wait_for(state="attached")
     page.wait_for_load_state()
-    check_next_input(page, f"starting {game}")
+    check_next_input(read_page(page), f"starting {game}")
 
 
 def ruling(page: Any) -> str:
@@ -307,11 +322,13 @@ def size_of(card: str) -> int:
     return int(card.split()[1]) % 5 + 1
 
 
-def lay(page: Any, card: str, action: str = "playing") -> None:
-    """Tap a card of the picker, and its size when the page asks it."""
-    tap(page, button(page, card), f"{action} {card}")
-    if page.locator("#size-step").count():
-        tap(page, button(page, f"size {size_of(card)}"), f"the size of {card}")
+def lay(page: Any, card: str, action: str = "playing") -> dict[str, Any]:
+    """Tap a card of the picker, and its size when the page asks it; what the page shows
+    then (read_page)."""
+    shown = tap(page, button(page, card), f"{action} {card}")
+    if shown["counts"]["#size-step"]:
+        shown = tap(page, button(page, f"size {size_of(card)}"), f"the size of {card}")
+    return shown
 
 
 def test_a_seven_player_yadokarick_round_keeps_each_next_input_on_the_first_screen(
@@ -321,9 +338,10 @@ def test_a_seven_player_yadokarick_round_keeps_each_next_input_on_the_first_scre
     start(page, server, "yadokarick", ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"], rounds="2")
     deck = [f"{colour} {number}" for number in range(1, 37) for colour in ("green", "pink")]
     for card in deck[:70]:
-        lay(page, card)
-        while page.locator("#marker-form").count():
-            tap(page, page.get_by_role("button", name=re.compile("^Stay on")), "the marker")
+        shown = lay(page, card)
+        while shown["counts"]["#marker-form"]:
+            marker = page.get_by_role("button", name=re.compile("^Stay on"))
+            shown = tap(page, marker, "the marker")
     assert page.inner_text(".board").startswith("Round 2 of 2")
     assert page.locator("#play-form h2").inner_text() == "Cy plays: tap the card"
     assert page.locator("h2", has_text="Rounds").count() == 1
@@ -352,19 +370,18 @@ def test_a_yadokarick_solo_game_keeps_each_next_input_on_the_first_screen(
         if number != 30
     )
     for _ in range(5):
-        lay(page, next(drawn), "drawing")
+        shown = lay(page, next(drawn), "drawing")
     draws = 5
     for move in range(12):
-        takes = page.locator("#take button")
-        if takes.count():
-            tap(page, takes.first, f"move {move}")
+        if shown["counts"]["#take button"]:
+            shown = tap(page, page.locator("#take button").first, f"move {move}")
         else:
-            tap(page, page.locator("#give-up button").first, f"giving up, move {move}")
-        while page.locator("#draw-form").count():
+            shown = tap(page, page.locator("#give-up button").first, f"giving up, move {move}")
+        while shown["counts"]["#draw-form"]:
             card = next(drawn)
             while not button(page, card).is_enabled():
                 card = next(drawn)
-            lay(page, card, "drawing")
+            shown = lay(page, card, "drawing")
             draws += 1
     # Every tap on a move recorded one event, and so did every draw (its size with it).
     assert version(page) == str(draws + 12)
