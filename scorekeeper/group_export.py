@@ -23,6 +23,7 @@ import csv
 import hashlib
 import io
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -55,6 +56,9 @@ FORMAT_VERSION = 1
 FILE_FIELDS = frozenset({"format", "format_version", "name", "players", "decks", "sessions"})
 PLAYER_FIELDS = frozenset({"number", "name", "colour", "emoji", "rating", "game_ratings"})
 DECK_FIELDS = frozenset({"number", "game", "name", "sizes"})
+# A player's rating (over all games, or in one game of ``game_ratings``) as the file has it.
+RATING_FIELDS = frozenset({"rating", "moved", "mu", "sigma"})
+GAME_RATING_FIELDS = frozenset({"game", "lower_is_better", "rating"})
 SEATED_FIELDS = SEAT_FIELDS | {"player"}
 CSV_COLUMNS = ("kind", "number", "name", "colour", "emoji", "session")
 # The ratings after each session, which the CSV writes after those columns (over all games,
@@ -556,6 +560,7 @@ def _read_players(listed: object) -> tuple[ImportedPlayer, ...]:
     for index, player in enumerate(listed):
         field = f"players.{index}"
         check_known_fields(player, PLAYER_FIELDS, f"Entry {index} of “players”", field)
+        _check_ratings(player, field)
         read = ImportedPlayer(
             groups.check_player_name(player.get("name"), f"{field}.name"),
             groups.check_colour(player.get("colour", ""), f"{field}.colour"),
@@ -568,6 +573,33 @@ def _read_players(listed: object) -> tuple[ImportedPlayer, ...]:
             )
         players.append(read)
     return tuple(players)
+
+
+def _check_ratings(player: Mapping[str, object], field: str) -> None:
+    """A player's ratings as the file writes them (``_latest_ratings``), or IllegalAction
+    naming what is wrong: the import reads nothing of them (it rates the sessions again),
+    but takes no file the export could not have written."""
+    _check_rating(player.get("rating"), f"{field}.rating", nullable=True)
+    in_games = player.get("game_ratings", [])
+    if not isinstance(in_games, list):
+        raise IllegalAction(f"“{field}.game_ratings” must be a list.", f"{field}.game_ratings")
+    for index, in_game in enumerate(in_games):
+        at = f"{field}.game_ratings.{index}"
+        if not isinstance(in_game, dict):
+            raise IllegalAction(f"“{at}” must be an object.", at)
+        check_known_fields(in_game, GAME_RATING_FIELDS, f"“{at}”", at)
+        _check_rating(in_game.get("rating"), f"{at}.rating", nullable=False)
+
+
+def _check_rating(rating: object, field: str, nullable: bool) -> None:
+    if rating is None and nullable:
+        return
+    if not isinstance(rating, dict):
+        raise IllegalAction(f"“{field}” must be an object of numbers.", field)
+    check_known_fields(rating, RATING_FIELDS, f"“{field}”", field)
+    for name, figure in rating.items():
+        if isinstance(figure, bool) or not isinstance(figure, int | float):
+            raise IllegalAction(f"“{field}.{name}” must be a number.", f"{field}.{name}")
 
 
 def _read_session(

@@ -232,6 +232,13 @@ def refusals(exported: dict[str, Any]) -> list[tuple[Any, str, str]]:
     missing["sessions"][1]["seats"][1]["player"] = 3
     twice = json.loads(json.dumps(exported))
     twice["sessions"][2]["seats"][2]["player"] = 1
+    worded_mu = json.loads(json.dumps(exported))
+    rated = {"rating": 1.0, "moved": 0.0, "mu": "high", "sigma": 8.0}
+    worded_mu["players"][0]["game_ratings"] = [
+        {"game": "score-sheet", "lower_is_better": False, "rating": rated}
+    ]
+    number_rating = json.loads(json.dumps(exported))
+    number_rating["players"][1]["rating"] = 3
     return [
         (
             json.dumps({**exported, "format": "tabletop-scorekeeper/session"}),
@@ -242,6 +249,8 @@ def refusals(exported: dict[str, Any]) -> list[tuple[Any, str, str]]:
         (json.dumps(unknown_game), "sessions.2.game", "Session 3"),
         (json.dumps(missing), "sessions.1.seats.1.player", "(0 to 2)"),
         (json.dumps(twice), "sessions.2.seats.2.player", "already sits"),
+        (json.dumps(worded_mu), "players.0.game_ratings.0.rating.mu", "must be a number"),
+        (json.dumps(number_rating), "players.1.rating", "must be an object of numbers"),
     ]
 
 
