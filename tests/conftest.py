@@ -501,22 +501,64 @@ def played_to_the_end(
     pytest.fail(f"{game} did not end within 600 taps")
 
 
-# Each game's walk, exported once it has been tapped through in this process: the walk is
-# the same every time (its choices are seeded by the game's name).
-_WALKED: dict[str, bytes] = {}
+@dataclass(frozen=True)
+class Walk:
+    """A walk of played_to_the_end (its choices seeded by the game's name), as recorded:
+    the HTML of each page it read, in order, and the export of the session it finished."""
+
+    pages: list[str]
+    exported: bytes
+
+
+# Each game's walk, once it has been tapped through in this run: the walk is the same
+# every time (its choices are seeded by the game's name, read from the pages in order), so
+# the tests that read a whole game share one walk. Kept in this process and in WALK_FOLDER,
+# which the run's xdist workers share (two may walk a game at once: each writes the same).
+_WALKED: dict[str, Walk] = {}
+WALK_FOLDER: list[Path] = []
+
+
+@pytest.fixture(scope="session", autouse=True)
+def walk_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The folder the run's workers keep their walks in: beside each worker's own."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    WALK_FOLDER[:] = [shared / "walks"]
+
+
+def walked_once(client: FlaskClient, game: str) -> tuple[Walk, str | None]:
+    """The walk of ``game`` in this run, with the id of the session it left on this
+    client's database when it was walked just now (None when it was walked before: a test
+    that needs a session imports its export)."""
+    if game in _WALKED:
+        return _WALKED[game], None
+    kept = WALK_FOLDER[0] / f"{game}.json" if WALK_FOLDER else None
+    if kept is not None and kept.exists():
+        recorded = json.loads(kept.read_text())
+        _WALKED[game] = Walk(recorded["pages"], recorded["exported"].encode())
+        return _WALKED[game], None
+    pages: list[str] = []
+    session_id = played_to_the_end(client, game, pages.append)
+    exported = client.get(f"/s/{session_id}/export.json").get_data()
+    _WALKED[game] = Walk(pages, exported)
+    if kept is not None:
+        kept.parent.mkdir(exist_ok=True)
+        # Written whole under a name of its own, then renamed: a worker reads all or nothing.
+        writing = kept.with_name(f"{game}.{os.getpid()}.writing")
+        writing.write_text(json.dumps({"pages": pages, "exported": exported.decode()}))
+        writing.replace(kept)
+    return _WALKED[game], session_id
 
 
 def finished_session(client: FlaskClient, game: str) -> str:
     """A session of ``game`` as played_to_the_end leaves it, for a test that reads only
-    the finished game: walked through the pages once a process, then imported from that
-    walk's export (the tests that read the pages on the way walk them every time)."""
-    exported = _WALKED.get(game)
-    if exported is None:
-        session_id = played_to_the_end(client, game)
-        _WALKED[game] = client.get(f"/s/{session_id}/export.json").get_data()
+    the finished game: walked through the pages once a run, then imported from that walk's
+    export (the tests that read the pages on the way read the walk's, or walk their own)."""
+    walk, session_id = walked_once(client, game)
+    if session_id is not None:
         return session_id
     response = client.post(
-        "/api/v1/sessions/import", data=exported, content_type="application/json"
+        "/api/v1/sessions/import", data=walk.exported, content_type="application/json"
     )
     assert response.status_code == 201, response.get_data(as_text=True)
     return str(response.get_json()["id"])
