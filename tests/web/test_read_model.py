@@ -38,6 +38,7 @@ from scorekeeper.migrations import SchemaMigration
 from scorekeeper.models import GameSession, Seat
 from scorekeeper.read_model import outcome_of
 from scorekeeper.recent import Recent
+from scorekeeper.session_views import SessionView
 
 # What the read model says of a session: finished, rounds played, lower is better, and
 # each seat's (score, place, won), in seat order; all None but finished while in play.
@@ -60,11 +61,15 @@ def kept_end(session_id: str) -> End:
         )
 
 
-def replayed_end(session_id: str) -> End:
-    """What a worker that kept nothing works out by replaying the session's log: the end
-    ``result_of`` counts, with each seat's place and the rounds played."""
-    with database.connection_context(), pytest.MonkeyPatch.context() as cold:
-        cold.setattr(session_views, "_views", Recent(256))
+def replayed_end(session_id: str, worker: Recent[str, SessionView] | None = None) -> End:
+    """What a worker works out by replaying the session's log: the end ``result_of``
+    counts, with each seat's place and the rounds played. A worker that kept nothing
+    (``worker`` None) replays the log from its newest snapshot; one that keeps its views in
+    ``worker`` applies the events appended since it last read the session to the view it
+    kept, and replays the log after an undo, a redo or a correction, as the app's workers
+    do."""
+    with database.connection_context(), pytest.MonkeyPatch.context() as patched:
+        patched.setattr(session_views, "_views", Recent(256) if worker is None else worker)
         view = session_views.load(session_id)
     if not view.finished:
         return (False, None, None, tuple(UNRANKED for _ in view.seats))
@@ -84,24 +89,33 @@ def replayed_end(session_id: str) -> End:
     return (True, outcome.rounds_played, counted.lower_is_better, tuple(seats))
 
 
-def assert_kept(session_id: str, step: object = None) -> None:
-    assert kept_end(session_id) == replayed_end(session_id), step
+def assert_kept(
+    session_id: str, step: object = None, worker: Recent[str, SessionView] | None = None
+) -> None:
+    assert kept_end(session_id) == replayed_end(session_id, worker), step
 
 
 # --- Every write keeps the rows a replay gives ------------------------------------------
 
 
-def walked(client: FlaskClient, game: str, rng: random.Random) -> str:
+def walked(
+    client: FlaskClient, game: str, rng: random.Random, worker: Recent[str, SessionView]
+) -> str:
     """A session of ``game`` (a page_player walk) tapped through its pages at random to its
-    end, its read model checked after each tap; its id."""
+    end, its read model checked after each tap against what ``worker`` replays; its id."""
     return played_to_the_end(
-        client, game, rng=rng, tapped=lambda session_id, tap: assert_kept(session_id, (game, tap))
+        client,
+        game,
+        rng=rng,
+        tapped=lambda session_id, tap: assert_kept(session_id, (game, tap), worker),
     )
 
 
-def edited_beyond_the_end(session_id: str, rng: random.Random) -> None:
+def edited_beyond_the_end(
+    session_id: str, rng: random.Random, worker: Recent[str, SessionView]
+) -> None:
     """Undo, redo, corrections and appends at random (some refused), after the end and
-    back, the read model checked after each."""
+    back, the read model checked after each against what ``worker`` replays."""
 
     def a_live_action(view: session_views.SessionView, rng: random.Random) -> dict[str, Any]:
         return dict(rng.choice([event.action for event in view.events if not event.undone]))
@@ -109,15 +123,20 @@ def edited_beyond_the_end(session_id: str, rng: random.Random) -> None:
     for step in range(25):
         with database.connection_context():
             history_edit(session_id, rng, redo_or(a_live_action))
-        assert_kept(session_id, step)
+        assert_kept(session_id, step, worker)
 
 
 @pytest.mark.parametrize("game", sorted(WALKS))
 def test_every_write_keeps_the_end_a_replay_gives(client: FlaskClient, game: str) -> None:
     rng = random.Random(f"read model {game}")
-    session_id = walked(client, game, rng)
+    # The replay each step is checked against: a worker of its own, which applies each
+    # step's new events to the view it replayed before (replaying the whole log after each
+    # step cost the square of the walk's length) and replays the log after an edit.
+    worker: Recent[str, SessionView] = Recent(256)
+    session_id = walked(client, game, rng, worker)
     assert kept_end(session_id)[0], "the walk ends the game"
-    edited_beyond_the_end(session_id, rng)
+    edited_beyond_the_end(session_id, rng, worker)
+    assert_kept(session_id, "replayed whole")
     exported = client.get(f"/s/{session_id}/export.json").get_json()
     imported = client.post("/api/v1/sessions/import", json=exported)
     assert imported.status_code == 201
