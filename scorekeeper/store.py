@@ -530,6 +530,17 @@ def correct(
         if was is None:
             raise IllegalAction(f"There is no recorded event {seq} to correct.", "seq")
         action = game.action_to_json(game.parse_action(data))
+        # Counted before the replay: a session at the most refuses any new correction, and
+        # replaying its log (up to MAX_EVENTS events) would only be thrown away.
+        if (
+            action != was
+            and Correction.select().where(Correction.session == session).count() >= MAX_CORRECTIONS
+        ):
+            raise IllegalAction(
+                f"This session has kept {MAX_CORRECTIONS:,} corrections, the most a "
+                "session keeps (its exported file must fit an import).",
+                "seq",
+            )
         _update_event(session, seq, action=action)
         # Replayed from the newest snapshot before the event: a refusal rolls it all back.
         try:
@@ -539,12 +550,6 @@ def correct(
                 f"This correction cannot be made: {refused.message}", refused.field
             ) from None
         if action != was:
-            if Correction.select().where(Correction.session == session).count() >= MAX_CORRECTIONS:
-                raise IllegalAction(
-                    f"This session has kept {MAX_CORRECTIONS:,} corrections, the most a "
-                    "session keeps (its exported file must fit an import).",
-                    "seq",
-                )
             # The event now holds the replacement; the history keeps what it replaced.
             Correction.create(session=session, seq=seq, action=was)
         _learn_size(with_deck(corrected), action)
