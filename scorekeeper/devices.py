@@ -282,7 +282,7 @@ def sessions_page(device_id: str, page: int, size: int) -> Page:
         .order_by(GameSession.updated_at.desc(), GameSession.id)
     )
     return _page(
-        [(str(row.session_id), str(row.role)) for row in _one_more(rows, page, size)], size
+        [(str(session), str(role)) for session, role in _one_more(rows, page, size).tuples()], size
     )
 
 
