@@ -310,7 +310,6 @@ def test_an_open_revoke_flag_leaves_the_picker_on_the_first_screen(
     server: str, browser: Any
 ) -> None:
     created = api(f"{server}/api/v1/sessions", {"game": "yokai-septet", "seats": SEATS})
-    events = f"{server}/api/v1/sessions/{created['id']}/events"
     actions: list[dict[str, Any]] = [
         {"type": "trump", "card": "yellow 4"},
         {"type": "first-lead", "seat": 0},
@@ -318,13 +317,7 @@ def test_an_open_revoke_flag_leaves_the_picker_on_the_first_screen(
         *({"type": "play", "card": card} for card in ("red 12", "blue 8", "red 6", "red 8")),
         *({"type": "play", "card": card} for card in ("red 11", "red 7")),
     ]
-    for version, action in enumerate(actions):
-        request = urllib.request.Request(
-            events,
-            json.dumps({"version": version, "action": action}).encode(),
-            {"Content-Type": "application/json", "Authorization": f"Bearer {created['edit_key']}"},
-        )
-        urllib.request.urlopen(request, timeout=5).close()
+    played(server, created, actions)
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.goto(created["links"]["join"].replace("http://localhost", server))
@@ -416,19 +409,7 @@ def test_a_rounds_result_opened_takes_the_pickers_place_on_the_first_screen(
     its choices lie on the first screen, and stay there when the form comes back refused."""
     created = api(f"{server}/api/v1/sessions", {"game": game, "seats": SEATS})
     if game == "yokai-septet":
-        events = f"{server}/api/v1/sessions/{created['id']}/events"
-        for version, action in enumerate(
-            [{"type": "trump", "card": "blue 7"}, {"type": "first-lead", "seat": 0}]
-        ):
-            request = urllib.request.Request(
-                events,
-                json.dumps({"version": version, "action": action}).encode(),
-                {
-                    "Content-Type": "application/json",
-                    "Authorization": f"Bearer {created['edit_key']}",
-                },
-            )
-            urllib.request.urlopen(request, timeout=5).close()
+        played(server, created, [{"type": "trump", "card": "blue 7"}, FIRST_LEAD])
     suffix = "js" if javascript else "nojs"
     for scheme in ("light", "dark"):
         context = browser.new_context(
