@@ -91,10 +91,7 @@ CSV_COLUMNS = (
     "winner",
     # A seat's group player's ratings after the session, over all the group's games, then
     # in this game (scorekeeper/ratings.py), as the statistics page shows them.
-    "rating",
-    "rating_change",
-    "game_rating",
-    "game_rating_change",
+    *ratings.COLUMNS,
     "started_at",
     "finished_at",
 )
@@ -220,14 +217,7 @@ def session_csv(view: SessionView) -> str:
 
 
 def _ratings_after(after: ratings.AfterGame | None) -> dict[str, float]:
-    if after is None:
-        return {}
-    return {
-        "rating": ratings.shown(after.overall.rating),
-        "rating_change": ratings.shown(after.overall.moved),
-        "game_rating": ratings.shown(after.in_game.rating),
-        "game_rating_change": ratings.shown(after.in_game.moved),
-    }
+    return {} if after is None else dict(zip(ratings.COLUMNS, after.figures(), strict=True))
 
 
 def session_grid_csv(view: SessionView) -> str:

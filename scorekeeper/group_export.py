@@ -63,8 +63,7 @@ SEATED_FIELDS = SEAT_FIELDS | {"player"}
 CSV_COLUMNS = ("kind", "number", "name", "colour", "emoji", "session")
 # The ratings after each session, which the CSV writes after those columns (over all games,
 # then in the session's game): an import reads files with or without them, and ignores them.
-RATING_COLUMNS = ("rating", "rating_change", "game_rating", "game_rating_change")
-EXPORTED_COLUMNS = CSV_COLUMNS + RATING_COLUMNS
+EXPORTED_COLUMNS = CSV_COLUMNS + ratings.COLUMNS
 # How the group file is indented (``json.dumps``), and so each session's part in its list.
 FILE_INDENT = 1
 _IN_LIST = "\n" + " " * 2 * FILE_INDENT
@@ -390,10 +389,10 @@ def group_csv(group: groups.Group) -> str:
     in order, a "session" row per session with its export (as in the JSON) in "session";
     then a "rating" row per player per rated session, in the order of the sessions and
     their seats: the session's number, the player's name and their ratings after it, as
-    the pages show them (``RATING_COLUMNS``)."""
+    the pages show them (``ratings.COLUMNS``)."""
     group_decks, listed, parts = _parts(group)
     exported = _file(group, group_decks, [part.as_data() for part in parts])
-    blank = [""] * len(RATING_COLUMNS)
+    blank = [""] * len(ratings.COLUMNS)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(EXPORTED_COLUMNS)
@@ -418,12 +417,7 @@ def group_csv(group: groups.Group) -> str:
         rated = after.get(session.id, {})
         for player_id in _seat_players(session.seats):
             if player_id in rated and player_id in names:
-                skills = rated[player_id]
-                figures = (
-                    ratings.shown(figure)
-                    for skill in (skills.overall, skills.in_game)
-                    for figure in (skill.rating, skill.moved)
-                )
+                figures = rated[player_id].figures()
                 writer.writerow(["rating", number, _cell(names[player_id]), "", "", "", *figures])
     return out.getvalue()
 

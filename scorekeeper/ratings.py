@@ -21,10 +21,10 @@ each player's latest row and never rates anything.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from openskill.models import PlackettLuce
 
@@ -274,6 +274,12 @@ def kept_of(group_id: str) -> Board:
     return board
 
 
+K = TypeVar("K")
+
+# The exports' columns of a player's ratings after a session (``AfterGame.figures``).
+COLUMNS = ("rating", "rating_change", "game_rating", "game_rating_change")
+
+
 @dataclass(frozen=True)
 class AfterGame:
     """A player's ratings after one session: over all the group's games, and in its game."""
@@ -281,17 +287,35 @@ class AfterGame:
     overall: Skill
     in_game: Skill
 
+    def figures(self) -> tuple[float, ...]:
+        """The ratings and their moves as the pages show them, in ``COLUMNS``' order."""
+        return tuple(
+            shown(figure)
+            for skill in (self.overall, self.in_game)
+            for figure in (skill.rating, skill.moved)
+        )
+
+
+def _after_games(rows: Iterable[Rating], key: Callable[[Rating], K | None]) -> dict[K, AfterGame]:
+    """The ratings ``rows`` hold, over all games and in a game, paired by ``key`` (a row
+    whose key is None is left out)."""
+    scopes: dict[K, dict[bool, Skill]] = {}
+    for row in rows:
+        found = key(row)
+        if found is not None:
+            scopes.setdefault(found, {})[(row.game, row.lower_is_better) == ALL_GAMES] = _skill(row)
+    return {found: AfterGame(both[True], both[False]) for found, both in scopes.items()}
+
 
 def after_each_session(group_id: str) -> dict[str, dict[int, AfterGame]]:
     """Each rated session of the group (by id): each of its players' (by id) ratings
     after it, as the exports write them."""
-    skills: dict[tuple[str, int], dict[bool, Skill]] = {}
-    for row in Rating.select().where(Rating.group == group_id):
-        scopes = skills.setdefault((row.session_id, row.player_id), {})
-        scopes[(row.game, row.lower_is_better) == ALL_GAMES] = _skill(row)
+    rows = Rating.select().where(Rating.group == group_id)
     after: dict[str, dict[int, AfterGame]] = {}
-    for (session, player), scopes in skills.items():
-        after.setdefault(session, {})[player] = AfterGame(scopes[True], scopes[False])
+    for (session, player), rated in _after_games(
+        rows, lambda row: (row.session_id, row.player_id)
+    ).items():
+        after.setdefault(session, {})[player] = rated
     return after
 
 
@@ -302,12 +326,8 @@ def after_session(session_id: str) -> dict[int, AfterGame]:
         (Seat.session == session_id) & Seat.player.is_null(False)
     )
     position = {seat.player_id: seat.position for seat in seats}
-    skills: dict[int, dict[bool, Skill]] = {}
-    for row in Rating.select().where(Rating.session == session_id):
-        if row.player_id in position:
-            scopes = skills.setdefault(position[row.player_id], {})
-            scopes[(row.game, row.lower_is_better) == ALL_GAMES] = _skill(row)
-    return {seat: AfterGame(scopes[True], scopes[False]) for seat, scopes in skills.items()}
+    rows = Rating.select().where(Rating.session == session_id)
+    return _after_games(rows, lambda row: position.get(row.player_id))
 
 
 def shown(figure: float) -> float:

@@ -425,7 +425,7 @@ def test_the_group_csv_gives_each_players_rating_after_each_game_and_its_movemen
     text = client.get(f"/g/{group_id}/export.csv").get_data(as_text=True)
     rows = list(csv.DictReader(io.StringIO(text)))
     rated = [
-        [row[column] for column in ("number", "name", *group_export.RATING_COLUMNS)]
+        [row[column] for column in ("number", "name", *ratings.COLUMNS)]
         for row in rows
         if row["kind"] == "rating"
     ]
@@ -515,7 +515,7 @@ def test_a_group_games_session_csv_gives_each_seats_ratings_after_it(
         last = played.order_by(GameSession.created_at.desc()).get().id
     text = client.get(f"/s/{last}/export.csv").get_data(as_text=True)
     rows = list(csv.DictReader(io.StringIO(text)))
-    columns = ("player", "place", *group_export.RATING_COLUMNS)
+    columns = ("player", "place", *ratings.COLUMNS)
     # The last game, where the lowest wins: Cy won it over Ann; as the group CSV says.
     assert [[row[column] for column in columns] for row in rows] == [
         ["Cy", "1", "-0.4", "3.8", "3.4", "3.4"],
