@@ -192,7 +192,7 @@ def play_a_round(
     created = api(
         f"{server}/api/v1/sessions", {"game": game, "seats": seats, "options": options or {}}
     )
-    page.goto(created["links"]["join"].replace("http://localhost", server))
+    page.goto(join_link(server, created))
     state_url = f"{server}/api/v1/sessions/{created['id']}"
     answer = api(state_url)
     taps = 0
@@ -320,7 +320,7 @@ def test_an_open_revoke_flag_leaves_the_picker_on_the_first_screen(
     played(server, created, actions)
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
-    page.goto(created["links"]["join"].replace("http://localhost", server))
+    page.goto(join_link(server, created))
     picker = card_tap("play", "red 9").inputs
     assert off_screen(page, (*picker, "a[href='#flag-0']")) == []
     page.locator("a[href='#flag-0']").click()
@@ -412,11 +412,7 @@ def test_a_rounds_result_opened_takes_the_pickers_place_on_the_first_screen(
         played(server, created, [{"type": "trump", "card": "blue 7"}, FIRST_LEAD])
     suffix = "js" if javascript else "nojs"
     for scheme in ("light", "dark"):
-        context = browser.new_context(
-            viewport=PHONE, java_script_enabled=javascript, color_scheme=scheme
-        )
-        page = context.new_page()
-        page.goto(created["links"]["join"].replace("http://localhost", server))
+        context, page = joined(browser, server, created, javascript, scheme)
         assert page.locator(".picker-form").is_visible()
         page.locator("details.instead > summary").click()
         for attempt, selector in zip(("opened", "refused"), RESULT_CHOICES[game], strict=True):
@@ -440,7 +436,7 @@ def played_to_the_settle_step(page: Any, server: str, seats: list[str]) -> None:
     """Play Yellow Dwarf's first round through the page until someone went out and the
     page asks for the hands and the taker cards still held."""
     created = api(f"{server}/api/v1/sessions", {"game": "yellow-dwarf", "seats": seats})
-    page.goto(created["links"]["join"].replace("http://localhost", server))
+    page.goto(join_link(server, created))
     state_url = f"{server}/api/v1/sessions/{created['id']}"
     answer = api(state_url)
     while not any(action["type"] == "reveal" for action in answer["expected"]["actions"]):
@@ -500,6 +496,23 @@ def test_yellow_dwarfs_settle_step_cuts_no_taker_choice_and_keeps_the_badge_in_i
 
 
 FIRST_LEAD = {"type": "first-lead", "seat": 0}
+
+
+def join_link(server: str, created: dict[str, Any]) -> str:
+    """The "score with me" link of the session ``created`` through the API, on ``server``."""
+    return str(created["links"]["join"]).replace("http://localhost", server)
+
+
+def joined(
+    browser: Any, server: str, created: dict[str, Any], javascript: bool, scheme: str
+) -> tuple[Any, Any]:
+    """A phone (its context and page) that opened the session ``created`` by its link."""
+    context = browser.new_context(
+        viewport=PHONE, java_script_enabled=javascript, color_scheme=scheme
+    )
+    page = context.new_page()
+    page.goto(join_link(server, created))
+    return context, page
 
 
 def played(server: str, created: dict[str, Any], actions: list[dict[str, Any]]) -> None:
@@ -575,11 +588,7 @@ def test_a_rounds_result_opened_has_every_choice_and_its_button_on_the_first_scr
         played(server, created, [{"type": "round", "winner": 0, "left": left}])
     suffix = "js" if javascript else "nojs"
     for scheme in ("light", "dark"):
-        context = browser.new_context(
-            viewport=PHONE, java_script_enabled=javascript, color_scheme=scheme
-        )
-        page = context.new_page()
-        page.goto(created["links"]["join"].replace("http://localhost", server))
+        context, page = joined(browser, server, created, javascript, scheme)
         open_the_rounds_result(page)
         for attempt in ("opened", "refused"):
             SHOTS.mkdir(exist_ok=True)
