@@ -993,3 +993,21 @@ def test_the_points_reveal_counts_one_card_in_the_singular(client: FlaskClient) 
     shown = text(table.page())
     assert "Cy 6 cards" in shown
     assert "Ann 1 card " in shown
+
+
+def test_a_refused_rounds_result_comes_back_with_its_taker_choices_and_grand_opera_kept(
+    client: FlaskClient,
+) -> None:
+    table = start(client, ["Ann", "Bo", "Cy"])
+    takers = {"10D": "called:1", "JC": "kept:2", "QS": "forgot:0"}
+    response = summary(table, 1, [3, 2, 5], takers, grand_opera=True)
+    assert refused(response) == "In a Grand Opera only Bo lays cards; QS is listed as laid by Ann."
+    page = response.get_data(as_text=True)
+    selects = {
+        card: re.findall(r'<option value="([^"]*)" selected>', select)
+        for card, select in re.findall(r'<select id="taker-(\w+)"[^>]*>(.*?)</select>', page, re.S)
+    }
+    chosen = {"10D": ["called:1"], "JC": ["kept:2"], "QS": ["forgot:0"], "KH": [], "7D": []}
+    assert selects == chosen
+    assert re.search(r'name="grand_opera" value="1" checked', page)
+    assert table.state()["version"] == 0
