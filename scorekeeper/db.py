@@ -80,6 +80,9 @@ def open_database(url: str, max_connections: int = POOL_MAX_CONNECTIONS) -> Data
             max_connections=max_connections,
             stale_timeout=POOL_STALE_SECONDS,
             timeout=POOL_WAIT_SECONDS,
+            # Text read as bytes (``fetched_as_bytes``) is UTF-8 whatever the server's
+            # encoding, as SQLite's is.
+            client_encoding="UTF8",
         )
     if parsed.scheme == "sqlite":
         path = url.removeprefix("sqlite:///")
@@ -270,6 +273,27 @@ class Statement:
         ):
             return backend.execute_prepared(self, values)
         return database.execute_sql(self.sql, values)
+
+
+def fetched_as_bytes(statement: Statement, *values: object) -> list[tuple[Any, ...]]:
+    """The rows of ``statement`` run with ``values``, each text column as the UTF-8 bytes
+    the driver reads rather than as str: a long text handed on as it is read (a kept part
+    of a group's export) is then neither decoded nor encoded again."""
+    # Unannotated in peewee's stubs: sqlite3's or psycopg2's connection.
+    connection: Any = database.connection()
+    if is_sqlite():
+        # sqlite3 makes each value as it fetches the row.
+        connection.text_factory = bytes
+        try:
+            return list(statement.execute(*values).fetchall())
+        finally:
+            connection.text_factory = str
+    # psycopg2 picks each column's caster as the statement runs.
+    psycopg2.extensions.register_type(psycopg2.extensions.BYTES, connection)
+    try:
+        return list(statement.execute(*values).fetchall())
+    finally:
+        psycopg2.extensions.register_type(psycopg2.extensions.UNICODE, connection)
 
 
 def in_model_order(values: Mapping[Field[Any], object]) -> list[object]:

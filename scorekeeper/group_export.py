@@ -39,7 +39,7 @@ from scorekeeper import (
     session_views,
     store,
 )
-from scorekeeper.db import Statement, database, is_sqlite, write_transaction
+from scorekeeper.db import Statement, database, fetched_as_bytes, is_sqlite, write_transaction
 from scorekeeper.export import SEAT_FIELDS, read_export, session_json
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction, check_known_fields, is_digits, json_error_text
@@ -123,7 +123,8 @@ class AlreadyImported(Exception):
 
 
 class _Listed(NamedTuple):
-    """A session of the group as its export reads it, with its kept text if any."""
+    """A session of the group as its export reads it, with its kept text's stamps and text
+    as the database holds them, in UTF-8 (all four None if it has none)."""
 
     id: str
     game: str
@@ -132,7 +133,10 @@ class _Listed(NamedTuple):
     deck: str | None  # the id of the deck profile it plays with
     # Each seat's position and the id of its group player (blank: none), as "0:7,1:,2:9".
     seats: str
-    kept: export_texts.Kept | None
+    kept_version: int | None
+    kept_fingerprint: bytes | None
+    kept_context: bytes | None
+    kept_text: bytes | None
 
 
 def _listed_sql() -> str:
@@ -148,7 +152,7 @@ def _listed_sql() -> str:
     seats = f"SELECT min(t.id) || '|' || {listed} FROM seat t WHERE t.session_id = s.id"
     # Not sorted by the database: its sort would copy the kept texts (it doubled the time).
     return (
-        f"SELECT s.created_at, s.id, s.game, s.version, s.finished, d.profile_id, ({seats}), "
+        f"SELECT s.created_at, ({seats}), s.id, s.game, s.version, s.finished, d.profile_id, "
         "k.version, k.fingerprint, k.context, k.text FROM game_session s "
         "LEFT JOIN session_deck d ON d.session_id = s.id "
         "LEFT JOIN export_text k ON k.session_id = s.id "
@@ -156,29 +160,41 @@ def _listed_sql() -> str:
     )
 
 
-# The group's sessions, each with the moment it was played, the deck profile it plays
-# with, its seats and its kept text: one row a session (a row a seat cost more to read
-# than the kept texts at 1,000 sessions).
+# The group's sessions, each with the moment it was played, its seats, the deck profile it
+# plays with and its kept text: one row a session (a row a seat cost more to read than the
+# kept texts at 1,000 sessions).
 _LISTED = Statement(_listed_sql)
 
 
 def _listed(group_id: str) -> list[_Listed]:
     """The group's sessions in the order they were played, then recorded (their first
     seats' order); one without seats has no part in the file."""
-    listed = []
-    # Read as the driver's tuples: peewee's rows cost more than the query.
-    for row in _LISTED.execute(group_id).fetchall():
-        played, session_id, game, version, finished, deck, seated, kept, stamp, context, text = row
+    ordered = []
+    # Read as the driver's tuples, each made one _Listed: at 1,000 sessions an object more
+    # a session cost a tenth of the export. Its texts read as bytes: the kept texts go into
+    # the file as they are read.
+    for played, seated, *row in fetched_as_bytes(_LISTED, group_id):
         if seated is None:
             continue
-        first_seat, _, seats = seated.partition("|")
-        kept_text = (
-            None if kept is None else export_texts.Kept(session_id, kept, stamp, context, text)
+        first_seat, _, seats = seated.partition(b"|")
+        session_id, game, version, finished, deck, *kept = row
+        session = _Listed(
+            session_id.decode(),
+            game.decode(),
+            version,
+            bool(finished),
+            None if deck is None else deck.decode(),
+            seats.decode(),
+            *kept,
         )
-        session = _Listed(session_id, game, version, bool(finished), deck, seats, kept_text)
-        listed.append(((played, int(first_seat)), session))
-    listed.sort(key=lambda entry: entry[0])
-    return [session for _order, session in listed]
+        ordered.append((played, int(first_seat), session))
+    # (played, first seat) is a session's own: the sessions themselves are never compared.
+    ordered.sort(key=_played_then_recorded)
+    return [session for _played, _first_seat, session in ordered]
+
+
+def _played_then_recorded(entry: tuple[object, int, _Listed]) -> tuple[Any, int]:
+    return entry[0], entry[1]
 
 
 def _seated(seats: str, place: dict[int, int]) -> dict[int, int | None]:
@@ -192,22 +208,20 @@ def _seated(seats: str, place: dict[int, int]) -> dict[int, int | None]:
     return seated
 
 
-class _Part(NamedTuple):
-    """A session's part of the group file: made now (``data``, and its ``text`` if it was
-    kept), or its kept ``text``."""
+# A session's part of the group file: its text as the file writes it, in UTF-8 (kept, or
+# made for a finished session), or what a session in play exports, made now.
+Part = bytes | dict[str, Any]
 
-    data: dict[str, Any] | None = None
-    text: str | None = None
 
-    def as_data(self) -> dict[str, Any]:
-        if self.data is not None:
-            return self.data
-        assert self.text is not None
-        read: dict[str, Any] = json.loads(self.text)
-        return read
+def _as_data(part: Part) -> dict[str, Any]:
+    if isinstance(part, dict):
+        return part
+    read: dict[str, Any] = json.loads(part)
+    return read
 
-    def as_text(self) -> str:
-        return self.text if self.text is not None else part_text(self.data or {})
+
+def _as_bytes(part: Part) -> bytes:
+    return part if isinstance(part, bytes) else part_text(part).encode()
 
 
 def part_text(part: dict[str, Any]) -> str:
@@ -232,10 +246,15 @@ def _context(seats: str, players: str, deck: int | None, profile: str | None) ->
     """What a session's part takes from outside its log: its seats' players
     (``_Listed.seats``) and the group's players' ids in the file's order (so each seat's
     player's number there), its deck's number there and its deck profile's ``_deck_hash``."""
-    return f"{seats}|{players}|{deck}|{profile}"
+    return seats + _context_after_seats(players, deck, profile)
 
 
-def _parts(group: groups.Group) -> tuple[list[decks.Profile], list[_Listed], list[_Part]]:
+def _context_after_seats(players: str, deck: int | None, profile: str | None) -> str:
+    """A part's ``_context`` after its seats'."""
+    return f"|{players}|{deck}|{profile}"
+
+
+def _parts(group: groups.Group) -> tuple[list[decks.Profile], list[_Listed], list[Part]]:
     """The group's decks in the file's order, its sessions in order, and each session's
     part: a finished one's kept text while it holds (``scorekeeper/export_texts.py``),
     else made, and a finished one's text kept."""
@@ -249,23 +268,30 @@ def _parts(group: groups.Group) -> tuple[list[decks.Profile], list[_Listed], lis
         profile.id: _deck_hash(profile)
         for profile in decks.find(sorted({deck for deck in played_with if deck is not None}))
     }
-    fingerprints = {
-        game: export_texts.fingerprint(get_game(game)) for game in {s.game for s in listed}
+    # A part's context after its seats, by the deck profile its session plays with: the
+    # same for every session of a deck, worked out once (in UTF-8, as kept ones are read).
+    context_tails = {
+        deck: _context_after_seats(
+            players,
+            None if deck is None else deck_place.get(deck),
+            None if deck is None else deck_hashes.get(deck),
+        ).encode()
+        for deck in set(played_with)
     }
-    parts: list[_Part] = []
+    fingerprints = {
+        game: export_texts.fingerprint(get_game(game)).encode() for game in {s.game for s in listed}
+    }
+    parts: list[Part] = []
     made: list[export_texts.Kept] = []
     for session in listed:
-        kept = session.kept
-        deck = None if session.deck is None else deck_place.get(session.deck)
-        context = _context(session.seats, players, deck, deck_hashes.get(session.deck or ""))
         if (
-            kept is not None
+            session.kept_text is not None
             and session.finished
-            and kept.version == session.version
-            and kept.context == context
-            and kept.fingerprint == fingerprints[session.game]
+            and session.kept_version == session.version
+            and session.kept_fingerprint == fingerprints[session.game]
+            and session.kept_context == session.seats.encode() + context_tails[session.deck]
         ):
-            parts.append(_Part(text=kept.text))
+            parts.append(session.kept_text)
             continue
         view = session_views.load(session.id)
         exported = session_json(view)
@@ -277,10 +303,10 @@ def _parts(group: groups.Group) -> tuple[list[decks.Profile], list[_Listed], lis
         if made_deck is not None:
             exported["deck"] = made_deck
         if not view.finished:
-            parts.append(_Part(exported))
+            parts.append(exported)
             continue
         text = part_text(exported)
-        parts.append(_Part(exported, text))
+        parts.append(text.encode())
         made_context = _context(
             session.seats, players, made_deck, None if view.deck is None else _deck_hash(view.deck)
         )
@@ -322,24 +348,24 @@ def _file(
 
 def group_json(group: groups.Group) -> dict[str, Any]:
     group_decks, _listed_sessions, parts = _parts(group)
-    return _file(group, group_decks, [part.as_data() for part in parts])
+    return _file(group, group_decks, [_as_data(part) for part in parts])
 
 
-def group_json_text(group: groups.Group) -> str:
-    """The group file as text (``json.dumps`` of ``group_json``, non-ASCII as it is, indented
-    by ``FILE_INDENT``), each session's part written as its text: a kept one is not read
-    and written again."""
+def group_json_file(group: groups.Group) -> bytes:
+    """The group file in UTF-8 (``json.dumps`` of ``group_json``, non-ASCII as it is,
+    indented by ``FILE_INDENT``), each session's part written as its text: a kept one is
+    not read and written again, nor decoded and encoded."""
     group_decks, _listed_sessions, parts = _parts(group)
     head = json.dumps(_file(group, group_decks, []), ensure_ascii=False, indent=FILE_INDENT)
     if not parts:
-        return head
+        return head.encode()
     # The sessions come last: the head ends with their empty list, then the file's brace.
     assert head.endswith(_NO_SESSIONS)
     # Joined once: the file is as long as its sessions' texts together.
-    texts = [part.as_text() for part in parts]
-    texts[0] = f"{head.removesuffix(_EMPTY_LIST_CLOSED)}[{_IN_LIST}{texts[0]}"
-    texts[-1] = f"{texts[-1]}\n{' ' * FILE_INDENT}]\n}}"
-    return f",{_IN_LIST}".join(texts)
+    texts = [_as_bytes(part) for part in parts]
+    texts[0] = f"{head.removesuffix(_EMPTY_LIST_CLOSED)}[{_IN_LIST}".encode() + texts[0]
+    texts[-1] += f"\n{' ' * FILE_INDENT}]\n}}".encode()
+    return f",{_IN_LIST}".encode().join(texts)
 
 
 def _rating_json(skill: ratings.Skill) -> dict[str, float]:
@@ -391,7 +417,7 @@ def group_csv(group: groups.Group) -> str:
     their seats: the session's number, the player's name and their ratings after it, as
     the pages show them (``ratings.COLUMNS``)."""
     group_decks, listed, parts = _parts(group)
-    exported = _file(group, group_decks, [part.as_data() for part in parts])
+    exported = _file(group, group_decks, [_as_data(part) for part in parts])
     blank = [""] * len(ratings.COLUMNS)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")

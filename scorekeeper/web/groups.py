@@ -339,7 +339,9 @@ def play(group_id: str, slug: str) -> Response | tuple[str, int]:
     return page, 422 if refused else 200
 
 
-def group_download(group: groups.Group, text: str, mimetype: str, extension: str) -> Response:
+def group_download(
+    group: groups.Group, text: str | bytes, mimetype: str, extension: str
+) -> Response:
     name = f"group-{group.id[:8]}.{extension}"
     return Response(
         text, mimetype=mimetype, headers={"Content-Disposition": f"attachment; filename={name}"}
@@ -349,7 +351,7 @@ def group_download(group: groups.Group, text: str, mimetype: str, extension: str
 @bp.get("/g/<group_id>/export.json")
 def export_json(group_id: str) -> Response:
     group = load_or_404(group_id)
-    return group_download(group, group_export.group_json_text(group), "application/json", "json")
+    return group_download(group, group_export.group_json_file(group), "application/json", "json")
 
 
 @bp.get("/g/<group_id>/export.csv")

@@ -104,6 +104,30 @@ def test_the_exports_made_with_kept_texts_are_those_made_without_them(
         assert files(client, made) == without
 
 
+def test_a_kept_text_beyond_ascii_is_written_byte_for_byte_as_it_was_made(
+    client: FlaskClient, app: Flask
+) -> None:
+    """Kept texts go into the file as the database reads them, in UTF-8: names beyond
+    ASCII (an accent, a CJK name, an emoji) come out as the text made them."""
+    with app.app_context(), database.connection_context():
+        group = groups.create("Café", ["Zoë", "李娜", "Ed 🦊"])
+        sheet = seated(group.id, ["李娜", "Zoë", "Ed 🦊"], "score-sheet", target=5)
+        write(sheet, {"type": "round", "points": [6, 1, 2]})
+        written = json.dumps(
+            group_export.group_json(groups.load(group.id)), ensure_ascii=False, indent=1
+        )
+    forget_kept(app)
+    made = files(client, group.id)
+    assert made[0] == written.encode()
+    assert "李娜" in kept_texts(app, group.id)[sheet][1]
+    assert files(client, group.id) == made
+    assert [seat["name"] for seat in json.loads(made[0])["sessions"][0]["seats"]] == [
+        "李娜",
+        "Zoë",
+        "Ed 🦊",
+    ]
+
+
 def test_a_kept_text_is_written_as_it_is_kept(client: FlaskClient, app: Flask) -> None:
     group_id = club(app)
     made = client.get(f"/g/{group_id}/export.json").text
