@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+import json
 import logging
 import os
 import re
@@ -294,6 +295,20 @@ def fetched_as_bytes(statement: Statement, *values: object) -> list[tuple[Any, .
         return list(statement.execute(*values).fetchall())
     finally:
         psycopg2.extensions.register_type(psycopg2.extensions.UNICODE, connection)
+
+
+def any_of(column: str) -> str:
+    """SQL that is true where ``column`` is one of a list passed as one value (``as_list``):
+    a ``Statement``'s text is then the same for a list of any length."""
+    if is_sqlite():
+        return f"{column} IN (SELECT value FROM json_each({database.param}))"
+    return f"{column} = ANY({database.param})"
+
+
+def as_list(values: Sequence[str]) -> object:
+    """``values`` as the one value ``any_of`` takes: a JSON array for SQLite's json_each,
+    a list (an array) for PostgreSQL."""
+    return json.dumps(list(values)) if is_sqlite() else list(values)
 
 
 def in_model_order(values: Mapping[Field[Any], object]) -> list[object]:

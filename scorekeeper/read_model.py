@@ -11,13 +11,14 @@ a session's log.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from peewee import SQL, Case, fn
 
-from scorekeeper.db import database, from_column
+from scorekeeper.db import Statement, any_of, as_list, database, from_column
 from scorekeeper.games import get_game
 from scorekeeper.games.engine import Game
 from scorekeeper.models import Event, GameSession, Seat
@@ -105,8 +106,10 @@ def record_seats(session_id: str, outcome: Outcome | None) -> None:
     Seat.update(seats).where(Seat.session == session_id).execute()
 
 
-@dataclass(frozen=True)
-class SessionSummary:
+class SessionSummary(NamedTuple):
+    """A session as the lists show it. A tuple: a home page makes 30 (a frozen dataclass
+    cost five times as much to make)."""
+
     id: str
     game_title: str
     seats: tuple[str, ...]
@@ -125,9 +128,21 @@ def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
     """The sessions with these ids that still exist, the latest changed first."""
     if not session_ids:
         return []
-    return _summaries(
-        GameSession.id.in_(session_ids), GameSession.updated_at.desc(), GameSession.id
+    return _summarised(_SUMMARIES.execute(as_list(session_ids)))
+
+
+def _summaries_sql() -> str:
+    logged = "EXISTS (SELECT 1 FROM event e WHERE e.session_id = s.id)"
+    return (
+        f"SELECT s.id, s.game, s.finished, s.updated_at, s.imported, {logged}, t.name, t.won "
+        "FROM seat t JOIN game_session s ON s.id = t.session_id "
+        f"WHERE {any_of('s.id')} ORDER BY s.updated_at DESC, s.id, t.position"
     )
+
+
+# A home page's sessions with their seats and winners (``_summaries``), the ids given as
+# one value: built by peewee, a page of 30 ids cost more than the rows it read.
+_SUMMARIES = Statement(_summaries_sql)
 
 
 def group_summaries(group_id: str, page: int, size: int) -> list[SessionSummary]:
@@ -161,21 +176,27 @@ def _summaries(where: Any, *order: Any) -> list[SessionSummary]:
         .where(where)
         .order_by(*order, Seat.position)
     )
+    return _summarised(database.execute(listed))
+
+
+def _summarised(rows: Iterable[Sequence[Any]]) -> list[SessionSummary]:
+    """The summaries of rows of a session's columns then a seat's, by session, seats in
+    order (``_summaries``)."""
     found = []
-    # The raw rows, a few per session: model instances would cost more than the query.
-    for (session_id, slug, finished, updated_at, imported, logged), seats in itertools.groupby(
-        database.execute(listed), lambda row: row[:6]
-    ):
-        names = [(name, won) for *_, name, won in seats]
+    # The raw rows, a few per session (its columns repeated on each of its seats' rows):
+    # model instances would cost more than the query.
+    for _session, seated in itertools.groupby(rows, itemgetter(0)):
+        seats = list(seated)
+        session_id, slug, finished, updated_at, imported, logged = seats[0][:6]
         found.append(
             SessionSummary(
                 session_id,
                 get_game(slug).title,
-                tuple(name for name, _ in names),
+                tuple(seat[6] for seat in seats),
                 bool(finished),
                 from_column(GameSession.updated_at, updated_at),
                 bool(imported),
-                tuple(name for name, won in names if won),
+                tuple(seat[6] for seat in seats if seat[7]),
                 slug,
                 not logged,
             )

@@ -51,8 +51,10 @@ from scorekeeper import (
     announced,
     create_app,
     devices,
+    group_export,
     group_figures,
     group_totals,
+    read_model,
     session_log,
     session_views,
     snapshots,
@@ -835,11 +837,20 @@ class Statements(logging.Handler):
 
 
 def prepared_sql() -> dict[str, str]:
-    """The SQL of each of the store's (and the devices' and the statistics') statements by its
-    name as a prepared one."""
+    """The SQL of each of the store's (and the devices', the statistics' and the lists')
+    statements by its name as a prepared one."""
     made = [
         statement
-        for module in (store, session_views, session_log, snapshots, group_figures, group_totals)
+        for module in (
+            store,
+            session_views,
+            session_log,
+            snapshots,
+            group_figures,
+            group_totals,
+            read_model,
+            group_export,
+        )
         for value in vars(module).values()
         # A module's statements, alone or by key (one per step of the wins chart).
         for statement in (value.values() if isinstance(value, dict) else (value,))

@@ -114,6 +114,7 @@ def register(app: Flask) -> None:
         app.register_blueprint(blueprint)
     app.jinja_env.globals["GAMES"] = GAMES
     app.jinja_env.globals["page_url"] = page_url
+    app.jinja_env.filters["url_of"] = page_url
     app.jinja_env.globals["game_template"] = game_templates(app)
 
     app.wsgi_app = SecurityHeaders(  # type: ignore[method-assign]

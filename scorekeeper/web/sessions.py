@@ -87,13 +87,15 @@ def last_action(view: session_views.SessionView) -> dict[str, Any] | None:
     return next((event.action for event in reversed(view.events) if not event.undone), None)
 
 
+@bp.app_template_filter("utc_time")
 @bp.app_template_global()
 def utc_time(moment: datetime) -> Markup:
     """A stored (UTC) time: app.js shows it in the phone's own time zone; without JavaScript
-    it says UTC. A function, not a macro: the home page writes one a row."""
-    return Markup('<time datetime="{}Z">{} UTC</time>').format(
-        moment.strftime("%Y-%m-%dT%H:%M:%S"), moment.strftime("%Y-%m-%d %H:%M")
-    )
+    it says UTC. A filter as well as a function: the home page writes one a row, and Jinja
+    calls a filter directly. Its digits need no escaping (Markup's format escaped each)."""
+    written = moment.strftime("%Y-%m-%dT%H:%M:%S")
+    shown = written.replace("T", " ")[:-3]  # to the minute
+    return Markup(f'<time datetime="{written}Z">{shown} UTC</time>')
 
 
 @bp.app_template_filter("first_sentence")
