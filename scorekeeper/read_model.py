@@ -192,11 +192,11 @@ def _summarised(rows: Iterable[Sequence[Any]]) -> list[SessionSummary]:
             SessionSummary(
                 session_id,
                 get_game(slug).title,
-                tuple(seat[6] for seat in seats),
+                tuple([seat[6] for seat in seats]),
                 bool(finished),
                 from_column(GameSession.updated_at, updated_at),
                 bool(imported),
-                tuple(seat[6] for seat in seats if seat[7]),
+                tuple([seat[6] for seat in seats if seat[7]]),
                 slug,
                 not logged,
             )

@@ -57,7 +57,8 @@ def page_url(endpoint: str, **values: str) -> str:
     For the links pages carry again and again: those of every page (a stylesheet, the
     menu: building the ten of them took a fifth of a session page's time) and those of
     a session's own page (seven more)."""
-    return _page_urls(request.script_root, endpoint, **values)
+    # root_path: what script_root names, without the property's second look-up.
+    return _page_urls(request.root_path, endpoint, **values)
 
 
 @functools.lru_cache(maxsize=1024)

