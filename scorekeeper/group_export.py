@@ -25,6 +25,7 @@ import io
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from peewee import IntegrityError
@@ -173,11 +174,22 @@ def _listed(group_id: str) -> list[_Listed]:
     # Read as the driver's tuples, each made one _Listed: at 1,000 sessions an object more
     # a session cost a tenth of the export. Its texts read as bytes: the kept texts go into
     # the file as they are read.
-    for played, seated, *row in fetched_as_bytes(_LISTED, group_id):
+    for (
+        played,
+        seated,
+        session_id,
+        game,
+        version,
+        finished,
+        deck,
+        kept_version,
+        kept_fingerprint,
+        kept_context,
+        kept_text,
+    ) in fetched_as_bytes(_LISTED, group_id):
         if seated is None:
             continue
         first_seat, _, seats = seated.partition(b"|")
-        session_id, game, version, finished, deck, *kept = row
         session = _Listed(
             session_id.decode(),
             game.decode(),
@@ -185,16 +197,15 @@ def _listed(group_id: str) -> list[_Listed]:
             bool(finished),
             None if deck is None else deck.decode(),
             seats.decode(),
-            *kept,
+            kept_version,
+            kept_fingerprint,
+            kept_context,
+            kept_text,
         )
         ordered.append((played, int(first_seat), session))
-    # (played, first seat) is a session's own: the sessions themselves are never compared.
-    ordered.sort(key=_played_then_recorded)
-    return [session for _played, _first_seat, session in ordered]
-
-
-def _played_then_recorded(entry: tuple[object, int, _Listed]) -> tuple[Any, int]:
-    return entry[0], entry[1]
+    # By (played, first seat), a session's own: the sessions themselves are never compared.
+    ordered.sort(key=itemgetter(0, 1))
+    return [entry[2] for entry in ordered]
 
 
 def _seated(seats: str, place: dict[int, int]) -> dict[int, int | None]:
