@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +61,7 @@ def check_phone_layout(page, name: str) -> None:  # type: ignore[no-untyped-def]
 # the control is shown, enabled, whole on the screen and the topmost element there. A
 # Playwright click checks as much with a dozen calls to the browser each time, and a
 # round's walk makes hundreds of taps.
-AIM = """(control, mark) => {
+AIM = """function aim(control, mark) {
     if (mark) { document.body.setAttribute(mark, "yes"); }
     const box = control.getBoundingClientRect();
     const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
@@ -71,27 +73,99 @@ AIM = """(control, mark) => {
             hit !== null && control.contains(hit) ? [x, y] : null];
 }"""
 
+# The one element a Control names, found by the page's own DOM (FIND's ``find``), so that
+# a tap costs the browser no Playwright selector engine: on each new document its first
+# use builds a world of its own and runs Playwright's whole injected script, which a
+# round played tap by tap would pay hundreds of times. A button by its name as
+# Playwright's role query reads it (its aria-label, else its text or an input's value,
+# the white space collapsed), among the buttons not hidden; any other control by a CSS
+# selector. Exactly one must match (or, for ``first``, at least one), or the tap fails
+# naming the control: a finder that went wrong never taps something else.
+FIND = r"""function find([how, what, first]) {
+    let found;
+    if (how === "css") {
+        found = [...document.querySelectorAll(what)];
+    } else {
+        const named = (button) => (button.getAttribute("aria-label") ??
+            (button instanceof HTMLInputElement ? button.value : button.textContent))
+            .replace(/\s+/g, " ").trim();
+        const wanted = {
+            exact: (name) => name === what,
+            pattern: (name) => new RegExp(what).test(name),
+            part: (name) => name.toLowerCase().includes(what.toLowerCase()),
+        }[how];
+        found = [...document.querySelectorAll(
+                "button, input[type=submit], input[type=button], input[type=reset], [role=button]")]
+            .filter((button) => button.checkVisibility({visibilityProperty: true}) &&
+                !button.closest("[aria-hidden=true]") && wanted(named(button)));
+    }
+    if (first ? found.length === 0 : found.length !== 1) {
+        throw new Error(`${found.length} elements for the control ${how} ${what}`);
+    }
+    return found[0];
+}"""
+
+
+@dataclass(frozen=True)
+class Control:
+    """A control a test taps, found in the page by FIND: ``how`` is ``css`` (``what`` a
+    selector), or how a button's name is matched to ``what``: ``exact``, ``part`` (case
+    aside, as Playwright's inexact name) or ``pattern`` (a regular expression)."""
+
+    how: str
+    what: str
+    first: bool = False
+
+    def locator(self, page: Any) -> Any:
+        """The same control as Playwright's locator, for its click's waiting."""
+        if self.how == "css":
+            found = page.locator(self.what)
+        else:
+            name = re.compile(self.what) if self.how == "pattern" else self.what
+            found = page.get_by_role("button", name=name, exact=self.how == "exact")
+        return found.first if self.first else found
+
+
+def css(selector: str, first: bool = False) -> Control:
+    return Control("css", selector, first)
+
+
+def button(name: str, exact: bool = True) -> Control:
+    return Control("exact" if exact else "part", name)
+
+
+TAP_AIM = f"""([control, mark]) => {{
+    {FIND}
+    {AIM}
+    return aim(find(control), mark);
+}}"""
+LOCATOR_AIM = f"(control, mark) => ({AIM})(control, mark)"
+
 
 def click(page, control, mark: str | None = None) -> str:  # type: ignore[no-untyped-def]
-    """A real click (the mouse pressed and released) in the middle of ``control``, after
-    setting the body's attribute ``mark``; the page's version before it (``"None"``: no
-    session page). A control not yet tappable there (hidden, disabled, off the screen,
-    under another element) is left to Playwright's click, which waits until it is."""
-    version, point = control.evaluate(AIM, mark)
+    """A real click (the mouse pressed and released) in the middle of ``control`` (a
+    Control, or a Playwright locator), after setting the body's attribute ``mark``; the
+    page's version before it (``"None"``: no session page). A control not yet tappable
+    there (hidden, disabled, off the screen, under another element) is left to
+    Playwright's click, which waits until it is."""
+    if isinstance(control, Control):
+        version, point = page.evaluate(TAP_AIM, [[control.how, control.what, control.first], mark])
+    else:
+        version, point = control.evaluate(LOCATOR_AIM, mark)
     if point is None:
-        control.click()
+        (control.locator(page) if isinstance(control, Control) else control).click()
     else:
         page.mouse.click(*point)
     return str(version)
 
 
 def send(page, control) -> None:  # type: ignore[no-untyped-def]
-    """Tap ``control``, which sends its form, and wait for the page of the answer, loaded:
-    with JavaScript the form goes by fetch, and the answer's page comes after the tap; its
-    script (deferred) must have run before the next tap, or that tap would go as a plain
-    form, unseen by what the script does (a send kept through an outage, say). The page
-    the control is on must be loaded first: a link tapped just before may still be
-    bringing it (no body yet to mark)."""
+    """Tap ``control`` (as click takes it), which sends its form, and wait for the page
+    of the answer, loaded: with JavaScript the form goes by fetch, and the answer's page
+    comes after the tap; its script (deferred) must have run before the next tap, or that
+    tap would go as a plain form, unseen by what the script does (a send kept through an
+    outage, say). The page the control is on must be loaded first: a link tapped just
+    before may still be bringing it (no body yet to mark)."""
     page.wait_for_load_state()
     click(page, control, "data-sending")
     page.locator("body:not([data-sending])").wait_for(state="attached")
@@ -255,13 +329,13 @@ def test_a_yadokarick_trick_with_sizes_and_the_marker_on_a_phone(
         start_on_phone(page, server, "yadokarick", ["Ann", "Bo", "Cy", "Di"])
         check_phone_layout(page, f"yadokarick-start-{suffix}")
         for card, size in (("green 25", "3"), ("pink 8", "2"), ("green 17", "3"), ("pink 29", "1")):
-            send(page, page.get_by_role("button", name=card, exact=True))
+            send(page, button(card))
             check_phone_layout(page, f"yadokarick-size-{suffix}")
-            send(page, page.get_by_role("button", name=f"size {size}", exact=True))
+            send(page, button(f"size {size}"))
         ruling = page.inner_text(".ruling")
         assert "Bo places green 25 and green 17 on the house" in ruling
         check_phone_layout(page, f"yadokarick-marker-{suffix}")
-        send(page, page.get_by_role("button", name="← 10"))
+        send(page, button("← 10", exact=False))
         assert "Target size 10" in page.inner_text("main")
         check_phone_layout(page, f"yadokarick-houses-{suffix}")
         page.goto(f"{server}/decks")
@@ -274,10 +348,10 @@ def test_a_yadokarick_solo_move_on_a_phone(server: str, browser: Any) -> None:
     with phone(browser, True) as page:
         start_on_phone(page, server, "yadokarick", ["Sol"])
         for number in (18, 17, 19, 5, 6):
-            send(page, page.get_by_role("button", name=f"pink {number}", exact=True))
-            send(page, page.get_by_role("button", name="size 2", exact=True))
+            send(page, button(f"pink {number}"))
+            send(page, button("size 2"))
         check_phone_layout(page, "yadokarick-solo-row")
-        send(page, page.get_by_role("button", name="pink 18 onto crab 4", exact=True))
+        send(page, button("pink 18 onto crab 4"))
         assert "Crab 4 pink\nPink 18·2" in page.inner_text(".crabs")
         check_phone_layout(page, "yadokarick-solo-crab")
 

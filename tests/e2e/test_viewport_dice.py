@@ -9,12 +9,11 @@ one Chromium shared by the module.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, PHONE, click
+from test_phone import CHROMIUM, FIND, PHONE, Control, button, click, css
 from test_viewport_cards import RULING_READ, ruling_line_misplaced
 
 pytestmark = [
@@ -62,6 +61,7 @@ PAGE_READ = f"""([selector, counted]) => {{
         scroll: window.scrollY,
         boxes,
         ruling: readRuling(),
+        tapped: document.body.hasAttribute("data-tapped"),
         counts: Object.fromEntries(counted.map(
             (found) => [found, document.querySelectorAll(found).length])),
     }};
@@ -91,31 +91,31 @@ def version(page: Any) -> str:
     return str(page.get_attribute("body", "data-version"))
 
 
-def tap(page: Any, locator: Any, what: str, records: bool = True) -> dict[str, Any]:
+def tap(page: Any, control: Control, what: str, records: bool = True) -> dict[str, Any]:
     """Tap, and when the tap sends something wait for the page of the answer: the
     session's next version, or the question it asks first (a card's size). Then check
     the next input; what the page shows then (read_page).
 
-    The wait is a locator's: the answer's page is a new document, without the mark this
-    page gets. A predicate polled by wait_for_function is never run again on a page
-    without JavaScript, only once as each document starts: one that starts before its
-    body is parsed would be waited on for ever.
+    The answer's page is a new document, loaded: waited for as the browser's navigation
+    (with JavaScript the form goes by fetch, and the page of its answer replaces this
+    one), and read without the mark this page gets. A locator's wait would cost the
+    browser Playwright's injected script on every new document, and a predicate polled
+    by wait_for_function is never run again on a page without JavaScript.
     """
     url = page.url
-    seen = click(page, locator, "data-tapped" if records else None)
     if records:
-        page.locator("body:not([data-tapped])").wait_for(state="attached")
-    page.wait_for_load_state()
+        with page.expect_navigation():
+            seen = click(page, control, "data-tapped")
+    else:
+        seen = click(page, control)
+        page.wait_for_load_state()
     shown = read_page(page)
     if records:
+        assert not shown["tapped"], f"{what}: the page read is the one tapped"
         asked_size = page.url != url and shown["counts"]["#size-step"] > 0
         assert str(shown["version"]) != seen or asked_size, f"{what} was not recorded"
     check_next_input(shown, what)
     return shown
-
-
-def button(page: Any, name: str) -> Any:
-    return page.get_by_role("button", name=name, exact=True)
 
 
 def start(page: Any, server: str, game: str, names: list[str], **options: str) -> None:
@@ -126,7 +126,7 @@ def start(page: Any, server: str, game: str, names: list[str], **options: str) -
         page.locator("details[data-options] > summary").click()
     for option, value in options.items():
         page.fill(f"#option_{option}", value)
-    button(page, "Start the game").click()
+    page.get_by_role("button", name="Start the game", exact=True).click()
     # With JavaScript the form goes by fetch: the session's page comes after the tap.
     page.locator("body[data-session]").wait_for(state="attached")
     page.wait_for_load_state()
@@ -145,11 +145,11 @@ def roll(phone: Phone, *dice: int) -> None:
     "Record the roll" does."""
     page = phone.page
     for index, die in enumerate(dice, start=1):
-        face = page.locator(f"label.face:has(input[name=die{index}][value='{die}'])")
+        face = css(f"label.face:has(input[name=die{index}][value='{die}'])")
         records = phone.javascript and index == len(dice)
         tap(page, face, f"die {index} showing {die}", records=records)
     if not phone.javascript:
-        tap(page, button(page, "Record the roll"), f"recording {dice}")
+        tap(page, button("Record the roll"), f"recording {dice}")
 
 
 def headline(page: Any, name_cut: bool = False) -> str:
@@ -186,8 +186,8 @@ def test_with_javascript_a_yardkle_roll_records_on_its_last_die(server: str, bro
     context.close()
 
 
-def face(page: Any, die: int, shows: int) -> Any:
-    return page.locator(f"label.face:has(input[name=die{die}][value='{shows}'])")
+def face(die: int, shows: int) -> Control:
+    return css(f"label.face:has(input[name=die{die}][value='{shows}'])")
 
 
 def dice_marked(page: Any) -> list[str]:
@@ -207,7 +207,7 @@ def test_undo_of_a_yardkle_roll_gives_its_dice_back_to_change_one(
     assert record.count() == (0 if phone.javascript else 1)
 
     roll(phone, 1, 1, 1, 5, 2, 3)
-    tap(page, page.get_by_role("button", name="Undo"), "undoing the roll")
+    tap(page, button("Undo", exact=False), "undoing the roll")
 
     assert "Ann rolls 6 dice" in page.inner_text("#roll-form h2")
     assert dice_marked(page) == ["1", "1", "1", "5", "2", "3"]
@@ -219,10 +219,10 @@ def test_undo_of_a_yardkle_roll_gives_its_dice_back_to_change_one(
         os.makedirs(SHOTS, exist_ok=True)
         page.screenshot(path=f"{SHOTS}/yardkle-undone-roll-{suffix}-{scheme}.png")
     # The last die was a 4: with JavaScript its tap sends the roll again.
-    tap(page, face(page, 6, 4), "die 6 showing 4", records=phone.javascript)
+    tap(page, face(6, 4), "die 6 showing 4", records=phone.javascript)
     if not phone.javascript:
         assert dice_marked(page) == ["1", "1", "1", "5", "2", "4"]
-        tap(page, record, "recording the changed roll")
+        tap(page, button("Record the roll", exact=False), "recording the changed roll")
     assert ruling(page).endswith(
         "Ann rolled 1 1 1 5 2 4: three 1s (1000) and single 5 (50) can score up to 1050."
     )
@@ -236,7 +236,7 @@ def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(
     start(page, server, "yardkle", ["Annabelle", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
 
     roll(phone, 1, 1, 1, 5, 2, 3)
-    tap(page, button(page, "Set aside 1 1 1 5 and bank 1050"), "Annabelle's set-aside")
+    tap(page, button("Set aside 1 1 1 5 and bank 1050"), "Annabelle's set-aside")
     assert "Annabelle banks 1050" in ruling(page)
 
     roll(phone, 2, 3, 4, 6, 4, 2)
@@ -244,26 +244,26 @@ def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(
     assert headline(page) == "Yardkle! Bo scores nothing"
 
     roll(phone, 1, 2, 3, 4, 5, 6)
-    tap(page, button(page, "Set aside, roll on"), "Cy's hot dice")
+    tap(page, button("Set aside, roll on"), "Cy's hot dice")
     roll(phone, 5, 5, 5, 2, 3, 4)
-    tap(page, button(page, "Set aside 5 5 5 and bank 2000"), "Cy's second set-aside")
+    tap(page, button("Set aside 5 5 5 and bank 2000"), "Cy's second set-aside")
     assert "Cy banks 2000" in ruling(page)
 
     # Only the 5 scores and 50 cannot stop the turn: no tap sets it aside, the next
     # roll does.
     roll(phone, 5, 2, 3, 4, 6, 6)
     roll(phone, 1, 1, 1, 2, 3)
-    tap(page, button(page, "Set aside 1 1 1 and bank 1050"), "Di's three 1s")
+    tap(page, button("Set aside 1 1 1 and bank 1050"), "Di's three 1s")
     assert "Di banks 1050" in ruling(page)
 
-    tap(page, page.locator("summary"), "opening the whole-turn total", records=False)
+    tap(page, css("summary"), "opening the whole-turn total", records=False)
     page.fill("#points", "600")
-    tap(page, button(page, "Record the total"), "Ed's total")
+    tap(page, button("Record the total"), "Ed's total")
     assert "Ed" in ruling(page)
 
     roll(phone, 1, 1, 1, 2, 3, 4)
-    tap(page, button(page, "Set aside, roll on"), "Flo's three 1s")
-    tap(page, button(page, "Bank 1000"), "Flo's bank")
+    tap(page, button("Set aside, roll on"), "Flo's three 1s")
+    tap(page, button("Bank 1000"), "Flo's bank")
     assert "Flo banks 1000" in ruling(page)
 
     roll(phone, 2, 2, 2, 3, 4, 6)
@@ -271,9 +271,9 @@ def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(
     assert "Yardkle!" in ruling(page)
     assert headline(page) == "Yardkle! Gus loses 200"
 
-    tap(page, page.locator("summary"), "opening the whole-turn total", records=False)
+    tap(page, css("summary"), "opening the whole-turn total", records=False)
     page.fill("#points", "500")
-    tap(page, button(page, "Record the total"), "Hal's total")
+    tap(page, button("Record the total"), "Hal's total")
     assert "Annabelle rolls next" in ruling(page)
     assert page.locator(".seat-score").all_inner_texts() == [
         "1,050",
@@ -293,10 +293,10 @@ def test_a_yardkle_bust_says_whole_on_the_first_screen_what_a_long_name_lost(
     page = phone.page
     start(page, server, "yardkle", ["Maximilianus", "Wolfgang-Wilhelm"])
     roll(phone, 1, 1, 1, 5, 5, 2)
-    tap(page, button(page, "Set aside, roll on"), "three 1s and two 5s")
+    tap(page, button("Set aside, roll on"), "three 1s and two 5s")
     roll(phone, 1)  # hot dice: the 1 is set aside by the next roll
     roll(phone, 5, 2, 3, 4, 6, 6)
-    tap(page, button(page, "Set aside, roll on"), "the 5")
+    tap(page, button("Set aside, roll on"), "the 5")
     roll(phone, 2, 3, 4, 6, 2)
     assert headline(page) == "Yardkle! Maximilianus loses 1,250"
     assert "Wolfgang-Wilhelm rolls next" in ruling(page)
@@ -307,12 +307,25 @@ def test_a_yardkle_bust_says_whole_on_the_first_screen_what_a_long_name_lost(
         page.screenshot(path=f"{SHOTS}/yardkle-bust-{suffix}-{scheme}.png")
     # A name longer than the line has room for is cut short; what the roll lost is whole.
     roll(phone, 1, 1, 1, 5, 5, 2)
-    tap(page, button(page, "Set aside, roll on"), "three 1s and two 5s")
+    tap(page, button("Set aside, roll on"), "three 1s and two 5s")
     roll(phone, 2)
     assert headline(page, name_cut=True) == "Yardkle! Wolfgang-Wilhelm loses 1,100"
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         page.screenshot(path=f"{SHOTS}/yardkle-bust-long-name-{suffix}-{scheme}.png")
+
+
+def enabled(page: Any, control: Control) -> bool:
+    """Whether ``control`` (exactly one) is enabled, as Playwright's is_enabled tells."""
+    return bool(
+        page.evaluate(
+            f"""(control) => {{
+                {FIND}
+                return !find(control).matches(":disabled, [aria-disabled=true]");
+            }}""",
+            [control.how, control.what, control.first],
+        )
+    )
 
 
 # --- Yadokarick ----------------------------------------------------------------------
@@ -325,9 +338,9 @@ def size_of(card: str) -> int:
 def lay(page: Any, card: str, action: str = "playing") -> dict[str, Any]:
     """Tap a card of the picker, and its size when the page asks it; what the page shows
     then (read_page)."""
-    shown = tap(page, button(page, card), f"{action} {card}")
+    shown = tap(page, button(card), f"{action} {card}")
     if shown["counts"]["#size-step"]:
-        shown = tap(page, button(page, f"size {size_of(card)}"), f"the size of {card}")
+        shown = tap(page, button(f"size {size_of(card)}"), f"the size of {card}")
     return shown
 
 
@@ -340,8 +353,7 @@ def test_a_seven_player_yadokarick_round_keeps_each_next_input_on_the_first_scre
     for card in deck[:70]:
         shown = lay(page, card)
         while shown["counts"]["#marker-form"]:
-            marker = page.get_by_role("button", name=re.compile("^Stay on"))
-            shown = tap(page, marker, "the marker")
+            shown = tap(page, Control("pattern", "^Stay on"), "the marker")
     assert page.inner_text(".board").startswith("Round 2 of 2")
     assert page.locator("#play-form h2").inner_text() == "Cy plays: tap the card"
     assert page.locator("h2", has_text="Rounds").count() == 1
@@ -374,12 +386,12 @@ def test_a_yadokarick_solo_game_keeps_each_next_input_on_the_first_screen(
     draws = 5
     for move in range(12):
         if shown["counts"]["#take button"]:
-            shown = tap(page, page.locator("#take button").first, f"move {move}")
+            shown = tap(page, css("#take button", first=True), f"move {move}")
         else:
-            shown = tap(page, page.locator("#give-up button").first, f"giving up, move {move}")
+            shown = tap(page, css("#give-up button", first=True), f"giving up, move {move}")
         while shown["counts"]["#draw-form"]:
             card = next(drawn)
-            while not button(page, card).is_enabled():
+            while not enabled(page, button(card)):
                 card = next(drawn)
             shown = lay(page, card, "drawing")
             draws += 1
@@ -398,12 +410,12 @@ def test_an_eight_seat_score_sheet_keeps_each_next_input_on_the_first_screen(
     start(page, server, "score-sheet", names)
     for number in (1, 2, 3):
         for seat in range(len(names)):
-            tap(page, page.locator(f"#points-{seat}"), f"round {number}, seat {seat}", False)
+            tap(page, css(f"#points-{seat}"), f"round {number}, seat {seat}", False)
             page.keyboard.type(str(seat * number))
-        tap(page, button(page, f"Record round {number}"), f"round {number}")
+        tap(page, button(f"Record round {number}"), f"round {number}")
     assert page.locator(".sheet-name.leader").inner_text() == "★\nHal"
     assert "Hal ★ 42" in page.inner_text("#round-form")
-    tap(page, button(page, "Finish the game"), "the end of the game")
+    tap(page, button("Finish the game"), "the end of the game")
     assert "Hal" in page.inner_text(".winner")
 
 
@@ -446,7 +458,7 @@ def test_the_score_sheet_shows_totals_and_every_round_without_scrolling_sideways
             if value < 0:
                 page.locator(f"label.sign:has(input[name=negative-{seat}])").click()
             page.fill(f"#points-{seat}", str(abs(value)))
-        tap(page, button(page, f"Record round {number}"), f"round {number}")
+        tap(page, button(f"Record round {number}"), f"round {number}")
     boxes = sheet_boxes(page)
     assert boxes["sideways"] <= 0, "the score sheet scrolls sideways"
     headers = [row[0] for row in boxes["rows"]]
