@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from test_accessibility import Audit, audit  # noqa: F401  (the axe fixture)
-from test_phone import CHROMIUM, check_phone_layout, phone, send
+from test_phone import CHROMIUM, button, check_phone_layout, click, phone, send
 
 pytestmark = [
     pytest.mark.e2e,
@@ -46,12 +46,13 @@ def seats_shown(page: Any) -> list[str]:
 
 def tap(page: Any, javascript: bool, name: str) -> None:
     """Taps a player (or a taken seat, "Seat 1 Bo (free this seat)"): with JavaScript on
-    the page, without it by sending the form, which comes back with the seats so far."""
-    control = page.get_by_role("button", name=name, exact=True)
+    the page, without it by sending the form, which comes back (a new page, loaded) with
+    the seats so far."""
     if javascript:
-        control.click()
+        click(page, button(name))
     else:
-        send(page, control)
+        with page.expect_navigation():
+            click(page, button(name))
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])

@@ -77,17 +77,30 @@ AIM = """function aim(control, mark) {
 # a tap costs the browser no Playwright selector engine: on each new document its first
 # use builds a world of its own and runs Playwright's whole injected script, which a
 # round played tap by tap would pay hundreds of times. A button by its name as
-# Playwright's role query reads it (its aria-label, else its text or an input's value,
-# the white space collapsed), among the buttons not hidden; any other control by a CSS
-# selector. Exactly one must match (or, for ``first``, at least one), or the tap fails
-# naming the control: a finder that went wrong never taps something else.
+# Playwright's role query reads it (its aria-label, else its shown text or an input's
+# value, the white space collapsed), among the buttons not hidden; any other control by
+# a CSS selector. Exactly one must match (or, for ``first``, at least one), or the tap
+# fails naming the control: a finder that went wrong never taps something else.
 FIND = r"""function find([how, what, first]) {
     let found;
     if (how === "css") {
         found = [...document.querySelectorAll(what)];
     } else {
+        // The text of a node's content as a name reads it: what is hidden (aria-hidden,
+        // not rendered) left out, a part's own aria-label for its text, a part not laid
+        // out inline set apart by spaces.
+        const text = (node) => {
+            if (node.nodeType === Node.TEXT_NODE) { return node.data; }
+            if (node.nodeType !== Node.ELEMENT_NODE ||
+                node.getAttribute("aria-hidden") === "true" ||
+                !node.checkVisibility({visibilityProperty: true})) { return ""; }
+            const own = node.getAttribute("aria-label") ??
+                [...node.childNodes].map(text).join("");
+            return getComputedStyle(node).display === "inline" ? own : ` ${own} `;
+        };
         const named = (button) => (button.getAttribute("aria-label") ??
-            (button instanceof HTMLInputElement ? button.value : button.textContent))
+            (button instanceof HTMLInputElement ? button.value
+                : [...button.childNodes].map(text).join("")))
             .replace(/\s+/g, " ").trim();
         const wanted = {
             exact: (name) => name === what,
