@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 import pytest
 from page_player import WALKS, Submission, submissions
-from test_phone import CHROMIUM, PHONE, send
+from test_phone import CHROMIUM, PHONE, click, css, send
 
 from scorekeeper.web.adapters import trick_judges
 
@@ -43,6 +43,10 @@ class Audit:
         # axe is injected as a script of the page: the app's Content-Security-Policy
         # rightly refuses it, so the test browser alone sets the policy aside.
         self.context = browser.new_context(viewport=PHONE, bypass_csp=True)
+        # Given to the browser once, which runs it as each new document starts: sent with
+        # each page checked (half a megabyte through the driver) and parsed there, it cost
+        # as much as the check itself.
+        self.context.add_init_script(path=str(AXE))
         self.page = self.context.new_page()
         self.found: list[str] = []
         self.checked: list[str] = []
@@ -51,8 +55,6 @@ class Audit:
         self.checked.append(where)
         for scheme in SCHEMES:
             self.page.emulate_media(color_scheme=scheme)
-            if not self.page.evaluate("typeof axe !== 'undefined'"):
-                self.page.add_script_tag(path=str(AXE))
             violations = self.page.evaluate(
                 "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
             )
@@ -207,9 +209,18 @@ def test_every_step_of_a_game_has_no_serious_axe_violation(
 
 
 def tap(page: Any, control: Any) -> None:
-    """Taps a link or a form's button and waits for the page it asks for."""
+    """Taps a link or a form's button (as click takes it) and waits for the page it asks
+    for."""
     with page.expect_navigation():
-        control.click()
+        click(page, control)
+
+
+# What the judge's page offers next, read in one call (a locator's first use on each
+# new page costs the browser Playwright's injected script): whether it shows the
+# verdict, how many sizes it asks, and its trump buttons and whether one is chosen.
+JUDGE_READ = """() => ["#verdict", "form.judge-form button[name=size]",
+    "form.judge-form button[name=set_trump]", "form.judge-form button.on[name=set_trump]"]
+    .map((selector) => document.querySelectorAll(selector).length)"""
 
 
 def judge_a_trick(audit: Audit, base: str, slug: str) -> None:
@@ -218,19 +229,18 @@ def judge_a_trick(audit: Audit, base: str, slug: str) -> None:
     page = audit.page
     audit.visit(f"{base}/judge/{slug}", f"judge {slug}")
     for _ in range(20):
-        if page.locator("#verdict").count():
+        verdict, sizes, trumps, trump_chosen = page.evaluate(JUDGE_READ)
+        if verdict:
             break
-        sizes = page.locator("form.judge-form button[name=size]")
-        if sizes.count():
+        if sizes:
             if "size asked" not in audit.checked[-1]:
                 audit.check(f"judge {slug} size asked")
-            tap(page, sizes.first)
+            tap(page, css("form.judge-form button[name=size]", first=True))
             continue
-        trumps = page.locator("form.judge-form button[name=set_trump]")
-        if trumps.count() and not page.locator("form.judge-form button.on[name=set_trump]").count():
-            tap(page, trumps.first)
+        if trumps and not trump_chosen:
+            tap(page, css("form.judge-form button[name=set_trump]", first=True))
             continue
-        tap(page, page.locator("form.judge-form button.cardbtn:not([disabled])").first)
+        tap(page, css("form.judge-form button.cardbtn:not([disabled])", first=True))
     audit.check(f"judge {slug} verdict")
     audit.visit(f"{base}/judge/{slug}?plays=nonsense", f"judge {slug} refused")
 
