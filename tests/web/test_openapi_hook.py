@@ -8,9 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import api_session
+from conftest import SQLITE_ONLY, api_session
 from flask.testing import FlaskClient
-from openapi_check import ApiDocument, CheckedClient, served_document
+from jsonschema import Draft202012Validator
+from openapi_check import ApiDocument, CheckedClient, Unchecked, conforms, served_document
 
 from scorekeeper.games import GAMES
 from scorekeeper.games.history import history_names, now_class
@@ -191,3 +192,47 @@ def test_every_example_of_an_answer_is_one_the_hook_accepts(document: ApiDocumen
                 schema = pointer + "/content/application~1json/schema"
                 assert document.invalid(f"{method} {path} {code}", schema, media["example"]) == []
     assert checked > 20
+
+
+def altered(value: Any) -> Iterator[Any]:
+    """Copies of a JSON value, each with one thing changed: a value of another type in one
+    place, one property left out, or an unknown one added."""
+    others = {str: 1, bool: 0, int: "1", float: None, type(None): "", list: {}, dict: []}
+    yield others[type(value)]
+    if isinstance(value, dict):
+        yield {**value, "unknown": 1}
+        for key, item in value.items():
+            yield {name: kept for name, kept in value.items() if name != key}
+            for changed in altered(item):
+                yield {**value, key: changed}
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            for changed in altered(item):
+                yield [*value[:index], changed, *value[index + 1 :]]
+
+
+# The document is the same on either back end.
+@SQLITE_ONLY
+def test_the_quick_check_judges_each_example_and_its_altered_copies_as_jsonschema_does(
+    document: ApiDocument,
+) -> None:
+    judged = {True: 0, False: 0}
+    for path, item in document.document["paths"].items():
+        for method, operation in item.items():
+            for code, answer in operation["responses"].items():
+                pointer = answer.get("$ref", f"#/paths/{path.replace('/', '~1')}/{method}")
+                if "$ref" not in answer:
+                    pointer += f"/responses/{code}"
+                media = document.lookup(pointer).get("content", {}).get("application/json")
+                if media is None or "example" not in media:
+                    continue
+                schema = document.inlined(pointer + "/content/application~1json/schema")
+                validator = Draft202012Validator(schema)
+                for body in [media["example"], *altered(media["example"])]:
+                    try:
+                        quick = conforms(schema, body)
+                    except Unchecked:
+                        continue
+                    assert quick == validator.is_valid(body), (method, path, code, body)
+                    judged[quick] += 1
+    assert judged[True] > 20 and judged[False] > 500, judged
