@@ -12,8 +12,10 @@ test's own ``make_app`` points them at its app).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import copy
+import functools
 import json
 import logging
 import os
@@ -24,6 +26,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -239,10 +242,26 @@ class MigratedPostgres:
 MIGRATED_POSTGRES: list[MigratedPostgres] = []  # made once the shared app has migrated
 
 
+# Where the system keeps a folder in memory: every write of a test's requests commits to its
+# SQLite file, and on a disk busy with other work each commit's I/O waited behind it.
+MEMORY_FOLDER = Path("/dev/shm")
+
+
+@functools.cache
+def sqlite_folder() -> Path | None:
+    """This process's folder in memory for the tests' SQLite files, removed when it exits;
+    None where the system has none (the tests' own folders hold them then)."""
+    if not (MEMORY_FOLDER.is_dir() and os.access(MEMORY_FOLDER, os.W_OK)):
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-tests-", dir=MEMORY_FOLDER))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
 @pytest.fixture(params=BACKENDS)
 def database_url(
     request: pytest.FixtureRequest, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
-) -> str:
+) -> Iterator[str]:
     # A test that takes an app (the shared one or a module's own) starts where that app's
     # migrations would leave a new database: at the latest schema, empty. Others get
     # nothing at all (a file not made yet, no tables), to make what they test.
@@ -256,12 +275,21 @@ def database_url(
                 shared_app("postgresql", tmp_path_factory)
                 MIGRATED_POSTGRES.append(MigratedPostgres(POSTGRES_URL))
             MIGRATED_POSTGRES[0].empty()
-        return POSTGRES_URL
-    path = tmp_path / "test.sqlite3"
+        yield POSTGRES_URL
+        return
+    in_memory = sqlite_folder()
+    folder = tmp_path if in_memory is None else Path(tempfile.mkdtemp(dir=in_memory))
+    path = folder / "test.sqlite3"
     if takes_an_app:
         migrated = str(shared_app("sqlite", tmp_path_factory).config["DATABASE_URL"])
         shutil.copyfile(migrated.removeprefix("sqlite:///"), path)
-    return f"sqlite:///{path}"
+    yield f"sqlite:///{path}"
+    if in_memory is not None:
+        # Its files go with the test (memory is no place to keep thousands), once the
+        # connections the test left open to them are closed.
+        if database.obj is not None:
+            database.obj.close_all()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # For a test of pages or rules that uses the store only as the tests beside it do, on both
