@@ -12,6 +12,7 @@ until it is given a place here.
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import json
 import os
@@ -80,7 +81,13 @@ json_values = st.recursive(
 
 def fuzzed_like(valid: object) -> st.SearchStrategy[str]:
     """Any text, or the valid value with any text around it (it reaches the deeper checks)."""
-    text = str(valid)
+    return _fuzzed_around(str(valid))
+
+
+# One strategy per text, made once: hypothesis works out each new strategy's properties
+# before its first draw, and the examples drew one for every value they replaced.
+@functools.cache
+def _fuzzed_around(text: str) -> st.SearchStrategy[str]:
     return st.one_of(
         texts,
         texts.map(lambda fuzz: text + fuzz),
@@ -368,13 +375,26 @@ EDITS = st.integers(min_value=1, max_value=2)
 def form_values(right: Any) -> st.SearchStrategy[Any]:
     """Any text; several where the field is read as a list."""
     if isinstance(right, list):
-        return st.lists(fuzzed_like(right[0] if right else ""), max_size=3)
+        return _several_like(str(right[0]) if right else "")
     return fuzzed_like("" if right is None else right)
+
+
+@functools.cache
+def _several_like(text: str) -> st.SearchStrategy[list[str]]:
+    return st.lists(fuzzed_like(text), max_size=3)
 
 
 def json_values_for(right: Any) -> st.SearchStrategy[Any]:
     """Any JSON, any text, or the right text with any text around it."""
-    return json_values | (fuzzed_like(right) if isinstance(right, str) else texts)
+    return _json_or_around(right) if isinstance(right, str) else JSON_OR_TEXT
+
+
+JSON_OR_TEXT = json_values | texts
+
+
+@functools.cache
+def _json_or_around(right: str) -> st.SearchStrategy[Any]:
+    return json_values | fuzzed_like(right)
 
 
 # The forms and the query strings the pages read, each filled in right.
