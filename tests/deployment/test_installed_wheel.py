@@ -4,6 +4,8 @@ gunicorn settings it carries."""
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -56,11 +58,9 @@ def pip(*arguments: str | Path) -> None:
     subprocess.run([sys.executable, "-m", "pip", "--quiet", *map(str, arguments)], check=True)
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
-    """The wheel built from a copy of the checkout, installed into a new virtual
-    environment and served by gunicorn in that environment, from an empty folder."""
-    folder = tmp_path_factory.mktemp("wheel")
+def built_and_installed(folder: Path) -> tuple[Path, Path]:
+    """The wheel built from a copy of the checkout into ``folder``, and the Python of a new
+    virtual environment there that it is installed into."""
     source, wheels, venv = folder / "source", folder / "wheels", folder / "venv"
     shutil.copytree(PROJECT_ROOT, source, ignore=NOT_IN_A_CLONE)
     pip("wheel", "--no-deps", "--wheel-dir", wheels, source)
@@ -81,6 +81,32 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     dependencies = Path(new_packages) / "dependencies.pth"
     dependencies.write_text(sysconfig.get_path("purelib") + "\n")
     pip("--python", python, "check")
+    return wheel, python
+
+
+def installed_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """``built_and_installed`` once a run, in a folder the run's xdist workers share: with
+    pytest 9.2 and pytest-xdist 3.8 the xdist_group did not keep this file's tests on one
+    worker, even under --dist loadgroup, and each worker built the same wheel."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "wheel"
+    shared.mkdir(exist_ok=True)
+    with (shared / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one builds; another waits for it, then reads
+        made = shared / "made.json"
+        if not made.exists():
+            wheel, python = built_and_installed(shared)
+            made.write_text(json.dumps([str(wheel), str(python)]))
+        wheel_path, python_path = json.loads(made.read_text())
+    return Path(wheel_path), Path(python_path)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    """The wheel built from a copy of the checkout, installed into a new virtual
+    environment and served by gunicorn in that environment, from an empty folder."""
+    wheel, python = installed_once(tmp_path_factory)
+    folder = tmp_path_factory.mktemp("wheel-served")
 
     elsewhere = folder / "run"
     elsewhere.mkdir()
