@@ -160,8 +160,13 @@ def click(page, control, mark: str | None = None) -> str:  # type: ignore[no-unt
     Control, or a Playwright locator), after setting the body's attribute ``mark``; the
     page's version before it (``"None"``: no session page). A control not yet tappable
     there (hidden, disabled, off the screen, under another element) is left to
-    Playwright's click, which waits until it is."""
+    Playwright's click, which waits until it is.
+
+    The page is loaded first: a link tapped just before may still be bringing it, and
+    until its deferred script has run a tap that script takes (a group's player) would
+    go as a plain form instead."""
     if isinstance(control, Control):
+        page.wait_for_load_state()
         version, point = page.evaluate(TAP_AIM, [[control.how, control.what, control.first], mark])
     else:
         version, point = control.evaluate(LOCATOR_AIM, mark)
