@@ -177,8 +177,9 @@ def test_a_game_state_schema_lists_every_field_its_answer_carries_and_its_histor
         assert past["additionalProperties"] is False
 
 
-def test_every_example_of_an_answer_is_one_the_hook_accepts(document: ApiDocument) -> None:
-    checked = 0
+def example_answers(document: ApiDocument) -> Iterator[tuple[str, str, Any]]:
+    """Each JSON answer of the document that has an example: where it is said ("get
+    /sessions 200"), the pointer to its schema, and the example."""
     for path, item in document.document["paths"].items():
         for method, operation in item.items():
             for code, answer in operation["responses"].items():
@@ -186,11 +187,16 @@ def test_every_example_of_an_answer_is_one_the_hook_accepts(document: ApiDocumen
                 if "$ref" not in answer:
                     pointer += f"/responses/{code}"
                 media = document.lookup(pointer).get("content", {}).get("application/json")
-                if media is None or "example" not in media:
-                    continue
-                checked += 1
-                schema = pointer + "/content/application~1json/schema"
-                assert document.invalid(f"{method} {path} {code}", schema, media["example"]) == []
+                if media is not None and "example" in media:
+                    schema = pointer + "/content/application~1json/schema"
+                    yield f"{method} {path} {code}", schema, media["example"]
+
+
+def test_every_example_of_an_answer_is_one_the_hook_accepts(document: ApiDocument) -> None:
+    checked = 0
+    for answer, schema, example in example_answers(document):
+        checked += 1
+        assert document.invalid(answer, schema, example) == []
     assert checked > 20
 
 
@@ -217,20 +223,11 @@ def test_the_quick_check_judges_each_example_and_its_altered_copies_as_jsonschem
     document: ApiDocument,
 ) -> None:
     judged = {True: 0, False: 0}
-    for path, item in document.document["paths"].items():
-        for method, operation in item.items():
-            for code, answer in operation["responses"].items():
-                pointer = answer.get("$ref", f"#/paths/{path.replace('/', '~1')}/{method}")
-                if "$ref" not in answer:
-                    pointer += f"/responses/{code}"
-                media = document.lookup(pointer).get("content", {}).get("application/json")
-                if media is None or "example" not in media:
-                    continue
-                schema = pointer + "/content/application~1json/schema"
-                quick = document.quick_validator(schema)
-                validator = Draft202012Validator(document.inlined(schema))
-                for body in [media["example"], *altered(media["example"])]:
-                    valid = validator.is_valid(body)
-                    assert quick.is_valid(body) == valid, (method, path, code, body)
-                    judged[valid] += 1
+    for answer, schema, example in example_answers(document):
+        quick = document.quick_validator(schema)
+        validator = Draft202012Validator(document.inlined(schema))
+        for body in [example, *altered(example)]:
+            valid = validator.is_valid(body)
+            assert quick.is_valid(body) == valid, (answer, body)
+            judged[valid] += 1
     assert judged[True] > 20 and judged[False] > 500, judged
