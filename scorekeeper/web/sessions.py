@@ -88,12 +88,11 @@ def last_action(view: session_views.SessionView) -> dict[str, Any] | None:
 
 
 @bp.app_template_filter("utc_time")
-@bp.app_template_global()
 def utc_time(moment: datetime) -> Markup:
     """A stored (UTC) time: app.js shows it in the phone's own time zone; without JavaScript
-    it says UTC. A filter as well as a function: the home page writes one a row, and Jinja
-    calls a filter directly. Written field by field as strftime's %Y-%m-%d %H:%M:%S would
-    (at a third of its cost); digits need no escaping (Markup's format escaped each)."""
+    it says UTC. A filter, which Jinja calls directly: the home page writes one a row.
+    Written field by field as strftime's %Y-%m-%d %H:%M:%S would (at a third of its cost);
+    digits need no escaping (Markup's format escaped each)."""
     day = f"{moment.year}-{moment.month:02}-{moment.day:02}"
     minute = f"{moment.hour:02}:{moment.minute:02}"
     return Markup(f'<time datetime="{day}T{minute}:{moment.second:02}Z">{day} {minute} UTC</time>')
