@@ -14,7 +14,7 @@ WORKERS ?= 3
 GUNICORN_TLS = $(if $(HTTPS),--certfile instance/https-cert.pem --keyfile instance/https-key.pem)
 FLASK_TLS = $(if $(HTTPS),--cert instance/https-cert.pem --key instance/https-key.pem)
 
-.PHONY: run dev prepare test lint clean
+.PHONY: run dev prepare catalogs translations test lint clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,25 @@ $(VENV)/.test-installed: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-# What both servers need first: the database up to date, and with HTTPS the certificate.
-prepare: $(VENV)/.installed
+# The message catalogs (French, Japanese) as the app reads them: each language's .po
+# compiled into its .mo.
+TRANSLATIONS := scorekeeper/translations
+catalogs: $(VENV)/.installed
+	$(BIN)/pybabel compile -d $(TRANSLATIONS)
+
+# After changing what a reader reads: the template of the catalogs made again from the code
+# (an engine's phrase(code, english) and counted(code, one, other) with the code as the
+# message's context; _() and {% trans %} in templates), and each language's .po brought
+# up to date from it, its new entries to translate.
+translations: $(VENV)/.installed
+	$(BIN)/pybabel extract -F babel.cfg -k phrase:1c,2 -k counted:1c,2,3 \
+		--no-location --no-wrap --sort-output --omit-header -o $(TRANSLATIONS)/messages.pot .
+	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) \
+		--no-wrap --no-fuzzy-matching --ignore-obsolete
+
+# What both servers need first: the database up to date, the catalogs compiled, and with
+# HTTPS the certificate.
+prepare: $(VENV)/.installed catalogs
 	$(BIN)/flask --app scorekeeper init-db
 ifneq ($(HTTPS),)
 	$(BIN)/flask --app scorekeeper https-cert
@@ -52,7 +69,7 @@ lint: $(VENV)/.test-installed
 # server of their own (the installed wheel's, gunicorn's): each such file stays on one worker
 # by its xdist_group. TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= auto
-test: lint
+test: lint catalogs
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 clean:

@@ -1,9 +1,9 @@
 """The small helpers every game's rules share, at the bottom of the games' floor.
 
-Refusals (``IllegalAction``), the words of a ruling (``and_list``, ``plural``…),
-options (``OptionSpec``) and the records an engine answers with (``Standing``,
-``ScoreRow``, ``Accepts``, ``Expected``). It imports no other module of the app;
-the engine base every game builds on is ``engine``.
+Refusals (``IllegalAction``), options (``OptionSpec``) and the records an engine answers
+with (``Standing``, ``ScoreRow``, ``Accepts``, ``Expected``). It imports no other module
+of the app but ``words``, what a ruling or refusal says; the engine base every game
+builds on is ``engine``.
 """
 
 from __future__ import annotations
@@ -17,33 +17,58 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from scorekeeper.games.words import MINUS as MINUS
+from scorekeeper.games.words import Text, phrase
+from scorekeeper.games.words import and_list as and_list
+from scorekeeper.games.words import or_list as or_list
+
 # A "multi" option's value is the names picked, a list in JSON.
 OptionValue = int | str | bool | tuple[str, ...]
 
 
 class IllegalAction(ValueError):
-    """An action the rules refuse; the message is shown to players as it is.
+    """An action the rules refuse, and why: ``said``, a Text read in each reader's
+    language where it is shown (text given as it is stays as it is); ``message`` is its
+    English words.
 
     ``field`` names the input that is wrong ("dice", "options.target"), so a
     form or a JSON error can point at it.
     """
 
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, said: str | Text, field: str | None = None) -> None:
+        super().__init__(str(said))
+        self.said = said
+        self.message = str(said)
         self.field = field
 
 
-# The minus sign (not a hyphen), as score notes and rulings write negative numbers.
-MINUS = "\u2212"
-
-
-def and_list(items: Sequence[object]) -> str:
-    """ "a", "a and b", "a, b and c": a list (of names, cards…) as a sentence says it."""
-    words = [str(item) for item in items]
-    if len(words) <= 1:
-        return "".join(words)
-    return f"{', '.join(words[:-1])} and {words[-1]}"
+# Refusals every game's options and names share.
+SEAT_RANGE = phrase(
+    "option.seat-range", "{label} must be a seat from 0 to {highest} (seats count from 0)."
+)
+ONE_OF = phrase("option.one-of", "{label} must be one of: {choices}.")
+AT_LEAST = phrase("option.at-least", "{label} must be at least {minimum}.")
+AT_MOST = phrase("option.at-most", "{label} must be at most {maximum}.")
+MULTIPLE_OF = phrase("option.multiple-of", "{label} must be a multiple of {step}.")
+LIST_OF_NAMES = phrase("option.list-of-names", "{label} must be a list of names.")
+NOT_A_CHOICE = phrase("option.not-a-choice", "{label}: {given} is not one of {choices}.")
+MUST_BE_TEXT = phrase("text.not-text", "{label} must be text.")
+HOLDS_NOT_TEXT = phrase("text.holds-not-text", "{label} contains {problem}; remove it.")
+UNPAIRED_SURROGATE = phrase(
+    "text.unpaired-surrogate", "an unpaired surrogate ({character}), which is not text"
+)
+CONTROL_CHARACTER = phrase("text.control-character", "a control character ({character})")
+TOO_LONG = phrase("text.too-long", "{label} is {length} characters long; at most {maximum} fit.")
+WHOLE_NUMBER = phrase("number.not-whole", "{label} must be a whole number.")
+NO_SUCH_FIELD = phrase("field.unknown", "{label} has no field {name}.")
+NO_SUCH_SEAT = phrase(
+    "option.no-such-seat",
+    "{label} must be a seat from 0 to {highest} in a {seats}-player game "
+    "(seats count from 0); there is no seat {seat}.",
+)
+OPTION_NAMES = phrase("option.names", "The option {name} must be a list of names.")
+OPTION_WHOLE_NUMBER = phrase("option.whole-number", "The option {name} must be a whole number.")
+NO_SUCH_OPTION = phrase("option.unknown", "This game has no option called {name}.")
 
 
 def signed(number: int) -> str:
@@ -59,12 +84,6 @@ def capitalised(text: str) -> str:
 def plural(number: int, word: str) -> str:
     """ "1 point", "2 points": a count and its noun (plural by adding an s)."""
     return f"{number} {word}" if number == 1 else f"{number} {word}s"
-
-
-def or_list(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} or {items[-1]}"
 
 
 def number_range(low: int, high: int) -> str:
@@ -92,7 +111,7 @@ class OptionSpec:
     """
 
     name: str
-    label: str
+    label: str | Text
     kind: Literal["int", "choice", "text", "multi", "seat"]
     default: OptionValue
     help: str = ""
@@ -118,40 +137,38 @@ class OptionSpec:
         if self.kind == "seat":
             seat = parse_whole_number(raw, self.label, field)
             if not 0 <= seat <= (self.maximum or 0):
-                raise IllegalAction(
-                    f"{self.label} must be a seat from 0 to {self.maximum} (seats count from 0).",
-                    field,
-                )
+                raise IllegalAction(SEAT_RANGE(label=self.label, highest=self.maximum), field)
             return seat
         if self.kind == "choice":
             values = [value for value, _ in self.choices]
             if raw not in values:
-                raise IllegalAction(f"{self.label} must be one of: {', '.join(values)}.", field)
+                raise IllegalAction(ONE_OF(label=self.label, choices=", ".join(values)), field)
             return str(raw)
         number = parse_whole_number(raw, self.label, field)
         if self.minimum is not None and number < self.minimum:
-            raise IllegalAction(f"{self.label} must be at least {self.minimum}.", field)
+            raise IllegalAction(AT_LEAST(label=self.label, minimum=self.minimum), field)
         if self.maximum is not None and number > self.maximum:
-            raise IllegalAction(f"{self.label} must be at most {self.maximum}.", field)
+            raise IllegalAction(AT_MOST(label=self.label, maximum=self.maximum), field)
         if self.step and number % self.step:
-            raise IllegalAction(f"{self.label} must be a multiple of {self.step}.", field)
+            raise IllegalAction(MULTIPLE_OF(label=self.label, step=self.step), field)
         return number
 
     def _parse_multi(self, raw: object, field: str) -> tuple[str, ...]:
         picked = raw.split(",") if isinstance(raw, str) else raw
         if not isinstance(picked, list | tuple) or not all(isinstance(p, str) for p in picked):
-            raise IllegalAction(f"{self.label} must be a list of names.", field)
+            raise IllegalAction(LIST_OF_NAMES(label=self.label), field)
         values = [value for value, _ in self.choices]
         chosen = {name.strip().lower() for name in picked if name.strip()}
         unknown = sorted(chosen - set(values))
         if unknown:
             raise IllegalAction(
-                f"{self.label}: {unknown[0]!r} is not one of {', '.join(values)}.", field
+                NOT_A_CHOICE(label=self.label, given=repr(unknown[0]), choices=", ".join(values)),
+                field,
             )
         return tuple(value for value in values if value in chosen)
 
 
-def text_problem(text: str, allowed: frozenset[str] = frozenset()) -> str | None:
+def text_problem(text: str, allowed: frozenset[str] = frozenset()) -> Text | None:
     """What makes ``text`` unfit to store and show, as a phrase, or None.
 
     Control characters (but those in ``allowed``) and unpaired surrogates, which
@@ -162,8 +179,8 @@ def text_problem(text: str, allowed: frozenset[str] = frozenset()) -> str | None
         return None
     character = found.group()
     if unicodedata.category(character) == "Cs":
-        return f"an unpaired surrogate (U+{ord(character):04X}), which is not text"
-    return f"a control character (U+{ord(character):04X})"
+        return UNPAIRED_SURROGATE(character=f"U+{ord(character):04X}")
+    return CONTROL_CHARACTER(character=f"U+{ord(character):04X}")
 
 
 # Unicode's control characters (category Cc) and surrogates (Cs): every request's text is
@@ -177,19 +194,19 @@ def _not_text(allowed: frozenset[str]) -> re.Pattern[str]:
     return re.compile(f"[{controls}\ud800-\udfff]")
 
 
-def parse_name(raw: object, label: str, field: str, maximum: int) -> str:
+def parse_name(raw: object, label: str | Text, field: str, maximum: int) -> str:
     """A one-line name as typed, with its white space squeezed ("" when blank).
 
     The length counts the text as sent, as a form's maxlength and the API
     document do.
     """
     if not isinstance(raw, str):
-        raise IllegalAction(f"{label} must be text.", field)
+        raise IllegalAction(MUST_BE_TEXT(label=label), field)
     problem = text_problem(raw)
     if problem is not None:
-        raise IllegalAction(f"{label} contains {problem}; remove it.", field)
+        raise IllegalAction(HOLDS_NOT_TEXT(label=label, problem=problem), field)
     if len(raw) > maximum:
-        raise IllegalAction(f"{label} is {len(raw)} characters long; at most {maximum} fit.", field)
+        raise IllegalAction(TOO_LONG(label=label, length=len(raw), maximum=maximum), field)
     return " ".join(raw.split())
 
 
@@ -215,19 +232,19 @@ def json_error_text(error: ValueError) -> str:
     return f"a number has more than {sys.get_int_max_str_digits()} digits"
 
 
-def parse_whole_number(raw: object, label: str, field: str) -> int:
+def parse_whole_number(raw: object, label: str | Text, field: str) -> int:
     """A whole number from JSON (int) or a form (digit string)."""
     if isinstance(raw, bool):
-        raise IllegalAction(f"{label} must be a whole number.", field)
+        raise IllegalAction(WHOLE_NUMBER(label=label), field)
     if isinstance(raw, int):
         return raw
     if isinstance(raw, str) and is_digits(raw.strip().removeprefix("-")) and len(raw.strip()) <= 9:
         return int(raw.strip())
-    raise IllegalAction(f"{label} must be a whole number.", field)
+    raise IllegalAction(WHOLE_NUMBER(label=label), field)
 
 
 def check_known_fields(
-    entry: Mapping[str, object], known: frozenset[str], label: str, field: str
+    entry: Mapping[str, object], known: frozenset[str], label: str | Text, field: str
 ) -> None:
     """Refuse a property of the object ``entry`` (``label``, at ``field``; "" for a whole
     body) that is not ``known``, naming it, as a request body's own unknown fields are
@@ -235,16 +252,16 @@ def check_known_fields(
     unknown = sorted(str(key) for key in entry if key not in known)
     if unknown:
         name = unknown[0][:20]
-        raise IllegalAction(f"{label} has no field {name!r}.", f"{field}.{name}" if field else name)
+        raise IllegalAction(
+            NO_SUCH_FIELD(label=label, name=repr(name)), f"{field}.{name}" if field else name
+        )
 
 
-def check_seat_option(seat: int, seats: int, label: str, field: str) -> None:
+def check_seat_option(seat: int, seats: int, label: str | Text, field: str) -> None:
     """A "seat" option names a seat of this session, or IllegalAction."""
     if not 0 <= seat < seats:
         raise IllegalAction(
-            f"{label} must be a seat from 0 to {seats - 1} in a {seats}-player game "
-            f"(seats count from 0); there is no seat {seat}.",
-            field,
+            NO_SUCH_SEAT(label=label, highest=seats - 1, seats=seats, seat=seat), field
         )
 
 
@@ -252,7 +269,7 @@ def names_option(options: Mapping[str, OptionValue], name: str) -> tuple[str, ..
     """A resolved "multi" option: the names picked (``resolve_options`` parsed them)."""
     value = options[name]
     if not isinstance(value, tuple):
-        raise IllegalAction(f"The option {name} must be a list of names.", f"options.{name}")
+        raise IllegalAction(OPTION_NAMES(name=name), f"options.{name}")
     return value
 
 
@@ -260,7 +277,7 @@ def int_option(options: Mapping[str, OptionValue], name: str) -> int:
     """A resolved whole-number option (``resolve_options`` parsed it)."""
     value = options[name]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"The option {name} must be a whole number.", f"options.{name}")
+        raise IllegalAction(OPTION_WHOLE_NUMBER(name=name), f"options.{name}")
     return value
 
 
@@ -271,7 +288,7 @@ def resolve_options(
     known = {spec.name for spec in specs}
     for name in given:
         if name not in known:
-            raise IllegalAction(f"This game has no option called {name!r}.", f"options.{name}")
+            raise IllegalAction(NO_SUCH_OPTION(name=repr(name)), f"options.{name}")
     return {
         spec.name: spec.parse(given[spec.name]) if spec.name in given else spec.default
         for spec in specs

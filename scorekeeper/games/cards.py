@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from scorekeeper.games.base import IllegalAction, and_list, is_digits, or_list
+from scorekeeper.games.words import Text, phrase
 
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
 _TIMES = ("never", "once", "twice", "three times", "four times", "five times", "six times")
@@ -45,6 +46,27 @@ def _not_text(raw: object) -> str:
 # --- The coloured decks ------------------------------------------------------
 
 
+# The colours of the coloured decks as the table says them; a card is its colour and
+# number ("green 7", "vert 7", "緑の7").
+COLOUR_WORDS = {
+    "black": phrase("colour.black", "black"),
+    "blue": phrase("colour.blue", "blue"),
+    "green": phrase("colour.green", "green"),
+    "pink": phrase("colour.pink", "pink"),
+    "purple": phrase("colour.purple", "purple"),
+    "red": phrase("colour.red", "red"),
+    "white": phrase("colour.white", "white"),
+    "yellow": phrase("colour.yellow", "yellow"),
+}
+COLOURED_CARD = phrase("card.coloured", "{colour} {number}")
+
+
+def colour_words(colour: str) -> Text | str:
+    """A colour as the table says it (a colour no deck has stays as written)."""
+    words = COLOUR_WORDS.get(colour)
+    return colour if words is None else words()
+
+
 @dataclass(frozen=True, order=True)
 class Card:
     """A card of a coloured deck: its colour (lower case) and number."""
@@ -54,6 +76,9 @@ class Card:
 
     def __str__(self) -> str:
         return f"{self.colour} {self.number}"
+
+    def said(self) -> Text:
+        return COLOURED_CARD(colour=colour_words(self.colour), number=self.number)
 
 
 _NUMBERED = re.compile(r"([a-z]+)[\s\-]*([0-9]+)", re.ASCII)

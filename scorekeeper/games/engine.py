@@ -29,11 +29,18 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    number_range,
-    or_list,
     resolve_options,
 )
 from scorekeeper.games.house_sizes import SizedCards
+from scorekeeper.games.words import Text, counted, one_of, phrase
+
+UNKNOWN_ACTION = phrase("action.unknown", "Unknown action: the type is {types}.")
+GAME_OVER = phrase("game.over", "The game is over.")
+PLAYERS_NEEDED = counted(
+    "game.players-needed", "{game} is for {count} player", "{game} is for {count} players"
+)
+PLAYERS_RANGE = phrase("game.players-range", "{game} is for {fewest} to {most} players")
+PLAYERS_ENTERED = phrase("game.players-entered", "{needed}; you entered {count}.")
 
 
 class GameState(Protocol):
@@ -87,7 +94,7 @@ class Handlers(Generic[S]):
             for kind, declaration in zip(actions.types, actions.declarations, strict=True)
             if declaration in self._by_class
         ]
-        self._unknown = f"Unknown action: the type is {or_list(handled)}."
+        self._unknown = UNKNOWN_ACTION(types=one_of(handled))
 
     def _of(self, action: object) -> Handler[S]:
         handler = self._by_class.get(type(action))
@@ -178,14 +185,18 @@ class Engine(ABC, Generic[S, A]):
 
     # --- What the app calls --------------------------------------------------------------
 
-    def players_needed(self) -> str:
+    def players_needed(self) -> Text:
         """What the game says of its number of players when it is given another."""
-        return f"{self.title} is for {number_range(self.min_players, self.max_players)} players"
+        if self.min_players == self.max_players:
+            return PLAYERS_NEEDED(game=self.title, count=self.min_players)
+        return PLAYERS_RANGE(game=self.title, fewest=self.min_players, most=self.max_players)
 
     def start(self, players: Sequence[str], options: Mapping[str, OptionValue]) -> S:
         names = tuple(players)
         if not self.min_players <= len(names) <= self.max_players:
-            raise IllegalAction(f"{self.players_needed()}; you entered {len(names)}.", "players")
+            raise IllegalAction(
+                PLAYERS_ENTERED(needed=self.players_needed(), count=len(names)), "players"
+            )
         return self.first_state(names, resolve_options(self.options, options))
 
     def parse_action(self, data: Mapping[str, object]) -> A:
@@ -197,7 +208,7 @@ class Engine(ABC, Generic[S, A]):
     def apply(self, state: S, action: A) -> S:
         """The state after ``action`` (its handler's), or IllegalAction."""
         if self.over_at_the_end and self.is_finished(state):
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(GAME_OVER())
         return self._handlers.apply(state, action)
 
     def describe(self, action: A) -> str:

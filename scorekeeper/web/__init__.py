@@ -96,6 +96,7 @@ def register(app: Flask) -> None:
         groups,
         inputs,
         judge,
+        language,
         play,
         sessions,
         uploads,
@@ -106,6 +107,7 @@ def register(app: Flask) -> None:
     csrf.init_app(app)
     csrf.exempt(api.bp)
     errors.init_app(app)
+    language.init_app(app)
     inputs.init_app(app)
     app.before_request(access.upgrade_old_cookie)
     app.url_map.converters["other_than"] = api.OtherThan

@@ -30,6 +30,7 @@ from scorekeeper import decks
 from scorekeeper.games.base import IllegalAction, OptionSpec, is_digits
 from scorekeeper.games.engine import Game
 from scorekeeper.models import NAME_MAX_LENGTH
+from scorekeeper.web.language import words
 
 
 def new_form_key() -> str:
@@ -76,7 +77,7 @@ class NewSessionForm(KeyedForm):
             text = labels.get(str(field.data), str(field.data or ""))
         else:
             text = str(field.data or "").strip()
-        return (spec.summary or f"{spec.label} {{}}").replace("{}", text or spec.blank)
+        return (spec.summary or f"{words(spec.label)} {{}}").replace("{}", text or spec.blank)
 
     def options_refused(self) -> bool:
         """Whether an option or the deck is marked: the page shows them open."""
@@ -159,14 +160,14 @@ def new_session_form(
         field: Field
         if spec.kind == "choice":
             field = SelectField(
-                spec.label,
+                words(spec.label),
                 choices=[SelectChoice(value, label) for value, label in spec.choices],
                 default=spec.default,
                 description=spec.help,
             )
         elif spec.kind == "multi":
             field = SelectMultipleField(
-                spec.label,
+                words(spec.label),
                 choices=[SelectChoice(value) for value, _ in spec.choices],
                 default=list(spec.default) if isinstance(spec.default, tuple) else [],
                 description=spec.help,
@@ -177,7 +178,7 @@ def new_session_form(
         elif spec.kind == "seat":
             # The value is the seat's index; the table reads seat numbers from 1.
             field = SelectField(
-                spec.label,
+                words(spec.label),
                 choices=[
                     SelectChoice(str(seat), f"Seat {seat + 1}")
                     for seat in range((spec.maximum or 0) + 1)
@@ -187,14 +188,14 @@ def new_session_form(
             )
         elif spec.kind == "text":
             field = StringField(
-                spec.label,
+                words(spec.label),
                 default=str(spec.default),
                 description=spec.help,
                 render_kw={"maxlength": spec.maximum or NAME_MAX_LENGTH, "autocomplete": "off"},
             )
         else:
             field = StringField(
-                spec.label,
+                words(spec.label),
                 default=str(spec.default),
                 description=spec.help,
                 render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "maxlength": 9},

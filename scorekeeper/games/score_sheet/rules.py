@@ -38,6 +38,7 @@ from scorekeeper.games.engine import Engine, on
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
+from scorekeeper.games.words import Text, phrase
 
 # Bigger than any game's round; a typo of a few extra digits is refused, not added up.
 MAX_ROUND_POINTS = 1_000_000
@@ -261,6 +262,11 @@ def _parse_point(raw: object, seat: int, who: str) -> int:
 ACTIONS: ActionSet[Action] = ActionSet(Action)
 
 
+PLAYERS_NEEDED = phrase(
+    "score-sheet.players-needed", "A score sheet is for {fewest} to {most} players"
+)
+
+
 class ScoreSheet(Engine[State, Action]):
     """The game object the app registers (see engine.Engine).
 
@@ -316,8 +322,8 @@ class ScoreSheet(Engine[State, Action]):
     over_at_the_end = True
     expected_actions = staticmethod(expected_actions)
 
-    def players_needed(self) -> str:
-        return f"A score sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players"
+    def players_needed(self) -> Text:
+        return PLAYERS_NEEDED(fewest=MIN_PLAYERS, most=MAX_PLAYERS)
 
     def first_state(self, players: tuple[str, ...], options: Mapping[str, OptionValue]) -> State:
         target = int_option(options, "target")

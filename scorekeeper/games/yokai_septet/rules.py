@@ -44,6 +44,7 @@ from scorekeeper.games.records import evolve
 
 # Re-exported: the play action lives in trickplay.py, shared with Cryptruck.
 from scorekeeper.games.trickplay import Play as Play
+from scorekeeper.games.words import Text, phrase
 from scorekeeper.games.yokai_septet.cards import YOKAI_SEPTET, yokai_septet_trick
 
 SEATS = 4
@@ -830,6 +831,12 @@ def _describe_result(result: RoundResult) -> str:
     return f"result: team {result.team + 1} {how}"
 
 
+PLAYERS_NEEDED = phrase(
+    "yokai-septet.players-needed",
+    "Yokai Septet is for exactly 4 players, two teams of partners sitting across",
+)
+
+
 class YokaiSeptet(Engine[State, Action]):
     """The game object the app registers (see engine.Engine).
 
@@ -876,8 +883,8 @@ class YokaiSeptet(Engine[State, Action]):
     listed = (CARDS, CHOICES)
     expected_actions = staticmethod(expected_actions)
 
-    def players_needed(self) -> str:
-        return "Yokai Septet is for exactly 4 players, two teams of partners sitting across"
+    def players_needed(self) -> Text:
+        return PLAYERS_NEEDED()
 
     def first_state(self, players: tuple[str, ...], options: Mapping[str, OptionValue]) -> State:
         team_a = _text_option(options, "team_a") or f"{players[0]} & {players[2]}"

@@ -1,0 +1,247 @@
+"""What a ruling or a refusal says, as data: a phrase's code and its values, not its words.
+
+An engine never writes a finished sentence. It declares its phrases once, each a stable
+code and its English words (``phrase``, or ``counted`` for words that change with a
+number), and says one by calling it with its values::
+
+    REVEALS = phrase("cryptruck.reveals", "{dealer} reveals {card}.")
+    ruling = REVEALS(dealer="Ann", card=card)
+
+A value is a name or other text given by the players (kept as it is), a whole number, a
+card or anything else that ``said()`` gives a ``Text`` of, a list (``all_of``,
+``one_of``), a signed number (``Signed``) or another ``Text``. ``str()`` of a text is its
+English words, the same in the log, the exports and the tests; a ``Reader`` gives the
+words of another language from its catalog (gettext, the phrase's code as the context)
+and its locale's data (lists and numbers by CLDR, through Babel). ``to_json`` is what
+the API carries beside the words: the code and the values, so no client parses prose.
+
+The catalogs find the phrases where they are declared: ``phrase`` and ``counted`` are
+the keywords the extraction looks for (babel.cfg).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
+
+from babel import Locale
+from babel.lists import format_list
+from babel.numbers import format_decimal
+
+# The minus sign (not a hyphen), as score notes and rulings write negative numbers.
+MINUS = "\u2212"
+
+
+@runtime_checkable
+class Sayable(Protocol):
+    """A value with words of its own, such as a card ("green 7", "vert 7", "緑の7")."""
+
+    def said(self) -> Text: ...
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One thing an engine can say: its stable code and its English words, with
+    ``{name}`` where each value goes (str.format). A counted phrase has the words for
+    one and for more than one, chosen by its value ``count`` (other languages have their
+    own plural rules, CLDR's)."""
+
+    code: str
+    english: str
+    english_plural: str | None = None
+
+    def __call__(self, **values: object) -> Text:
+        if self.english_plural is not None and not isinstance(values.get("count"), int):
+            raise TypeError(f"{self.code} is counted: it needs a whole number as count")
+        return Text(self, tuple(values.items()))
+
+
+def phrase(code: str, english: str) -> Phrase:
+    """A phrase an engine says: ``code`` names it for good (the API's ``code``), the
+    words are its English."""
+    return Phrase(code, english)
+
+
+def counted(code: str, one: str, other: str) -> Phrase:
+    """A phrase whose words depend on its value ``count``: "{count} point", "{count} points"."""
+    return Phrase(code, one, other)
+
+
+class Text(str):
+    """A phrase said with its values: a ruling, a refusal or a part of one.
+
+    It is a string, its English words, so the log, the exports and every comparison read
+    it as they always have; what makes it a Text is that it keeps the phrase and the
+    values, for a Reader to say it again in another language.
+    """
+
+    phrase: Phrase
+    values: tuple[tuple[str, object], ...]
+
+    def __new__(cls, phrase: Phrase, values: tuple[tuple[str, object], ...]) -> Text:
+        said = super().__new__(cls, _english_words(phrase, values))
+        said.phrase = phrase
+        said.values = values
+        return said
+
+    def __reduce__(self) -> tuple[type[Text], tuple[Phrase, tuple[tuple[str, object], ...]]]:
+        # Kept (a snapshot's state) as what was said, not as its English words alone.
+        return (Text, (self.phrase, self.values))
+
+    @property
+    def code(self) -> str:
+        return self.phrase.code
+
+    def to_json(self) -> dict[str, object]:
+        """The code and the values, each as JSON: a card as written ("green 7"), a list
+        as a list, a part of the sentence as its own code and values."""
+        return {"code": self.code, "values": {name: _json(value) for name, value in self.values}}
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Values said as one list: "a, b and c" (all of them) or "a, b or c" (one of them)."""
+
+    items: tuple[object, ...]
+    joined_by: Literal["and", "or"]
+
+
+def all_of(items: Iterable[object]) -> Listing:
+    return Listing(tuple(items), "and")
+
+
+def one_of(items: Iterable[object]) -> Listing:
+    return Listing(tuple(items), "or")
+
+
+@dataclass(frozen=True)
+class Signed:
+    """A number as a score note writes it: "7", or the minus sign and "3" for -3."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class Grouped:
+    """A number written with its thousands grouped ("12,500") from ``grouped_from`` on,
+    as the game's score sheet writes it; smaller ones stay plain ("9500")."""
+
+    number: int
+    grouped_from: int = 10_000
+
+
+def _json(value: object) -> object:
+    if isinstance(value, Text):
+        return value.to_json()
+    if isinstance(value, Listing):
+        return [_json(item) for item in value.items]
+    if isinstance(value, Signed | Grouped):
+        return value.number
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return value
+    return str(value)
+
+
+class Catalog(Protocol):
+    """What a Reader reads of a language's catalog (gettext's Translations, whose type
+    Babel gives as object)."""
+
+    def pgettext(self, context: str, message: str) -> object: ...
+
+    def npgettext(self, context: str, singular: str, plural: str, num: int) -> object: ...
+
+
+class _EnglishCatalog:
+    """The phrases' own words."""
+
+    def pgettext(self, context: str, message: str) -> str:
+        return message
+
+    def npgettext(self, context: str, singular: str, plural: str, num: int) -> str:
+        return singular if num == 1 else plural
+
+
+class Reader:
+    """The words of one language: ``read`` gives a text's sentence for its readers."""
+
+    def __init__(self, locale: Locale, catalog: Catalog) -> None:
+        self.locale = locale
+        self.catalog = catalog
+        self._english = locale.language == "en"
+
+    def read(self, text: Text) -> str:
+        if self._english:
+            return str.__str__(text)
+        return self.words(text.phrase, text.values)
+
+    def words(self, phrase: Phrase, said_values: tuple[tuple[str, object], ...]) -> str:
+        """The words of ``phrase`` with its values in this language."""
+        values = dict(said_values)
+        if phrase.english_plural is None:
+            words = str(self.catalog.pgettext(phrase.code, phrase.english))
+        else:
+            count = values["count"]
+            assert isinstance(count, int)
+            words = str(
+                self.catalog.npgettext(phrase.code, phrase.english, phrase.english_plural, count)
+            )
+        return words.format_map({name: self.value(value) for name, value in values.items()})
+
+    def value(self, value: object) -> object:
+        """A value as this language writes it inside a sentence; a whole number stays a
+        number, so a phrase may give it a format ("{points:,}")."""
+        if isinstance(value, Text):
+            return self.read(value)
+        if isinstance(value, Sayable):
+            return self.read(value.said())
+        if isinstance(value, Listing):
+            return self.listing(value)
+        if isinstance(value, Signed):
+            magnitude = self.number(abs(value.number))
+            return f"{MINUS}{magnitude}" if value.number < 0 else magnitude
+        if isinstance(value, Grouped):
+            if abs(value.number) < value.grouped_from:
+                return str(value.number)
+            return self.number(value.number)
+        return value
+
+    def listing(self, listing: Listing) -> str:
+        words = [str(self.value(item)) for item in listing.items]
+        if self._english:
+            return and_list(words) if listing.joined_by == "and" else or_list(words)
+        if not words:
+            return ""
+        if listing.joined_by == "and":
+            return format_list(words, style="standard", locale=self.locale)
+        return format_list(words, style="or", locale=self.locale)
+
+    def number(self, number: int) -> str:
+        """A number with its thousands grouped as this language does ("12,500", "12 500")."""
+        if self._english:
+            return f"{number:,}"
+        return format_decimal(number, locale=self.locale)
+
+
+def and_list(items: Iterable[object]) -> str:
+    """ "a", "a and b", "a, b and c": a list (of names, cards…) as an English sentence says it."""
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def or_list(items: Iterable[object]) -> str:
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+ENGLISH = Reader(Locale("en"), _EnglishCatalog())
+
+
+def _english_words(phrase: Phrase, values: tuple[tuple[str, object], ...]) -> str:
+    return ENGLISH.words(phrase, values)

@@ -1,0 +1,108 @@
+"""The reader's language: chosen for each request, and the words of what engines say.
+
+A phone's ``Accept-Language`` picks English, French or Japanese; the switch at the foot
+of every page overrides it for that phone, remembered in a cookie of its own (not the
+signed session cookie, so choosing a language is never a write of edit rights). Pages,
+rulings and refusals are then read in that language: templates through Flask-Babel's
+gettext, an engine's ``Text`` through ``reader()`` (the catalog with the phrase's code
+as its context, and the locale's CLDR data), which Jinja applies to every ``Text`` a page
+writes (its ``finalize``).
+"""
+
+from __future__ import annotations
+
+import functools
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from babel import Locale
+from flask import Blueprint, Flask, redirect, request
+from flask_babel import Babel, get_locale, get_translations
+from werkzeug.wrappers import Response
+
+from scorekeeper.games.words import ENGLISH, Reader, Text
+
+# The languages the app speaks, each with its name as its readers write it (the switch).
+LANGUAGES = {"en": "English", "fr": "Français", "ja": "日本語"}
+DEFAULT_LANGUAGE = "en"
+COOKIE = "language"
+COOKIE_LIFETIME = timedelta(days=400)
+
+bp = Blueprint("language", __name__)
+
+
+def chosen_language() -> str:
+    """The phone's own choice (the switch), else the best of its Accept-Language."""
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, DEFAULT_LANGUAGE) or DEFAULT_LANGUAGE
+
+
+def language() -> str:
+    """This request's language code ("en", "fr", "ja")."""
+    locale = get_locale()
+    return DEFAULT_LANGUAGE if locale is None else locale.language
+
+
+def reader() -> Reader:
+    """The words of this request's language for what engines say."""
+    return _reader_of(language())
+
+
+@functools.cache
+def _reader_of(code: str) -> Reader:
+    if code == DEFAULT_LANGUAGE:
+        return ENGLISH
+    return Reader(Locale.parse(code), get_translations())
+
+
+def words(said: str | Text) -> str:
+    """What an engine said, in this request's language (text given as it is stays so)."""
+    return reader().read(said) if isinstance(said, Text) else said
+
+
+def read(said: object) -> object:
+    """What a page writes of a value: a Text in the reader's words, anything else as it is."""
+    return reader().read(said) if isinstance(said, Text) else said
+
+
+@bp.get("/language/<code>")
+def switch(code: str) -> Response:
+    """Remember this phone's language and go back to the page the switch was on.
+
+    A link, not a form: it works without JavaScript and writes no session cookie, and
+    what it changes is only how this phone reads the pages."""
+    answer = redirect(request.root_path + _same_site_path(request.args.get("next", "")), 303)
+    if code in LANGUAGES:
+        answer.set_cookie(
+            COOKIE,
+            code,
+            max_age=int(COOKIE_LIFETIME.total_seconds()),
+            samesite="Lax",
+            secure=request.is_secure,
+            httponly=True,
+        )
+    return answer
+
+
+def _same_site_path(address: str) -> str:
+    # Only a path of this site: the switch never sends a phone elsewhere.
+    parts = urlsplit(address)
+    if parts.scheme or parts.netloc or not address.startswith("/") or "\\" in address:
+        return "/"
+    return address
+
+
+def switch_back_to() -> str:
+    """The page a switch link goes back to: this one (its path below the app's root)."""
+    return request.full_path.rstrip("?")
+
+
+def init_app(app: Flask) -> None:
+    Babel(app, locale_selector=chosen_language)
+    app.jinja_env.finalize = read
+    app.jinja_env.globals["LANGUAGES"] = LANGUAGES
+    app.jinja_env.globals["language"] = language
+    app.jinja_env.globals["switch_back_to"] = switch_back_to
+    app.register_blueprint(bp)

@@ -1,0 +1,23 @@
+from collections.abc import Callable
+from typing import Any
+
+from babel import Locale
+from babel.support import Translations
+from flask import Flask
+
+class Babel:
+    def __init__(
+        self,
+        app: Flask | None = None,
+        locale_selector: Callable[[], str | None] | None = None,
+        **kwargs: Any,
+    ) -> None: ...
+
+def get_locale() -> Locale | None: ...
+def get_translations() -> Translations: ...
+def gettext(string: str, **variables: Any) -> str: ...
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str: ...
+def pgettext(context: str, string: str, **variables: Any) -> str: ...
+
+class LazyString:
+    def __init__(self, func: Callable[..., str], *args: Any, **kwargs: Any) -> None: ...
