@@ -72,8 +72,10 @@ def switch(code: str) -> Response:
     """Remember this phone's language and go back to the page the switch was on.
 
     A link, not a form: it works without JavaScript and writes no session cookie, and
-    what it changes is only how this phone reads the pages."""
-    answer = redirect(request.root_path + _same_site_path(request.args.get("next", "")), 303)
+    what it changes is only how this phone reads the pages. The way back is the page's
+    own address as the browser sends it (Referer; pages ask for it on this site), never
+    written into the page: a join link's address holds an edit key."""
+    answer = redirect(_back_to(request.referrer), 303)
     if code in LANGUAGES:
         answer.set_cookie(
             COOKIE,
@@ -86,17 +88,15 @@ def switch(code: str) -> Response:
     return answer
 
 
-def _same_site_path(address: str) -> str:
-    # Only a path of this site: the switch never sends a phone elsewhere.
-    parts = urlsplit(address)
-    if parts.scheme or parts.netloc or not address.startswith("/") or "\\" in address:
-        return "/"
-    return address
-
-
-def switch_back_to() -> str:
-    """The page a switch link goes back to: this one (its path below the app's root)."""
-    return request.full_path.rstrip("?")
+def _back_to(referrer: str | None) -> str:
+    # Only a page of this site: the switch never sends a phone elsewhere.
+    home = request.root_path + "/"
+    if not referrer:
+        return home
+    parts = urlsplit(referrer)
+    if parts.netloc != request.host or not parts.path.startswith(home):
+        return home
+    return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
 def init_app(app: Flask) -> None:
@@ -104,5 +104,4 @@ def init_app(app: Flask) -> None:
     app.jinja_env.finalize = read
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.jinja_env.globals["language"] = language
-    app.jinja_env.globals["switch_back_to"] = switch_back_to
     app.register_blueprint(bp)

@@ -1093,6 +1093,8 @@ def real_segment(world: World, endpoint: str, name: str, variant: str) -> str:
         return world.profile
     if name == "slug":
         return VARIANTS[variant].game
+    if name == "code":
+        return "fr"
     assert name == "filename", f"give the new path segment <{name}> a right value here"
     return "app.css"
 
@@ -1164,6 +1166,7 @@ ENDPOINTS = [
     "api.export_group_csv",
     "api.import_group",
     "api.openapi",
+    "language.switch",
 ]
 
 
