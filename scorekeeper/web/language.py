@@ -46,15 +46,17 @@ def language() -> str:
 
 
 def reader() -> Reader:
-    """The words of this request's language for what engines say."""
-    return _reader_of(language())
+    """The words of this request's language for what engines say (the app's catalog:
+    Flask-Babel keeps each language's once loaded)."""
+    code = language()
+    if code == DEFAULT_LANGUAGE:
+        return ENGLISH
+    return Reader(_locale(code), get_translations())
 
 
 @functools.cache
-def _reader_of(code: str) -> Reader:
-    if code == DEFAULT_LANGUAGE:
-        return ENGLISH
-    return Reader(Locale.parse(code), get_translations())
+def _locale(code: str) -> Locale:
+    return Locale.parse(code)
 
 
 def words(said: str | Text) -> str:
