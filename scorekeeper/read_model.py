@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from peewee import SQL, Case, fn
+from peewee import Case
 
 from scorekeeper.db import Statement, any_of, as_list, database, from_column
 from scorekeeper.games import get_game
 from scorekeeper.games.engine import Game
-from scorekeeper.models import Event, GameSession, Seat
+from scorekeeper.models import GameSession, Seat
 
 
 @dataclass(frozen=True)
@@ -131,57 +131,40 @@ def summaries(session_ids: Sequence[str]) -> list[SessionSummary]:
     return _summarised(_SUMMARIES.execute(as_list(session_ids)))
 
 
-def _summaries_sql() -> str:
+def _summaries_sql(sessions: str, order: str) -> str:
+    """The sessions a condition on ``s`` finds, each a row per seat with its name and win,
+    in ``order`` (of ``s``'s columns) and seat by seat."""
     logged = "EXISTS (SELECT 1 FROM event e WHERE e.session_id = s.id)"
     return (
         f"SELECT s.id, s.game, s.finished, s.updated_at, s.imported, {logged}, t.name, t.won "
         "FROM seat t JOIN game_session s ON s.id = t.session_id "
-        f"WHERE {any_of('s.id')} ORDER BY s.updated_at DESC, s.id, t.position"
+        f"WHERE {sessions} ORDER BY {order}, s.id, t.position"
     )
 
 
-# A home page's sessions with their seats and winners (``_summaries``), the ids given as
-# one value: built by peewee, a page of 30 ids cost more than the rows it read.
-_SUMMARIES = Statement(_summaries_sql)
+# The sessions with their seats and winners (the winners as the write that ended each
+# session recorded them: no replay), one statement each for a home page and for a group's
+# page: built by peewee, a page of 30 ids cost more than the rows it read.
+_SUMMARIES = Statement(lambda: _summaries_sql(any_of("s.id"), "s.updated_at DESC"))
+_GROUP_SUMMARIES = Statement(
+    lambda: _summaries_sql(
+        "s.id IN (SELECT g.id FROM game_session g WHERE g.group_id = "
+        f"{database.param} ORDER BY g.created_at DESC, g.id LIMIT {database.param} "
+        f"OFFSET {database.param})",
+        "s.created_at DESC",
+    )
+)
 
 
 def group_summaries(group_id: str, page: int, size: int) -> list[SessionSummary]:
     """Page ``page`` (from 1) of the sessions a group played, ``size`` a page, the newest
     first: whoever sees the group sees them. Empty past the last page."""
-    newest_first = (GameSession.created_at.desc(), GameSession.id)
-    listed = (
-        GameSession.select(GameSession.id)
-        .where(GameSession.group == group_id)
-        .order_by(*newest_first)
-        .paginate(page, size)
-    )
-    return _summaries(GameSession.id.in_(listed), *newest_first)
-
-
-def _summaries(where: Any, *order: Any) -> list[SessionSummary]:
-    """The sessions ``where`` finds in ``order``, read with their seats and winners in one
-    query (the winners as the write that ended each session recorded them: no replay)."""
-    listed = (
-        Seat.select(
-            GameSession.id,
-            GameSession.game,
-            GameSession.finished,
-            GameSession.updated_at,
-            GameSession.imported,
-            fn.EXISTS(Event.select(SQL("1")).where(Event.session == GameSession.id)),
-            Seat.name,
-            Seat.won,
-        )
-        .join(GameSession)
-        .where(where)
-        .order_by(*order, Seat.position)
-    )
-    return _summarised(database.execute(listed))
+    return _summarised(_GROUP_SUMMARIES.execute(group_id, size, (page - 1) * size))
 
 
 def _summarised(rows: Iterable[Sequence[Any]]) -> list[SessionSummary]:
     """The summaries of rows of a session's columns then a seat's, by session, seats in
-    order (``_summaries``)."""
+    order (``_summaries_sql``)."""
     found = []
     # The raw rows, a few per session (its columns repeated on each of its seats' rows):
     # model instances would cost more than the query.
