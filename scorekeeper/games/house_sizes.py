@@ -17,11 +17,24 @@ from pydantic import BeforeValidator, Field, ValidationInfo
 
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.games.cards import Card, Deck
+from scorekeeper.games.words import phrase
 
 Sizes = Mapping[Card, int]
 
 NO_SIZES: Sizes = MappingProxyType({})
 LARGEST_SIZE = 99
+
+SIZE_PRINTED_ON = phrase("house-sizes.size-printed-on", "The size printed on {card}")
+SIZE_OUT_OF_RANGE = phrase(
+    "house-sizes.out-of-range",
+    "The size printed on {card} must be 1 to {largest}; you entered {size}.",
+)
+ENTER_SIZE = phrase("house-sizes.enter-size", "Enter the size printed on {card}.")
+OTHER_SIZE = phrase(
+    "house-sizes.other-size",
+    "{card} has size {known} in this session; you entered {size}. "
+    "Correct the event where it was first entered to change it.",
+)
 
 
 @dataclass(frozen=True)
@@ -43,10 +56,9 @@ def parse_size(raw: object, card: Card, field: str = "size") -> int | None:
     """A size as typed (None when left blank), checked to be 1 to 99."""
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None
-    label = f"The size printed on {card}"
-    size = parse_whole_number(raw, label, field)
+    size = parse_whole_number(raw, SIZE_PRINTED_ON(card=card), field)
     if not 1 <= size <= LARGEST_SIZE:
-        raise IllegalAction(f"{label} must be 1 to {LARGEST_SIZE}; you entered {size}.", field)
+        raise IllegalAction(SIZE_OUT_OF_RANGE(card=card, largest=LARGEST_SIZE, size=size), field)
     return size
 
 
@@ -67,14 +79,10 @@ def learn_size(sizes: Sizes, card: Card, size: int | None, field: str = "size") 
     known = sizes.get(card)
     if size is None:
         if known is None:
-            raise IllegalAction(f"Enter the size printed on {card}.", field)
+            raise IllegalAction(ENTER_SIZE(card=card), field)
         return sizes
     if known is None:
         return MappingProxyType({**sizes, card: size})
     if known != size:
-        raise IllegalAction(
-            f"{card} has size {known} in this session; you entered {size}. "
-            "Correct the event where it was first entered to change it.",
-            field,
-        )
+        raise IllegalAction(OTHER_SIZE(card=card, known=known, size=size), field)
     return sizes

@@ -6,23 +6,69 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from scorekeeper.games.base import (
-    IllegalAction,
-    and_list,
-    capitalised,
-    check_known_fields,
-    parse_whole_number,
-)
+from scorekeeper.games.base import IllegalAction, check_known_fields, parse_whole_number
 from scorekeeper.games.cards import (
     Card,
-    PlayLabels,
     check_copies,
+    colour_words,
     coloured_deck,
     play_list,
     seat_names,
 )
+from scorekeeper.games.house_sizes import SIZE_PRINTED_ON
+from scorekeeper.games.words import Text, all_of, counted, phrase
+from scorekeeper.games.yadokarick.said import (
+    CARD_OF,
+    TITLE,
+    capital,
+    card_first,
+    discarded_text,
+    sentences,
+)
 
-YADOKARICK = coloured_deck("Yadokarick", {"green": range(1, 37), "pink": range(1, 37)})
+YADOKARICK = coloured_deck(TITLE, {"green": range(1, 37), "pink": range(1, 37)})
+
+# What the trick judge says and refuses.
+NOT_A_SIZED_PLAY = phrase(
+    "yadokarick.judge-not-a-sized-play",
+    'Play {index} must be a card with its size, like {{"card": "green 25", "size": 3}}.',
+)
+PLAY_LABEL = phrase("yadokarick.judge-play", "Play {index}")
+ENTER_CARD_OF_PLAY = phrase("yadokarick.judge-enter-card", "Enter the card of play {index}.")
+SIZE_MISSING = phrase("yadokarick.judge-size-missing", "The size printed on {card} is missing.")
+SIZE_BELOW_ONE = phrase(
+    "yadokarick.judge-size-below-one",
+    "The size printed on {card} must be at least 1; you entered {size}.",
+)
+IS_LOWEST = phrase(
+    "yadokarick.is-lowest", "{card} is the lowest: it moves the size marker and leads next."
+)
+TIE_FOR_LOWEST = phrase(
+    "yadokarick.tie-for-lowest",
+    "{cards} tie for lowest: each moves the size marker, in play order, "
+    "and {last}, the last, leads next.",
+)
+MIXED_COLOURS = phrase(
+    "yadokarick.judge-mixed-colours",
+    "The 3-player game uses one colour; this trick mixes {colours}.",
+)
+HIGHEST_TAKES_ALL = phrase(
+    "yadokarick.highest-takes-all", "{card} is the highest and takes all {number} cards."
+)
+ONLY_OF_COLOUR = phrase(
+    "yadokarick.only-of-colour",
+    "{colour_first}: {card} is the only {colour}, so its player takes it.",
+)
+ONLY_OF_COLOUR_LOWEST = phrase(
+    "yadokarick.only-of-colour-lowest",
+    "{colour_first}: {card} is the only {colour}, so its player takes it"
+    " and, as the lowest, also moves the size marker.",
+)
+TAKES_LARGEST = counted(
+    "yadokarick.takes-largest",
+    "{colour_first}: {card} is highest and takes {cards}, the largest {colour} (size {size}).",
+    "{colour_first}: {card} is highest and takes {cards}, the largest {colour}s (size {size}).",
+)
 
 
 @dataclass(frozen=True)
@@ -53,13 +99,10 @@ HOUSE_PLAY_FIELDS = frozenset({"card", "size"})
 
 def _house_card(raw: object, index: int) -> tuple[Card, object]:
     if not isinstance(raw, Mapping):
-        raise IllegalAction(
-            f'Play {index} must be a card with its size, like {{"card": "green 25", "size": 3}}.',
-            f"plays.{index}",
-        )
-    check_known_fields(raw, HOUSE_PLAY_FIELDS, f"Play {index}", f"plays.{index}")
+        raise IllegalAction(NOT_A_SIZED_PLAY(index=index), f"plays.{index}")
+    check_known_fields(raw, HOUSE_PLAY_FIELDS, PLAY_LABEL(index=index), f"plays.{index}")
     if raw.get("card") in (None, ""):
-        raise IllegalAction(f"Enter the card of play {index}.", f"plays.{index}.card")
+        raise IllegalAction(ENTER_CARD_OF_PLAY(index=index), f"plays.{index}.card")
     return YADOKARICK.parse(raw["card"], f"plays.{index}.card"), raw.get("size")
 
 
@@ -69,25 +112,37 @@ def _blank(raw: object) -> bool:
 
 
 def _house_size(card: Card, raw: object, index: int) -> int:
-    field, label = f"plays.{index}.size", f"The size printed on {card}"
+    field = f"plays.{index}.size"
     if _blank(raw):
-        raise IllegalAction(f"{label} is missing.", field)
-    size = parse_whole_number(raw, label, field)
+        raise IllegalAction(SIZE_MISSING(card=card), field)
+    size = parse_whole_number(raw, SIZE_PRINTED_ON(card=card), field)
     if size < 1:
-        raise IllegalAction(f"{label} must be at least 1; you entered {size}.", field)
+        raise IllegalAction(SIZE_BELOW_ONE(card=card, size=size), field)
     return size
 
 
-def _lowest_text(movers: Sequence[int], label: PlayLabels) -> str:
+class _Labels:
+    """How the explanation names a played card: "pink 8", or "pink 8 (Bo)" with seat
+    names; "Pink 8" where it starts a sentence."""
+
+    def __init__(self, cards: Sequence[Card], names: tuple[str, ...] | None) -> None:
+        self.cards = cards
+        self.names = names
+
+    def __call__(self, index: int, *, first: bool = False) -> Card | Text:
+        card = self.cards[index]
+        shown: Card | Text = card_first(card) if first else card
+        return CARD_OF(card=shown, name=self.names[index]) if self.names else shown
+
+    def all(self, indexes: Sequence[int]) -> object:
+        """The cards as a list, starting a sentence."""
+        return all_of(self(index, first=not at) for at, index in enumerate(indexes))
+
+
+def _lowest_text(movers: Sequence[int], label: _Labels) -> Text:
     if len(movers) == 1:
-        return (
-            f"{capitalised(label(movers[0]))} is the lowest: "
-            "it moves the size marker and leads next."
-        )
-    return (
-        f"{capitalised(label.all(movers))} tie for lowest: each moves the size marker, "
-        f"in play order, and {label(movers[-1])}, the last, leads next."
-    )
+        return IS_LOWEST(card=label(movers[0], first=True))
+    return TIE_FOR_LOWEST(cards=label.all(movers), last=label(movers[-1]))
 
 
 def yadokarick_trick(
@@ -108,14 +163,14 @@ def yadokarick_trick(
         for index, (card, raw_size) in enumerate(parsed)
     ]
     check_copies(deck, cards, ".card")
-    label = PlayLabels(cards, seat_names(names, len(cards)))
+    label = _Labels(cards, seat_names(names, len(cards)))
     colours = [colour for colour in deck.colours if any(card.colour == colour for card in cards)]
     lowest = min(card.number for card in cards)
     movers = tuple(i for i, card in enumerate(cards) if card.number == lowest)
     if one_colour:
         if len(colours) > 1:
             raise IllegalAction(
-                f"The 3-player game uses one colour; this trick mixes {and_list(colours)}.", "plays"
+                MIXED_COLOURS(colours=all_of(colour_words(colour) for colour in colours)), "plays"
             )
         highest = max(range(len(cards)), key=lambda i: cards[i].number)
         return YadokarickTrick(
@@ -123,12 +178,14 @@ def yadokarick_trick(
             movers[-1],
             MappingProxyType({highest: cards}),
             (),
-            f"{_lowest_text(movers, label)} {capitalised(label(highest))} is the highest "
-            f"and takes all {len(cards)} cards.",
+            sentences(
+                _lowest_text(movers, label),
+                HIGHEST_TAKES_ALL(card=label(highest, first=True), number=len(cards)),
+            ),
         )
     takes: dict[int, tuple[Card, ...]] = {}
     taken_plays: set[int] = set()
-    sentences = [_lowest_text(movers, label)]
+    said: list[str] = [_lowest_text(movers, label)]
     for colour in colours:
         own = [i for i, card in enumerate(cards) if card.colour == colour]
         highest = max(own, key=lambda i: cards[i].number)
@@ -136,29 +193,26 @@ def yadokarick_trick(
         taken = [i for i in own if sizes[i] == largest]
         takes[highest] = tuple(cards[i] for i in taken)
         taken_plays.update(taken)
+        words = {"colour_first": capital(colour), "colour": colour_words(colour)}
         if len(own) == 1:
-            also = " and, as the lowest, also moves the size marker" if highest in movers else ""
-            sentences.append(
-                f"{capitalised(colour)}: {label(highest)} is the only {colour}, "
-                f"so its player takes it{also}."
-            )
+            only = ONLY_OF_COLOUR_LOWEST if highest in movers else ONLY_OF_COLOUR
+            said.append(only(card=label(highest), **words))
         else:
-            plural = "s" if len(taken) > 1 else ""
-            sentences.append(
-                f"{capitalised(colour)}: {label(highest)} is highest and takes "
-                f"{and_list([cards[i] for i in taken])}, "
-                f"the largest {colour}{plural} (size {largest})."
+            said.append(
+                TAKES_LARGEST(
+                    card=label(highest),
+                    cards=all_of(cards[i] for i in taken),
+                    size=largest,
+                    count=len(taken),
+                    **words,
+                )
             )
     discarded = tuple(card for i, card in enumerate(cards) if i not in taken_plays)
-    sentences.append(
-        f"Discarded: {', '.join(str(card) for card in discarded)}."
-        if discarded
-        else "Nothing is discarded."
-    )
+    said.append(discarded_text(discarded))
     return YadokarickTrick(
         movers,
         movers[-1],
         MappingProxyType(dict(sorted(takes.items()))),
         discarded,
-        " ".join(sentences),
+        sentences(*said),
     )

@@ -16,10 +16,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scorekeeper.games.base import and_list, capitalised
 from scorekeeper.games.cards import Card
 from scorekeeper.games.house_sizes import NO_SIZES
 from scorekeeper.games.records import evolve
+from scorekeeper.games.words import Text, all_of, counted, phrase
+from scorekeeper.games.yadokarick.said import (
+    CARD_OF,
+    TRICK_EXPLAINED,
+    card_first,
+    discarded_text,
+    semicolon_list,
+    sentences,
+)
 from scorekeeper.games.yadokarick.tricks import (
     TRICKS_PER_ROUND,
     House,
@@ -33,13 +41,53 @@ from scorekeeper.games.yadokarick.tricks import (
 
 NPC_PLAYERS = 2
 NPC_SEAT = 2
-NPC_NAME = "NPC crab"
+# The crab's name at the table, as each reader's language says it.
+NPC_NAME = phrase("yadokarick.npc-crab", "NPC crab")()
 # The people at the table; the crab's seat comes after theirs.
 PLAYER_SEATS: tuple[int, ...] = tuple(range(NPC_PLAYERS))
-GAME_NAME = "the game with the NPC crab"
-NO_SIZE_MARKER = "The game with the NPC crab has no size marker: enter the next card."
+NO_SIZE_MARKER = phrase(
+    "yadokarick.npc-no-size-marker",
+    "The game with the NPC crab has no size marker: enter the next card.",
+)
 
-_ORDINALS = ("first", "second", "third")
+# Where the crab plays, by its place in the play order (1 = first).
+_PLAYS_AT = (
+    phrase("yadokarick.npc-plays-first", "The NPC crab plays first: the order is {names}."),
+    phrase("yadokarick.npc-plays-second", "The NPC crab plays second: the order is {names}."),
+    phrase("yadokarick.npc-plays-third", "The NPC crab plays third: the order is {names}."),
+)
+HOUSE_IS_TARGET = phrase("yadokarick.npc-house-is-target", "Its house size will be the target.")
+CRAB_PLAYS_NEXT = phrase(
+    "yadokarick.npc-plays-next", "{name} plays next: enter the top card of the draw deck."
+)
+CRAB_LEADS_TRICK = phrase(
+    "yadokarick.npc-leads-trick",
+    "{name} leads trick {number}: enter the top card of the draw deck.",
+)
+TURNS_UP = phrase("yadokarick.npc-turns-up", "{name} turns up {card} (size {size}).")
+WINS = phrase("yadokarick.npc-game-over-wins", "Game over: {name} wins.")
+SHARE_WIN = phrase("yadokarick.npc-game-over-share", "Game over: {names} share the win.")
+TAKES_LARGEST = counted(
+    "yadokarick.npc-takes-largest",
+    "{taker} is the highest and takes {taken}, the card of the largest size ({size}).",
+    "{taker} is the highest and takes {taken}, the cards of the largest size ({size}).",
+)
+PLAYS_AFTER_TAKER = phrase(
+    "yadokarick.npc-plays-after-taker", "{name} plays after the taker, {taker}."
+)
+NOTE_EXACT = phrase("yadokarick.npc-note-exact", "house {size} = target {target}: exact")
+NOTE_UNDER = phrase(
+    "yadokarick.npc-note-under", "house {size}, target {target}: {difference} under"
+)
+NOTE_OVER = phrase(
+    "yadokarick.npc-note-over", "house {size}, target {target}: {difference} over, bust"
+)
+NOTE_TARGET = phrase("yadokarick.npc-note-target", "the target: house {size}")
+NOTE_OF = phrase("yadokarick.npc-player-note", "{name}: {note}")
+CRAB_TARGET = phrase(
+    "yadokarick.npc-crab-target",
+    "The NPC crab's house is size {target}: that is the target. {notes}.",
+)
 
 
 # --- Setup -----------------------------------------------------------------------------
@@ -90,24 +138,16 @@ def start(
 def start_text(state: State) -> str:
     """Where the crab plays and what its house is for (the caller adds who leads)."""
     names = [state.players[seat] for seat in state.play_order]
-    place = _ORDINALS[state.play_order.index(NPC_SEAT)]
-    return (
-        f"The NPC crab plays {place}: the order is {and_list(names)}. "
-        f"Its house size will be the target."
-    )
+    plays_at = _PLAYS_AT[state.play_order.index(NPC_SEAT)]
+    return sentences(plays_at(names=all_of(names)), HOUSE_IS_TARGET())
 
 
 # --- The crab's card -------------------------------------------------------------------
 
 
-def crab_turn_text(name: str, does: str) -> str:
-    """ "NPC crab plays next: enter the top card of the draw deck." """
-    return f"{name} {does}: enter the top card of the draw deck."
-
-
-def crab_card_text(name: str, card: Card, size: int) -> str:
+def crab_card_text(name: str, card: Card, size: int) -> Text:
     """The crab's card as entered: turned up from the draw deck, not played from a hand."""
-    return f"{name} turns up {card} (size {size})."
+    return TURNS_UP(name=name, card=card, size=size)
 
 
 # --- Scores ----------------------------------------------------------------------------
@@ -131,19 +171,14 @@ def npc_scores(state: State) -> tuple[int, ...]:
     return tuple(npc_score(state.houses[seat].size, target) for seat in PLAYER_SEATS)
 
 
-def game_over_text(winners: Sequence[str]) -> str:
+def game_over_text(winners: Sequence[str]) -> Text:
     """ "Game over: Ann wins." The scores are the distances said just before."""
     if len(winners) == 1:
-        return f"Game over: {winners[0]} wins."
-    return f"Game over: {and_list(winners)} share the win."
+        return WINS(name=winners[0])
+    return SHARE_WIN(names=all_of(winners))
 
 
 # --- Tricks ----------------------------------------------------------------------------
-
-
-def _cards_list(cards: Sequence[Card]) -> str:
-    """ "green 3, pink 7": cards as the trick rulings list the discards."""
-    return ", ".join(str(card) for card in cards)
 
 
 def _trick_rule(
@@ -156,20 +191,17 @@ def _trick_rule(
     """
     sizes = state.sizes
 
-    def label(seat: int, card: Card) -> str:
-        return f"{card} ({state.players[seat]})"
-
     taker, top = max(plays, key=lambda play: play[1].number)
     largest = max(sizes[card] for _, card in plays)
     taken = [(seat, card) for seat, card in plays if sizes[card] == largest]
     discarded = tuple(card for _, card in plays if sizes[card] != largest)
-    what = "the card" if len(taken) == 1 else "the cards"
-    gone = f"Discarded: {_cards_list(discarded)}." if discarded else "Nothing is discarded."
-    explanation = (
-        f"{capitalised(label(taker, top))} is the highest and takes "
-        f"{and_list([label(seat, card) for seat, card in taken])}, "
-        f"{what} of the largest size ({largest}). {gone}"
+    takes = TAKES_LARGEST(
+        taker=CARD_OF(card=card_first(top), name=state.players[taker]),
+        taken=all_of(CARD_OF(card=card, name=state.players[seat]) for seat, card in taken),
+        size=largest,
+        count=len(taken),
     )
+    explanation = sentences(takes, discarded_text(discarded))
     return taker, tuple(card for _, card in taken), discarded, explanation
 
 
@@ -198,30 +230,28 @@ def complete_trick(state: State) -> tuple[State, list[str]]:
         houses=houses,
         discarded=(*state.discarded, *discarded),
     )
-    sentences = [f"Trick {trick.number}: {explanation}", *placed]
+    told: list[str] = [TRICK_EXPLAINED(number=trick.number, explanation=explanation), *placed]
     if len(done.tricks) < TRICKS_PER_ROUND:
-        sentences.append(
-            f"{state.players[next_lead]} plays after the taker, {state.players[taker]}."
-        )
-        return done, sentences
-    return _finish_game(done, sentences)
+        told.append(PLAYS_AFTER_TAKER(name=state.players[next_lead], taker=state.players[taker]))
+        return done, told
+    return _finish_game(done, told)
 
 
-def _result_note(house_size: int, target: int) -> str:
+def _result_note(house_size: int, target: int) -> Text:
     if house_size == target:
-        return f"house {house_size} = target {target}: exact"
+        return NOTE_EXACT(size=house_size, target=target)
     if house_size < target:
-        return f"house {house_size}, target {target}: {target - house_size} under"
-    return f"house {house_size}, target {target}: {house_size - target} over, bust"
+        return NOTE_UNDER(size=house_size, target=target, difference=target - house_size)
+    return NOTE_OVER(size=house_size, target=target, difference=house_size - target)
 
 
-def _finish_game(state: State, sentences: list[str]) -> tuple[State, list[str]]:
+def _finish_game(state: State, told: list[str]) -> tuple[State, list[str]]:
     """The game over after its only round: each player scored against the crab's house."""
     target = state.houses[NPC_SEAT].size
     results: list[SeatResult] = []
     for seat, house in enumerate(state.houses):
         if seat == NPC_SEAT:
-            points, note = 0, f"the target: house {house.size}"
+            points, note = 0, NOTE_TARGET(size=house.size)
         else:
             points, note = npc_score(house.size, target), _result_note(house.size, target)
         results.append(
@@ -236,6 +266,8 @@ def _finish_game(state: State, sentences: list[str]) -> tuple[State, list[str]]:
         totals=tuple(result.points for result in results),
         finished=True,
     )
-    listed = "; ".join(f"{state.players[seat]}: {results[seat].note}" for seat in PLAYER_SEATS)
-    sentences.append(f"The NPC crab's house is size {target}: that is the target. {listed}.")
-    return ended, sentences
+    listed = semicolon_list(
+        [NOTE_OF(name=state.players[seat], note=results[seat].note) for seat in PLAYER_SEATS]
+    )
+    told.append(CRAB_TARGET(target=target, notes=listed))
+    return ended, told

@@ -20,7 +20,6 @@ from typing import Any, Literal
 
 from scorekeeper.games.actions import ActionSet
 from scorekeeper.games.base import (
-    MINUS,
     NOTHING_EXPECTED,
     Accepts,
     Expected,
@@ -29,20 +28,19 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    and_list,
     check_seat_option,
     int_option,
-    plural,
     rank_by_score,
     resolve_options,
-    signed,
 )
-from scorekeeper.games.cards import Card, Deck
+from scorekeeper.games.cards import Card, Deck, colour_words
 from scorekeeper.games.engine import CARDS, Engine, Handler, Listed, on
 from scorekeeper.games.house_sizes import NO_SIZES, SizedCards, learn_size, parse_size
 from scorekeeper.games.records import evolve
+from scorekeeper.games.words import Signed, Text, all_of, counted, phrase
 from scorekeeper.games.yadokarick import npc, solo
 from scorekeeper.games.yadokarick.cards import YADOKARICK, yadokarick_trick
+from scorekeeper.games.yadokarick.said import TITLE, TRICK_EXPLAINED, comma_list, sentences
 from scorekeeper.games.yadokarick.tricks import (
     TRICKS_PER_ROUND,
     Action,
@@ -175,7 +173,21 @@ def dealer_of(state: State, round_number: int) -> int | None:
     return (state.first_dealer + round_number - 1) % len(state.players)
 
 
-def score_house(house_size: int, collapsed_size: int, target: int) -> tuple[int, str]:
+# A seat's round points as a sum (the score sheet's note).
+UNDER_TARGET = phrase("yadokarick.note-under-target", "house {size} under target {target}: {size}")
+ON_TARGET = phrase(
+    "yadokarick.note-on-target", "house {size} = target {target}: {size} + {bonus} bonus"
+)
+OVER_TARGET = phrase(
+    "yadokarick.note-over-target",
+    "house {size} over target {target}: {target} \u2212 {size} = {points}",
+)
+WITH_COLLAPSED = phrase(
+    "yadokarick.note-collapsed", "{note}; collapsed {collapsed}: \u2212{collapsed}"
+)
+
+
+def score_house(house_size: int, collapsed_size: int, target: int) -> tuple[int, Text]:
     """A standard game's round points and the sentence that shows the sum.
 
     At or under the target: the house size, 5 more when equal. Over it: the
@@ -183,46 +195,152 @@ def score_house(house_size: int, collapsed_size: int, target: int) -> tuple[int,
     """
     if house_size < target:
         points = house_size
-        note = f"house {house_size} under target {target}: {house_size}"
+        note = UNDER_TARGET(size=house_size, target=target)
     elif house_size == target:
         points = house_size + EXACT_BONUS
-        note = f"house {house_size} = target {target}: {house_size} + {EXACT_BONUS} bonus"
+        note = ON_TARGET(size=house_size, target=target, bonus=EXACT_BONUS)
     else:
         points = target - house_size
-        note = (
-            f"house {house_size} over target {target}: "
-            f"{target} {MINUS} {house_size} = {signed(points)}"
-        )
+        note = OVER_TARGET(size=house_size, target=target, points=Signed(points))
     if collapsed_size:
         points -= collapsed_size
-        note += f"; collapsed {collapsed_size}: {MINUS}{collapsed_size}"
+        note = WITH_COLLAPSED(note=note, collapsed=collapsed_size)
     return points, note
 
 
 # --- Sentences -------------------------------------------------------------------
 
+PLAYS_NEXT = phrase("yadokarick.plays-next", "{name} plays next.")
+LEADS_TRICK = phrase("yadokarick.leads-trick", "{name} leads trick {number}.")
+MOVES_MARKER = phrase(
+    "yadokarick.moves-marker", "{name} moves the size marker (on {marker}): left, right or stay."
+)
+THEN_MOVE = counted("yadokarick.then-move", "Then {names} moves it.", "Then {names} move it.")
+AFTER_LEADS = phrase("yadokarick.after-that-leads", "After that, {name} leads trick {number}.")
+AFTER_SCORED = phrase("yadokarick.after-that-scored", "After that, round {round} is scored.")
+WINS_WITH = counted(
+    "yadokarick.game-over-wins",
+    "Game over: {name} wins with {count} point.",
+    "Game over: {name} wins with {count} points.",
+)
+SHARE_WIN_WITH = counted(
+    "yadokarick.game-over-share",
+    "Game over: {names} share the win with {count} point.",
+    "Game over: {names} share the win with {count} points.",
+)
+TOTALS = phrase("yadokarick.totals", "Totals: {totals}.")
+NAME_SCORE = phrase("yadokarick.name-score", "{name} {points}")
+ROUND_START = phrase(
+    "yadokarick.round-start",
+    "Round {round} of {rounds}: {dealer} deals; the size marker is on {marker}.",
+)
+NOT_IN_NPC_GAME = phrase(
+    "yadokarick.card-not-in-npc-game",
+    "{card} is not in this game: the game with the NPC crab uses {colour} only.",
+)
+NOT_IN_GAME = phrase(
+    "yadokarick.card-not-in-game",
+    "{card} is not in this game: the {players}-player game uses {colour} only.",
+)
+NOT_IN_ADVANCED = phrase(
+    "yadokarick.card-not-in-advanced",
+    "{card} is not in play: advanced mode with {players} players uses 1 to {highest}.",
+)
+GAME_IS_OVER = phrase(
+    "yadokarick.game-is-over", "The game is over; nothing more can be entered. {over}"
+)
+MARKER_FIRST = phrase("yadokarick.marker-first", "{name} moves the size marker first.")
+PLAYS_CARD = phrase("yadokarick.plays-card", "{name} plays {card} (size {size}).")
+NO_MOVER = phrase("yadokarick.no-one-moves-marker", "No one moves the size marker now: {next}")
+MARKER_AT_FIRST = phrase(
+    "yadokarick.marker-at-first",
+    "The size marker is on {marker}, the first size card: it cannot move further left.",
+)
+MARKER_AT_LAST = phrase(
+    "yadokarick.marker-at-last",
+    "The size marker is on {marker}, the last size card: it cannot move further right.",
+)
+LEAVES_MARKER = phrase("yadokarick.leaves-marker", "{name} leaves the size marker on {marker}.")
+MOVES_MARKER_LEFT = phrase(
+    "yadokarick.moves-marker-left", "{name} moves the size marker left to {marker}."
+)
+MOVES_MARKER_RIGHT = phrase(
+    "yadokarick.moves-marker-right", "{name} moves the size marker right to {marker}."
+)
+ROUND_SCORES = phrase("yadokarick.round-scores", "Round {round} scores, target {target}: {scores}.")
+SEAT_SCORE = phrase("yadokarick.seat-score", "{name} {points} ({note})")
+SIZE_ROW_ORDER = phrase(
+    "yadokarick.size-row-order",
+    "The size row's last card ({last}) must be higher than its first card ({first}).",
+)
+MARKER_OFF_ROW = phrase(
+    "yadokarick.marker-off-row",
+    "The size marker must start on a card of the row, {first} to {last}; "
+    "there is no size card {marker}.",
+)
+ADVANCED_SEATS = phrase(
+    "yadokarick.advanced-seats", "Advanced mode is for 3 to 6 players; this game has {seats}."
+)
+SOLO_HAS_NO_TRICKS = phrase(
+    "yadokarick.solo-has-no-tricks",
+    "The solo game has no tricks: draw a card, take one onto a crab, "
+    "take a bonus or give up a crab.",
+)
+SOLO_ACTIONS_ONLY = phrase(
+    "yadokarick.solo-actions-only",
+    "Draw, take, bonus and give-up belong to the solo game; "
+    "this game plays cards and moves the size marker.",
+)
+LOG_PLAY = phrase("yadokarick.log-play", "play {card}")
+LOG_PLAY_SIZED = phrase("yadokarick.log-play-sized", "play {card} (size {size})")
+LOG_MARKER = {
+    "left": phrase("yadokarick.log-marker-left", "marker left"),
+    "right": phrase("yadokarick.log-marker-right", "marker right"),
+    "stay": phrase("yadokarick.log-marker-stay", "marker stay"),
+}
 
-def _play_text(state: State, seat: int) -> str:
+
+def _play_text(state: State, seat: int) -> Text:
     """ "Bo plays next." or "NPC crab plays next: ..."; "leads trick 3" for a trick's first card."""
     name = state.players[seat]
-    does = "plays next" if state.current else f"leads trick {trick_number(state)}"
-    if state.mode == "npc" and seat == npc.NPC_SEAT:
-        return npc.crab_turn_text(name, does)
-    return f"{name} {does}."
+    crab = state.mode == "npc" and seat == npc.NPC_SEAT
+    if state.current:
+        return npc.CRAB_PLAYS_NEXT(name=name) if crab else PLAYS_NEXT(name=name)
+    number = trick_number(state)
+    if crab:
+        return npc.CRAB_LEADS_TRICK(name=name, number=number)
+    return LEADS_TRICK(name=name, number=number)
 
 
 def _marker_text(state: State) -> str:
     players = state.players
     first, *rest = state.movers
-    text = f"{players[first]} moves the size marker (on {state.marker}): left, right or stay."
+    said: list[str] = [MOVES_MARKER(name=players[first], marker=state.marker)]
     if rest:
         names = [players[seat] for seat in rest]
-        text += f" Then {and_list(names)} {'moves' if len(names) == 1 else 'move'} it."
+        said.append(THEN_MOVE(names=all_of(names), count=len(names)))
     if len(state.tricks) < TRICKS_PER_ROUND:
-        after = f"{players[state.lead]} leads trick {trick_number(state)}"
+        said.append(AFTER_LEADS(name=players[state.lead], number=trick_number(state)))
     else:
-        after = f"round {state.round} is scored"
-    return f"{text} After that, {after}."
+        said.append(AFTER_SCORED(round=state.round))
+    return sentences(*said)
+
+
+TAKES_CARDS = counted(
+    "yadokarick.headline-takes", "{name} takes {count} card", "{name} takes {count} cards"
+)
+TAKES_MORE = phrase("yadokarick.headline-takes-more", "{name} takes {count}")
+# Who played a card on the table, for a screen reader: "by Ann".
+BY = phrase("yadokarick.played-by", "by {name}")
+
+
+def trick_takes(state: State, trick: Trick) -> object:
+    """The page's one line of a trick: "Ann takes 2 cards, Di takes 1"."""
+    said = [
+        (TAKES_CARDS if index == 0 else TAKES_MORE)(name=state.players[seat], count=len(taken))
+        for index, (seat, taken) in enumerate(trick.takes)
+    ]
+    return comma_list(said)
 
 
 def _top_seats(state: State) -> list[int]:
@@ -231,14 +349,14 @@ def _top_seats(state: State) -> list[int]:
     return [seat for seat, score in zip(player_seats(state), scores, strict=True) if score == top]
 
 
-def _game_over_text(state: State) -> str:
+def _game_over_text(state: State) -> Text:
     names = [state.players[seat] for seat in _top_seats(state)]
     if state.mode == "npc":
         return npc.game_over_text(names)
     top = max(state.totals)
     if len(names) == 1:
-        return f"Game over: {names[0]} wins with {plural(top, 'point')}."
-    return f"Game over: {and_list(names)} share the win with {plural(top, 'point')}."
+        return WINS_WITH(name=names[0], count=top)
+    return SHARE_WIN_WITH(names=all_of(names), count=top)
 
 
 def _next_text(state: State) -> str:
@@ -253,49 +371,48 @@ def _next_text(state: State) -> str:
     return _play_text(state, seat)
 
 
-def _totals_text(state: State) -> str:
-    listed = ", ".join(
-        f"{name} {signed(total)}" for name, total in zip(state.players, state.totals, strict=True)
+def _totals_text(state: State) -> Text:
+    listed = comma_list(
+        [
+            NAME_SCORE(name=name, points=Signed(total))
+            for name, total in zip(state.players, state.totals, strict=True)
+        ]
     )
-    return f"Totals: {listed}."
+    return TOTALS(totals=listed)
 
 
 def _round_start_text(state: State) -> str:
     assert state.dealer is not None
-    return (
-        f"Round {state.round} of {state.rounds_to_play}: {state.players[state.dealer]} deals; "
-        f"the size marker is on {state.marker}. {_next_text(state)}"
+    start = ROUND_START(
+        round=state.round,
+        rounds=state.rounds_to_play,
+        dealer=state.players[state.dealer],
+        marker=state.marker,
     )
+    return sentences(start, _next_text(state))
 
 
 # --- Checks ----------------------------------------------------------------------------
 
 
-def _game_name(state: State) -> str:
-    if state.mode == "npc":
-        return npc.GAME_NAME
-    return f"the {len(state.players)}-player game"
-
-
 def _check_usable(state: State, card: Card) -> None:
     if card.colour not in state.colours:
+        colour = colour_words(state.colours[0])
+        if state.mode == "npc":
+            raise IllegalAction(NOT_IN_NPC_GAME(card=card, colour=colour), "card")
         raise IllegalAction(
-            f"{card} is not in this game: {_game_name(state)} uses {state.colours[0]} only.",
-            "card",
+            NOT_IN_GAME(card=card, players=len(state.players), colour=colour), "card"
         )
     if card.number > state.highest_number:
         raise IllegalAction(
-            f"{card} is not in play: advanced mode with {len(state.players)} players "
-            f"uses 1 to {state.highest_number}.",
+            NOT_IN_ADVANCED(card=card, players=len(state.players), highest=state.highest_number),
             "card",
         )
 
 
 def _check_not_over(state: State) -> None:
     if state.finished:
-        raise IllegalAction(
-            f"The game is over; nothing more can be entered. {_game_over_text(state)}", "type"
-        )
+        raise IllegalAction(GAME_IS_OVER(over=_game_over_text(state)), "type")
 
 
 # --- Rules -----------------------------------------------------------------------------
@@ -322,9 +439,7 @@ def _new_round(state: State, number: int) -> State:
 def _apply_play(state: State, action: Play) -> State:
     _check_not_over(state)
     if state.movers:
-        raise IllegalAction(
-            f"{state.players[state.movers[0]]} moves the size marker first.", "type"
-        )
+        raise IllegalAction(MARKER_FIRST(name=state.players[state.movers[0]]), "type")
     card = action.card
     _check_usable(state, card)
     check_not_played(state, card)
@@ -335,16 +450,16 @@ def _apply_play(state: State, action: Play) -> State:
     if state.mode == "npc" and seat == npc.NPC_SEAT:
         said = npc.crab_card_text(state.players[seat], card, sizes[card])
     else:
-        said = f"{state.players[seat]} plays {card} (size {sizes[card]})."
+        said = PLAYS_CARD(name=state.players[seat], card=card, size=sizes[card])
     if len(played.current) < len(state.players):
-        return evolve(played, last_ruling=f"{said} {_next_text(played)}")
+        return evolve(played, last_ruling=sentences(said, _next_text(played)))
     if state.mode == "npc":
-        done, sentences = npc.complete_trick(played)
-        return evolve(done, last_ruling=" ".join([said, *sentences, _next_text(done)]))
+        done, told = npc.complete_trick(played)
+        return evolve(done, last_ruling=sentences(said, *told, _next_text(done)))
     return _complete_trick(played, [said])
 
 
-def _complete_trick(state: State, sentences: list[str]) -> State:
+def _complete_trick(state: State, said: list[str]) -> State:
     order = [seat for seat, _ in state.current]
     ruled = yadokarick_trick(
         [{"card": str(card), "size": state.sizes[card]} for _, card in state.current],
@@ -371,37 +486,36 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
         houses=houses,
         discarded=(*state.discarded, *trick.discarded, *roofed_out),
     )
-    sentences += [f"Trick {trick.number}: {ruled.explanation}", *placed, _next_text(done)]
-    return evolve(done, last_ruling=" ".join(sentences))
+    explained = TRICK_EXPLAINED(number=trick.number, explanation=ruled.explanation)
+    told = [*said, explained, *placed, _next_text(done)]
+    return evolve(done, last_ruling=sentences(*told))
 
 
 def _apply_marker(state: State, action: MarkerMove) -> State:
     _check_not_over(state)
     if state.mode == "npc":
-        raise IllegalAction(npc.NO_SIZE_MARKER, "type")
+        raise IllegalAction(npc.NO_SIZE_MARKER(), "type")
     if not state.movers:
-        raise IllegalAction(f"No one moves the size marker now: {_next_text(state)}", "type")
+        raise IllegalAction(NO_MOVER(next=_next_text(state)), "type")
     assert state.marker is not None
     name = state.players[state.movers[0]]
     if action.move not in marker_moves(state):
-        end = "first" if action.move == "left" else "last"
-        raise IllegalAction(
-            f"The size marker is on {state.marker}, the {end} size card: "
-            f"it cannot move further {action.move}.",
-            "move",
-        )
+        at_end = MARKER_AT_FIRST if action.move == "left" else MARKER_AT_LAST
+        raise IllegalAction(at_end(marker=state.marker), "move")
     marker = state.marker + _MARKER_STEPS[action.move]
     if action.move == "stay":
-        said = f"{name} leaves the size marker on {marker}."
+        said = LEAVES_MARKER(name=name, marker=marker)
+    elif action.move == "left":
+        said = MOVES_MARKER_LEFT(name=name, marker=marker)
     else:
-        said = f"{name} moves the size marker {action.move} to {marker}."
+        said = MOVES_MARKER_RIGHT(name=name, marker=marker)
     moved = evolve(state, marker=marker, movers=state.movers[1:])
     if moved.movers or len(moved.tricks) < TRICKS_PER_ROUND:
-        return evolve(moved, last_ruling=f"{said} {_next_text(moved)}")
+        return evolve(moved, last_ruling=sentences(said, _next_text(moved)))
     return _finish_round(moved, [said])
 
 
-def _finish_round(state: State, sentences: list[str]) -> State:
+def _finish_round(state: State, told: list[str]) -> State:
     target = state.marker
     assert target is not None
     results: list[SeatResult] = []
@@ -418,18 +532,22 @@ def _finish_round(state: State, sentences: list[str]) -> State:
     )
     finished = state.round >= state.rounds_to_play
     ended = evolve(state, records=(*state.records, record), totals=totals, finished=finished)
-    listed = ", ".join(
-        f"{state.players[result.seat]} {signed(result.points)} ({result.note})"
-        for result in results
+    listed = comma_list(
+        [
+            SEAT_SCORE(
+                name=state.players[result.seat], points=Signed(result.points), note=result.note
+            )
+            for result in results
+        ]
     )
-    sentences.append(f"Round {state.round} scores, target {target}: {listed}.")
-    sentences.append(_totals_text(ended))
+    told.append(ROUND_SCORES(round=state.round, target=target, scores=listed))
+    told.append(_totals_text(ended))
     if finished:
-        sentences.append(_game_over_text(ended))
-        return evolve(ended, last_ruling=" ".join(sentences))
+        told.append(_game_over_text(ended))
+        return evolve(ended, last_ruling=sentences(*told))
     following = _new_round(ended, state.round + 1)
-    sentences.append(_round_start_text(following))
-    return evolve(following, last_ruling=" ".join(sentences))
+    told.append(_round_start_text(following))
+    return evolve(following, last_ruling=sentences(*told))
 
 
 # --- JSON ------------------------------------------------------------------------------
@@ -446,25 +564,18 @@ ACTIONS: ActionSet[Action | solo.SoloAction] = ActionSet(Action | solo.SoloActio
 def _check_options(resolved: Mapping[str, OptionValue], seats: int) -> None:
     """The checks across options and seats that no single option can make."""
     check_seat_option(
-        int_option(resolved, "first_dealer"), seats, "First dealer", "options.first_dealer"
+        int_option(resolved, "first_dealer"), seats, FIRST_DEALER_LABEL, "options.first_dealer"
     )
     first, last = int_option(resolved, "size_first"), int_option(resolved, "size_last")
     if last <= first:
-        raise IllegalAction(
-            f"The size row's last card ({last}) must be higher than its first card ({first}).",
-            "options.size_last",
-        )
+        raise IllegalAction(SIZE_ROW_ORDER(last=last, first=first), "options.size_last")
     marker = int_option(resolved, "marker_start")
     if not first <= marker <= last:
         raise IllegalAction(
-            f"The size marker must start on a card of the row, {first} to {last}; "
-            f"there is no size card {marker}.",
-            "options.marker_start",
+            MARKER_OFF_ROW(first=first, last=last, marker=marker), "options.marker_start"
         )
     if resolved["advanced"] == "on" and seats not in ADVANCED_HIGHEST:
-        raise IllegalAction(
-            f"Advanced mode is for 3 to 6 players; this game has {seats}.", "options.advanced"
-        )
+        raise IllegalAction(ADVANCED_SEATS(seats=seats), "options.advanced")
 
 
 # The house sizes printed on the cards: a card played (or drawn, solo) comes with its size.
@@ -476,11 +587,7 @@ def _in_trick_game(handler: Handler[State]) -> Handler[State | solo.SoloState]:
 
     def apply(state: State | solo.SoloState, action: Any) -> State | solo.SoloState:
         if isinstance(state, solo.SoloState):
-            raise IllegalAction(
-                "The solo game has no tricks: draw a card, take one onto a crab, "
-                "take a bonus or give up a crab.",
-                "type",
-            )
+            raise IllegalAction(SOLO_HAS_NO_TRICKS(), "type")
         return handler.apply(state, action)
 
     return Handler(handler.action, apply, handler.describe)
@@ -492,19 +599,16 @@ def _in_solo_game(kind: type[solo.SoloAction]) -> Handler[State | solo.SoloState
 
     def apply(state: State | solo.SoloState, action: Any) -> State | solo.SoloState:
         if not isinstance(state, solo.SoloState):
-            raise IllegalAction(
-                "Draw, take, bonus and give-up belong to the solo game; "
-                "this game plays cards and moves the size marker.",
-                "type",
-            )
+            raise IllegalAction(SOLO_ACTIONS_ONLY(), "type")
         return solo.apply(state, action)
 
     return Handler(kind, apply, solo.describe)
 
 
-def _describe_play(play: Play) -> str:
-    size = "" if play.size is None else f" (size {play.size})"
-    return f"play {play.card}{size}"
+def _describe_play(play: Play) -> Text:
+    if play.size is None:
+        return LOG_PLAY(card=play.card)
+    return LOG_PLAY_SIZED(card=play.card, size=play.size)
 
 
 # What the Yadokarick games list besides cards.
@@ -518,6 +622,63 @@ SIZES = Listed(
 )
 
 
+# The options as the new-session page words them; a summary's "{}" is the option's value.
+ROUNDS_LABEL = phrase("yadokarick.rounds-option", "Rounds")()
+ROUNDS_HELP = phrase(
+    "yadokarick.rounds-help",
+    "Standard game (3 to 7 players): rounds of 10 tricks. The game with the NPC crab is one round.",
+)()
+ROUNDS_SUMMARY = phrase("yadokarick.rounds-summary", "{{}} rounds")()
+FIRST_DEALER_LABEL = phrase("yadokarick.first-dealer-option", "First dealer")()
+FIRST_DEALER_HELP = phrase(
+    "yadokarick.first-dealer-help",
+    "Standard game: the seat that deals round 1; the deal passes clockwise and "
+    "the seat after the dealer leads.",
+)()
+FIRST_DEALER_SUMMARY = phrase("yadokarick.first-dealer-summary", "{{}} deals first")()
+SIZE_FIRST_LABEL = phrase("yadokarick.size-first-option", "Size row: first card")()
+SIZE_FIRST_HELP = phrase(
+    "yadokarick.size-first-help", "Standard game: the lowest size card of the row."
+)()
+SIZE_FIRST_SUMMARY = phrase("yadokarick.size-first-summary", "size row from {{}}")()
+SIZE_LAST_LABEL = phrase("yadokarick.size-last-option", "Size row: last card")()
+SIZE_LAST_HELP = phrase(
+    "yadokarick.size-last-help", "Standard game: the highest size card of the row."
+)()
+SIZE_LAST_SUMMARY = phrase("yadokarick.size-last-summary", "to {{}}")()
+MARKER_START_LABEL = phrase("yadokarick.marker-start-option", "Size marker starts on")()
+MARKER_START_HELP = phrase(
+    "yadokarick.marker-start-help",
+    "Standard game: the size card the marker is put on at the start of every round.",
+)()
+MARKER_START_SUMMARY = phrase("yadokarick.marker-start-summary", "marker on {{}}")()
+ADVANCED_LABEL = phrase("yadokarick.advanced-option", "Advanced mode")()
+ADVANCED_HELP = phrase(
+    "yadokarick.advanced-help",
+    "Standard game with 3 to 6 players: fewer cards (3 players 1 to 30, "
+    "4 players 1 to 20, 5 players 1 to 25, 6 players 1 to 30).",
+)()
+ADVANCED_OFF = phrase("yadokarick.advanced-off", "off")()
+ADVANCED_ON = phrase("yadokarick.advanced-on", "on")()
+ADVANCED_SUMMARY = phrase("yadokarick.advanced-summary", "advanced mode {{}}")()
+COLOUR_LABEL = phrase("yadokarick.colour-option", "Colour")()
+COLOUR_HELP = phrase(
+    "yadokarick.colour-help",
+    "The one colour of house cards in the 3-player game and in the game "
+    "with the NPC crab; 4 to 7 players use both.",
+)()
+COLOUR_SUMMARY = phrase("yadokarick.colour-summary", "{{}} cards")()
+NPC_POSITION_LABEL = phrase(
+    "yadokarick.npc-position-option", "NPC crab's place in the play order"
+)()
+NPC_POSITION_HELP = phrase(
+    "yadokarick.npc-position-help",
+    "2-player game: where the NPC crab plays (1 = first); "
+    "the two players take the other places in seat order.",
+)()
+NPC_POSITION_SUMMARY = phrase("yadokarick.npc-position-summary", "NPC crab plays {{}}")()
+
+
 class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
     """The game object the app registers (see engine.Engine).
 
@@ -526,106 +687,101 @@ class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
     """
 
     slug = "yadokarick"
-    title = "Yadokarick"
+    title = TITLE
     min_players = MIN_SEATS
     max_players = MAX_SEATS
     sized_cards = SIZED_CARDS
     options = (
         OptionSpec(
             "rounds",
-            "Rounds",
+            ROUNDS_LABEL,
             "int",
             3,
-            help="Standard game (3 to 7 players): rounds of 10 tricks. "
-            "The game with the NPC crab is one round.",
+            help=ROUNDS_HELP,
             minimum=1,
             maximum=20,
-            summary="{} rounds",
+            summary=ROUNDS_SUMMARY,
             seats=STANDARD_SEATS,
         ),
         OptionSpec(
             "first_dealer",
-            "First dealer",
+            FIRST_DEALER_LABEL,
             "seat",
             0,
-            help="Standard game: the seat that deals round 1; the deal passes clockwise and "
-            "the seat after the dealer leads.",
+            help=FIRST_DEALER_HELP,
             maximum=MAX_SEATS - 1,
-            summary="{} deals first",
+            summary=FIRST_DEALER_SUMMARY,
             seats=STANDARD_SEATS,
         ),
         OptionSpec(
             "size_first",
-            "Size row: first card",
+            SIZE_FIRST_LABEL,
             "int",
             1,
-            help="Standard game: the lowest size card of the row.",
+            help=SIZE_FIRST_HELP,
             minimum=1,
             maximum=98,
-            summary="size row from {}",
+            summary=SIZE_FIRST_SUMMARY,
             seats=STANDARD_SEATS,
         ),
         OptionSpec(
             "size_last",
-            "Size row: last card",
+            SIZE_LAST_LABEL,
             "int",
             20,
-            help="Standard game: the highest size card of the row.",
+            help=SIZE_LAST_HELP,
             minimum=2,
             maximum=99,
-            summary="to {}",
+            summary=SIZE_LAST_SUMMARY,
             seats=STANDARD_SEATS,
         ),
         OptionSpec(
             "marker_start",
-            "Size marker starts on",
+            MARKER_START_LABEL,
             "int",
             11,
-            help="Standard game: the size card the marker is put on at the start of every round.",
+            help=MARKER_START_HELP,
             minimum=1,
             maximum=99,
-            summary="marker on {}",
+            summary=MARKER_START_SUMMARY,
             seats=STANDARD_SEATS,
         ),
         OptionSpec(
             "advanced",
-            "Advanced mode",
+            ADVANCED_LABEL,
             "choice",
             "off",
-            help="Standard game with 3 to 6 players: fewer cards (3 players 1 to 30, "
-            "4 players 1 to 20, 5 players 1 to 25, 6 players 1 to 30).",
-            choices=(("off", "off"), ("on", "on")),
-            summary="advanced mode {}",
+            help=ADVANCED_HELP,
+            choices=(("off", ADVANCED_OFF), ("on", ADVANCED_ON)),
+            summary=ADVANCED_SUMMARY,
             seats=(STANDARD_SEATS[0], max(ADVANCED_HIGHEST)),
         ),
         OptionSpec(
             "colour",
-            "Colour",
+            COLOUR_LABEL,
             "choice",
             "green",
-            help="The one colour of house cards in the 3-player game and in the game "
-            "with the NPC crab; 4 to 7 players use both.",
-            choices=(("green", "green"), ("pink", "pink")),
-            summary="{} cards",
+            help=COLOUR_HELP,
+            choices=(("green", colour_words("green")), ("pink", colour_words("pink"))),
+            summary=COLOUR_SUMMARY,
             seats=(npc.NPC_PLAYERS, 3),
         ),
         OptionSpec(
             "npc_position",
-            "NPC crab's place in the play order",
+            NPC_POSITION_LABEL,
             "int",
             2,
-            help="2-player game: where the NPC crab plays (1 = first); "
-            "the two players take the other places in seat order.",
+            help=NPC_POSITION_HELP,
             minimum=1,
             maximum=3,
-            summary="NPC crab plays {}",
+            summary=NPC_POSITION_SUMMARY,
             seats=(npc.NPC_PLAYERS, npc.NPC_PLAYERS),
         ),
     )
     actions = ACTIONS
     handlers = (
         _in_trick_game(on(Play, _apply_play, _describe_play)),
-        _in_trick_game(on(MarkerMove, _apply_marker, lambda marker: f"marker {marker.move}")),
+        _in_trick_game(on(MarkerMove, _apply_marker, lambda marker: LOG_MARKER[marker.move]())),
         *(_in_solo_game(kind) for kind in solo.ACTIONS.declarations),
     )
     listed = (CARDS, MOVES, CRABS, SIZES)
@@ -653,7 +809,7 @@ class Yadokarick(Engine[State | solo.SoloState, Action | solo.SoloAction]):
                 first_dealer=first_dealer,
                 npc_position=int_option(options, "npc_position"),
             )
-            return evolve(state, last_ruling=f"{npc.start_text(state)} {_next_text(state)}")
+            return evolve(state, last_ruling=sentences(npc.start_text(state), _next_text(state)))
         state = State(
             players=players,
             mode="standard",

@@ -21,24 +21,21 @@ from pydantic import BeforeValidator, Field, with_config
 
 from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask, CardText
 from scorekeeper.games.base import (
-    MINUS,
     NOTHING_EXPECTED,
     Accepts,
     Expected,
     IllegalAction,
     ScoreRow,
-    and_list,
-    or_list,
     parse_whole_number,
-    plural,
-    signed,
 )
-from scorekeeper.games.cards import Card
+from scorekeeper.games.cards import Card, colour_words
 from scorekeeper.games.engine import Handlers, on
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.house_sizes import NO_SIZES, PrintedSize, Sizes, learn_size
 from scorekeeper.games.records import evolve
+from scorekeeper.games.words import Phrase, Signed, Text, all_of, counted, one_of, phrase
 from scorekeeper.games.yadokarick.cards import YADOKARICK
+from scorekeeper.games.yadokarick.said import sentences
 
 COLOURS: tuple[str, ...] = ("green", "pink")
 LEFT_OUT = 30
@@ -64,6 +61,210 @@ COLOUR_RULES: Mapping[int, ColourRule] = MappingProxyType(
 Step = Literal["layout", "refill", "play", "over"]
 """layout: the opening row is being drawn; refill: a draw is due; play: take, give up or bonus."""
 
+# --- What the solo game says ------------------------------------------------------
+
+CRAB_LABEL = phrase("yadokarick.solo-crab-label", "The crab")()
+ASK_CRAB = phrase("yadokarick.solo-ask-crab", "the crab, 1 to {highest} from the left")
+ASK_CARD_DRAWN = phrase("yadokarick.solo-ask-card-drawn", "the card drawn")()
+ASK_CARD_TAKEN = phrase("yadokarick.solo-ask-card-taken", "the card taken from the row")()
+ASK_BONUS_CARD = phrase("yadokarick.solo-ask-bonus-card", "the card taken as the bonus")()
+COLOUR_ONLY = phrase(
+    "yadokarick.solo-colour-only", "Crab {crab} takes {colour} cards only; {card} is {card_colour}."
+)
+ALTERNATES_ON = phrase(
+    "yadokarick.solo-alternates-on",
+    "Crab {crab} alternates colours: {card} would go on {neighbour}, so the card must be {colour}.",
+)
+ALTERNATES_UNDER = phrase(
+    "yadokarick.solo-alternates-under",
+    "Crab {crab} alternates colours: {card} would go under the roof, next to {neighbour}, "
+    "so the card must be {colour}.",
+)
+ROOF_NOT_HIGHER = phrase(
+    "yadokarick.solo-roof-not-higher",
+    "Crab {crab} has a roof: a new card goes underneath, next to the body, "
+    "and must be higher than {neighbour} there; {card} is not.",
+)
+TOO_HIGH = phrase(
+    "yadokarick.solo-too-high",
+    "{card} is higher than {neighbour}, the top card of crab {crab}: "
+    "a card on top must be the same number or lower.",
+)
+TAKES_COLOUR_ANY = phrase("yadokarick.solo-takes-colour-any", "{colour}, any number")
+TAKES_ANY = phrase("yadokarick.solo-takes-any", "any card")
+TAKES_NOTHING = phrase(
+    "yadokarick.solo-takes-nothing", "nothing: no card is above {highest} (under the roof)"
+)
+TAKES_ABOVE = phrase("yadokarick.solo-takes-above", "{colour}, above {number} (under the roof)")
+TAKES_AT_MOST = phrase("yadokarick.solo-takes-at-most", "{colour}, {number} or lower")
+SCORE_NOTE = phrase("yadokarick.solo-score-note", "face up {up} \u2212 face down {down} = {score}")
+REFILL_EITHER = phrase(
+    "yadokarick.solo-refill-either",
+    "Refill the row to {length}: draw from the green or the pink deck.",
+)
+REFILL_ONE = phrase(
+    "yadokarick.solo-refill-one",
+    "Refill the row to {length}: draw from the {colour} deck (the {empty} deck is empty).",
+)
+FINAL_SCORE = phrase("yadokarick.solo-final-score", "Game over. Final score: {note}.")
+LAY_OUT = phrase(
+    "yadokarick.solo-lay-out",
+    "Lay out the opening row: draw card {number} of {length} from either deck.",
+)
+PLACE_FROM_ROW = phrase(
+    "yadokarick.solo-place-from-row",
+    "The decks are empty: place a card from the row on a crab; "
+    "the game ends when no crab can reach 7 cards with what is left in the row.",
+)
+PLACE_FROM_ROW_OR_GIVE_UP = phrase(
+    "yadokarick.solo-place-from-row-or-give-up",
+    "The decks are empty: place a card from the row on a crab or give up a crab; "
+    "the game ends when no crab can reach 7 cards with what is left in the row.",
+)
+TAKE_FROM_ROW = phrase("yadokarick.solo-take-from-row", "Take a card from the row onto a crab.")
+TAKE_FROM_ROW_OR_GIVE_UP = phrase(
+    "yadokarick.solo-take-from-row-or-give-up",
+    "Take a card from the row onto a crab or give up a crab.",
+)
+BONUS_ON_OFFER = phrase(
+    "yadokarick.solo-bonus-on-offer",
+    "Bonus on offer: {cards} may go face up; any other move passes it up.",
+)
+IN_ROW = phrase("yadokarick.solo-where-row", "in the row")
+ON_CRAB = phrase("yadokarick.solo-where-crab", "on crab {crab}")
+IN_SCORE = phrase("yadokarick.solo-where-score", "face up in your score")
+IN_PENALTY = phrase("yadokarick.solo-where-penalty", "face down in your penalty")
+OUT_OF_PLAY = phrase("yadokarick.solo-where-out", "out of play")
+IN_DECK = phrase("yadokarick.solo-where-deck", "still in the {colour} deck")
+POINTS = counted("yadokarick.points", "{count} point", "{count} points")
+POINTS_ADDED = phrase("yadokarick.solo-points-added", "{points} ({sizes})")
+PLUS = phrase("yadokarick.solo-plus", "{first} + {second}")
+NOT_HOUSE_CARD = phrase("yadokarick.solo-not-house-card", "{card} is not a Yadokarick house card.")
+NO_THIRTIES = phrase(
+    "yadokarick.solo-no-thirties",
+    "{card} is not in the solo game: the 30s are taken out of both decks.",
+)
+NO_SUCH_CRAB = phrase(
+    "yadokarick.solo-no-such-crab",
+    "There is no crab {crab}: the crabs are numbered 1 to {crabs} from the left.",
+)
+LAY_OUT_FIRST = phrase(
+    "yadokarick.solo-lay-out-first",
+    "Lay out the opening row first: {drawn} of {length} cards drawn.",
+)
+REFILL_FIRST = counted(
+    "yadokarick.solo-refill-first",
+    "The row has {count} card: draw to refill it to {length} before {doing}.",
+    "The row has {count} cards: draw to refill it to {length} before {doing}.",
+)
+TAKING = phrase("yadokarick.solo-taking", "taking a card")
+GIVING_UP = phrase("yadokarick.solo-giving-up", "giving up a crab")
+OVER = phrase(
+    "yadokarick.solo-over",
+    "The game is over (final score {score}): nothing more can be entered.",
+)
+GAME_ENDS = phrase(
+    "yadokarick.solo-game-ends",
+    "Both decks are empty and no crab can reach 7 cards with what is left in the row: "
+    "game over. Cards left on the crabs and in the row do not count. Final score: {note}.",
+)
+ROW_FULL = phrase(
+    "yadokarick.solo-row-full",
+    "The row already has {length} cards: take one onto a crab before drawing.",
+)
+NOTHING_TO_DRAW = phrase(
+    "yadokarick.solo-nothing-to-draw", "Both decks are empty: there is nothing left to draw."
+)
+DECK_EMPTY = phrase(
+    "yadokarick.solo-deck-empty", "The {colour} deck is empty: draw from the {other} deck."
+)
+DRAWN_ALREADY = phrase(
+    "yadokarick.solo-drawn-already",
+    "{card} was drawn already (it is {where}): each card comes up once.",
+)
+LAID_OUT = phrase(
+    "yadokarick.solo-laid-out",
+    "{card} (size {size}) is laid out in the row ({number} of {length}).",
+)
+REFILLS = counted(
+    "yadokarick.solo-refills",
+    "{card} (size {size}) refills the row ({count} card left in the {colour} deck).",
+    "{card} (size {size}) refills the row ({count} cards left in the {colour} deck).",
+)
+RUN_BONUS = phrase(
+    "yadokarick.solo-run-bonus",
+    "Consecutive number bonus: {card} is next to {others}, so one of {run} may go face up now.",
+)
+STARTS_EITHER = phrase(
+    "yadokarick.solo-starts-either",
+    "{card} starts crab {crab}: an empty crab takes either colour.",
+)
+STARTS_ONLY = phrase("yadokarick.solo-starts-only", "{card} starts crab {crab} ({colour} only).")
+FOLLOWS = phrase("yadokarick.solo-colour-follows", "{colour} follows {other}")
+ONLY = phrase("yadokarick.solo-colour-only-part", "{colour} only")
+UNDER_ROOF = phrase(
+    "yadokarick.solo-under-roof",
+    "{card} goes under crab {crab}'s roof, next to the body: {colours}, "
+    "and {number} is higher than {neighbour}.",
+)
+ON_TOP_SAME = phrase(
+    "yadokarick.solo-on-top-same",
+    "{card} goes on top of crab {crab}, on {neighbour}: {colours}, "
+    "and {number} is the same as {other}.",
+)
+ON_TOP_LOWER = phrase(
+    "yadokarick.solo-on-top-lower",
+    "{card} goes on top of crab {crab}, on {neighbour}: {colours}, "
+    "and {number} is lower than {other}.",
+)
+PASSED_UP = phrase("yadokarick.solo-passed-up", "The bonus ({cards}) is passed up.")
+NOT_IN_ROW = phrase("yadokarick.solo-not-in-row", "{card} is not in the row: it is {where}.")
+ROOF_CARD = phrase(
+    "yadokarick.solo-roof-card",
+    "{card} is a roof card: from now on new cards on crab {crab} go underneath, "
+    "next to the body, and must be higher than {body} there.",
+)
+COMPLETE = phrase(
+    "yadokarick.solo-complete",
+    "Crab {crab} is complete with {length} cards: {cards} go face up for {points}, "
+    "and the crab is empty again.",
+)
+# Counted for the languages whose words change with the number (English's do not).
+CRAB_HOLDS = counted(
+    "yadokarick.solo-crab-holds",
+    "Crab {crab} has {count} of {length} cards.",
+    "Crab {crab} has {count} of {length} cards.",
+)
+SCORE = phrase("yadokarick.solo-score", "Score: {score}.")
+NO_BONUS = phrase(
+    "yadokarick.solo-no-bonus",
+    "No bonus on offer: a bonus comes right after a refill draw that puts out a card "
+    "next in number to a card of its colour in the row.",
+)
+NOT_IN_RUN = phrase(
+    "yadokarick.solo-not-in-run", "{card} is not in the run: the bonus is one of {cards}."
+)
+BONUS_FACE_UP = phrase("yadokarick.solo-bonus-face-up", "Bonus: {card} goes face up for {points}.")
+NOTHING_TO_GIVE_UP = phrase(
+    "yadokarick.solo-nothing-to-give-up", "Crab {crab} has no cards to give up."
+)
+GIVEN_UP = counted(
+    "yadokarick.solo-given-up",
+    "Crab {crab} is given up: {cards} goes face down, a penalty of {points}.",
+    "Crab {crab} is given up: {cards} go face down, a penalty of {points}.",
+)
+LOG_DRAW = phrase("yadokarick.log-draw", "draw {card}")
+LOG_DRAW_SIZED = phrase("yadokarick.log-draw-sized", "draw {card} (size {size})")
+LOG_TAKE = phrase("yadokarick.log-take", "{card} onto crab {crab}")
+LOG_BONUS = phrase("yadokarick.log-bonus", "bonus {card}")
+LOG_GIVE_UP = phrase("yadokarick.log-give-up", "give up crab {crab}")
+NOTE_HOUSE = phrase("yadokarick.solo-note-house", "house on crab {crab}: {cards}")
+NOTE_BONUS = phrase("yadokarick.solo-note-bonus", "bonus {card}")
+NOTE_GIVE_UP = phrase("yadokarick.solo-note-give-up", "crab {crab} given up: {cards}")
+ALTERNATE = phrase("yadokarick.solo-alternate", "alternate")
+NO_CRAB_TAKES = phrase("yadokarick.solo-no-crab-takes", "No crab takes {cards} now.")
+OR = phrase("yadokarick.solo-or", "{first} or {second}")
+
 
 # --- Actions -------------------------------------------------------------------
 
@@ -73,13 +274,13 @@ def _solo_card(raw: object) -> Card:
 
 
 def _crab(raw: object) -> int:
-    return _check_crab(parse_whole_number(raw, "The crab", "crab"))
+    return _check_crab(parse_whole_number(raw, CRAB_LABEL, "crab"))
 
 
 Crab = Annotated[
     int,
     Field(ge=1, le=CRABS, description="Crab 1 is the leftmost."),
-    Ask(f"the crab, 1 to {CRABS} from the left"),
+    Ask(ASK_CRAB(highest=CRABS)),
     BeforeValidator(_crab),
 ]
 
@@ -90,7 +291,7 @@ class Draw:
     """A card turned face up from its deck into the row; ``size`` may be left out once known."""
 
     type: Literal["draw"] = field(default="draw", kw_only=True, repr=False)
-    card: Annotated[CardText, Ask("the card drawn"), BeforeValidator(_solo_card)]
+    card: Annotated[CardText, Ask(ASK_CARD_DRAWN), BeforeValidator(_solo_card)]
     size: PrintedSize = None
 
 
@@ -100,7 +301,7 @@ class Take:
     """A row card placed on crab ``crab`` (1 to 4 from the left)."""
 
     type: Literal["take"] = field(default="take", kw_only=True, repr=False)
-    card: Annotated[CardText, Ask("the card taken from the row"), BeforeValidator(_solo_card)]
+    card: Annotated[CardText, Ask(ASK_CARD_TAKEN), BeforeValidator(_solo_card)]
     crab: Crab
 
 
@@ -110,7 +311,7 @@ class Bonus:
     """One card of a consecutive run, taken face up right after the draw that made the run."""
 
     type: Literal["bonus"] = field(default="bonus", kw_only=True, repr=False)
-    card: Annotated[CardText, Ask("the card taken as the bonus"), BeforeValidator(_solo_card)]
+    card: Annotated[CardText, Ask(ASK_BONUS_CARD), BeforeValidator(_solo_card)]
 
 
 @with_config(ACTION_CONFIG)
@@ -230,31 +431,26 @@ def _colour_needed(crab: int, stack: Sequence[Card]) -> str | None:
     return None if neighbour is None else _other(neighbour.colour)
 
 
-def refusal(crab: int, stack: Sequence[Card], card: Card) -> str | None:
+def refusal(crab: int, stack: Sequence[Card], card: Card) -> Text | None:
     """Why ``card`` may not go on crab ``crab`` holding ``stack`` (None: it may)."""
     rule = COLOUR_RULES[crab]
     if rule != "alternate" and card.colour != rule:
-        return f"Crab {crab} takes {rule} cards only; {card} is {card.colour}."
+        return COLOUR_ONLY(
+            crab=crab, colour=colour_words(rule), card=card, card_colour=colour_words(card.colour)
+        )
     neighbour = _neighbour(stack)
     if neighbour is None:
         return None
     roofed = _roofed(stack)
     if rule == "alternate" and card.colour == neighbour.colour:
-        where = "under the roof, next to" if roofed else "on"
-        return (
-            f"Crab {crab} alternates colours: {card} would go {where} {neighbour}, "
-            f"so the card must be {_other(card.colour)}."
+        alternates = ALTERNATES_UNDER if roofed else ALTERNATES_ON
+        return alternates(
+            crab=crab, card=card, neighbour=neighbour, colour=colour_words(_other(card.colour))
         )
     if roofed and card.number <= neighbour.number:
-        return (
-            f"Crab {crab} has a roof: a new card goes underneath, next to the body, "
-            f"and must be higher than {neighbour} there; {card} is not."
-        )
+        return ROOF_NOT_HIGHER(crab=crab, neighbour=neighbour, card=card)
     if not roofed and card.number > neighbour.number:
-        return (
-            f"{card} is higher than {neighbour}, the top card of crab {crab}: "
-            "a card on top must be the same number or lower."
-        )
+        return TOO_HIGH(card=card, neighbour=neighbour, crab=crab)
     return None
 
 
@@ -278,20 +474,33 @@ def _completable(crab: int, stack: tuple[Card, ...], row: Sequence[Card]) -> boo
     return False
 
 
-def crab_rules(state: SoloState) -> tuple[str, ...]:
+def colour_rule_words(crab: int) -> Text | str:
+    """Crab ``crab``'s colour rule as the page names it: "green", "alternate", "pink"."""
+    rule = COLOUR_RULES[crab]
+    return ALTERNATE() if rule == "alternate" else colour_words(rule)
+
+
+def no_crab_takes(cards: Sequence[str]) -> Text:
+    """ "No crab takes green 3 or pink 9 now.": the row cards no crab takes (as written)."""
+    said = [YADOKARICK.parse(card, "card") for card in cards]
+    return NO_CRAB_TAKES(cards=_chained(said, OR))
+
+
+def crab_rules(state: SoloState) -> tuple[Text, ...]:
     """For each crab, from the left, what it accepts now ("pink, 17 or lower")."""
-    rules: list[str] = []
+    rules: list[Text] = []
     for crab, stack in enumerate(state.crabs, start=1):
-        colour = _colour_needed(crab, stack)
+        needed = _colour_needed(crab, stack)
+        colour = colour_words(needed) if needed else None
         neighbour = _neighbour(stack)
         if neighbour is None:
-            rules.append(f"{colour}, any number" if colour else "any card")
+            rules.append(TAKES_COLOUR_ANY(colour=colour) if colour else TAKES_ANY())
         elif _roofed(stack) and neighbour.number >= HIGHEST:
-            rules.append(f"nothing: no card is above {HIGHEST} (under the roof)")
+            rules.append(TAKES_NOTHING(highest=HIGHEST))
         elif _roofed(stack):
-            rules.append(f"{colour}, above {neighbour.number} (under the roof)")
+            rules.append(TAKES_ABOVE(colour=colour, number=neighbour.number))
         else:
-            rules.append(f"{colour}, {neighbour.number} or lower")
+            rules.append(TAKES_AT_MOST(colour=colour, number=neighbour.number))
     return tuple(rules)
 
 
@@ -328,10 +537,10 @@ def score(state: SoloState) -> int:
     return _total(state, state.scored) - _total(state, state.penalty)
 
 
-def score_note(state: SoloState) -> str:
+def score_note(state: SoloState) -> Text:
     """The score as a sum: "face up 60 - face down 12 = 48", with a minus sign."""
     up, down = _total(state, state.scored), _total(state, state.penalty)
-    return f"face up {up} {MINUS} face down {down} = {signed(up - down)}"
+    return SCORE_NOTE(up=up, down=down, score=Signed(up - down))
 
 
 def _step(state: SoloState) -> Step:
@@ -342,40 +551,33 @@ def _step(state: SoloState) -> Step:
     return "play"
 
 
-def _decks_to_draw(state: SoloState) -> str:
+def _refill_text(state: SoloState) -> Text:
     left = deck_left(state)
     open_decks = [colour for colour in COLOURS if left[colour]]
     if len(open_decks) == len(COLOURS):
-        return "the green or the pink deck"
+        return REFILL_EITHER(length=ROW_LENGTH)
     empty = [colour for colour in COLOURS if not left[colour]]
-    return f"the {open_decks[0]} deck (the {empty[0]} deck is empty)"
+    return REFILL_ONE(
+        length=ROW_LENGTH, colour=colour_words(open_decks[0]), empty=colour_words(empty[0])
+    )
 
 
 def expected(state: SoloState) -> str:
     """What the player enters next, as a sentence."""
     step = state.step
     if step == "over":
-        return f"Game over. Final score: {score_note(state)}."
+        return FINAL_SCORE(note=score_note(state))
     if step == "layout":
-        return (
-            f"Lay out the opening row: draw card {len(state.row) + 1} of {ROW_LENGTH} "
-            "from either deck."
-        )
+        return LAY_OUT(number=len(state.row) + 1, length=ROW_LENGTH)
     if step == "refill":
-        return f"Refill the row to {ROW_LENGTH}: draw from {_decks_to_draw(state)}."
-    give_up = " or give up a crab" if any(state.crabs) else ""
+        return _refill_text(state)
+    give_up = any(state.crabs)
     if decks_empty(state):
-        move = (
-            f"The decks are empty: place a card from the row on a crab{give_up}; "
-            "the game ends when no crab can reach 7 cards with what is left in the row."
-        )
+        move = PLACE_FROM_ROW_OR_GIVE_UP() if give_up else PLACE_FROM_ROW()
     else:
-        move = f"Take a card from the row onto a crab{give_up}."
+        move = TAKE_FROM_ROW_OR_GIVE_UP() if give_up else TAKE_FROM_ROW()
     if state.offer:
-        return (
-            f"Bonus on offer: {or_list([str(card) for card in state.offer])} may go face up; "
-            f"any other move passes it up. {move}"
-        )
+        return sentences(BONUS_ON_OFFER(cards=one_of(state.offer)), move)
     return move
 
 
@@ -430,28 +632,35 @@ def expected_actions(state: SoloState) -> Expected:
     return Expected(0, tuple(actions))
 
 
-def _where(state: SoloState, card: Card) -> str:
+def _where(state: SoloState, card: Card) -> Text:
     """Where a card is now, as the end of "it is ..."."""
     if card in state.row:
-        return "in the row"
+        return IN_ROW()
     for crab, stack in enumerate(state.crabs, start=1):
         if card in stack:
-            return f"on crab {crab}"
+            return ON_CRAB(crab=crab)
     if card in state.scored:
-        return "face up in your score"
+        return IN_SCORE()
     if card in state.penalty:
-        return "face down in your penalty"
+        return IN_PENALTY()
     if card in state.drawn:
-        return "out of play"
-    return f"still in the {card.colour} deck"
+        return OUT_OF_PLAY()
+    return IN_DECK(colour=colour_words(card.colour))
 
 
-def _points_text(state: SoloState, cards: Sequence[Card]) -> str:
+def _chained(parts: Sequence[object], link: Phrase) -> object:
+    said = parts[-1]
+    for part in reversed(parts[:-1]):
+        said = link(first=part, second=said)
+    return said
+
+
+def _points_text(state: SoloState, cards: Sequence[Card]) -> Text:
     """ "3 points" for one card, "7 points (2 + 3 + 2)" for several: the sizes added."""
-    points = plural(_total(state, cards), "point")
+    points = POINTS(count=_total(state, cards))
     if len(cards) == 1:
         return points
-    return f"{points} ({' + '.join(str(_size(state, card)) for card in cards)})"
+    return POINTS_ADDED(points=points, sizes=_chained([_size(state, card) for card in cards], PLUS))
 
 
 # --- Rules ---------------------------------------------------------------------
@@ -459,43 +668,30 @@ def _points_text(state: SoloState, cards: Sequence[Card]) -> str:
 
 def _check_card(card: Card, field: str = "card") -> Card:
     if card.colour not in COLOURS or YADOKARICK.copies_of(card) == 0:
-        raise IllegalAction(f"{card} is not a Yadokarick house card.", field)
+        raise IllegalAction(NOT_HOUSE_CARD(card=card), field)
     if card.number == LEFT_OUT:
-        raise IllegalAction(
-            f"{card} is not in the solo game: the 30s are taken out of both decks.", field
-        )
+        raise IllegalAction(NO_THIRTIES(card=card), field)
     return card
 
 
 def _check_crab(crab: int) -> int:
     if not isinstance(crab, int) or isinstance(crab, bool) or not 1 <= crab <= CRABS:
-        raise IllegalAction(
-            f"There is no crab {crab}: the crabs are numbered 1 to {CRABS} from the left.", "crab"
-        )
+        raise IllegalAction(NO_SUCH_CRAB(crab=crab, crabs=CRABS), "crab")
     return crab
 
 
-def _not_now(state: SoloState, doing: str) -> IllegalAction:
+def _not_now(state: SoloState, doing: Text) -> IllegalAction:
     """Why a take, bonus or give-up cannot happen at this step."""
     if state.step == "layout":
-        return IllegalAction(
-            f"Lay out the opening row first: {len(state.row)} of {ROW_LENGTH} cards drawn.", "type"
-        )
-    return IllegalAction(
-        f"The row has {plural(len(state.row), 'card')}: draw to refill it to {ROW_LENGTH} "
-        f"before {doing}.",
-        "type",
-    )
+        return IllegalAction(LAY_OUT_FIRST(drawn=len(state.row), length=ROW_LENGTH), "type")
+    return IllegalAction(REFILL_FIRST(count=len(state.row), length=ROW_LENGTH, doing=doing), "type")
 
 
 def _game_over(state: SoloState) -> IllegalAction:
-    return IllegalAction(
-        f"The game is over (final score {signed(score(state))}): nothing more can be entered.",
-        "type",
-    )
+    return IllegalAction(OVER(score=Signed(score(state))), "type")
 
 
-def _settle(state: SoloState, sentences: list[str]) -> SoloState:
+def _settle(state: SoloState, told: list[str]) -> SoloState:
     """The state with its step, the end of the game if it has come, and its ruling."""
     # A bonus on offer holds the end back: the player may still take it, and any
     # other move passes it up before the end is judged.
@@ -507,15 +703,11 @@ def _settle(state: SoloState, sentences: list[str]) -> SoloState:
         )
     ):
         ended = evolve(state, finished=True, step="over")
-        sentences.append(
-            "Both decks are empty and no crab can reach 7 cards with what is left in the row: "
-            "game over. Cards left on the crabs and in the row do not count. "
-            f"Final score: {score_note(ended)}."
-        )
-        return evolve(ended, last_ruling=" ".join(sentences))
+        told.append(GAME_ENDS(note=score_note(ended)))
+        return evolve(ended, last_ruling=sentences(*told))
     settled = evolve(state, step=_step(state))
-    sentences.append(expected(settled))
-    return evolve(settled, last_ruling=" ".join(sentences))
+    told.append(expected(settled))
+    return evolve(settled, last_ruling=sentences(*told))
 
 
 def _run(row: Sequence[Card], card: Card) -> tuple[Card, ...]:
@@ -533,121 +725,110 @@ def _apply_draw(state: SoloState, action: Draw) -> SoloState:
     card = _check_card(action.card)
     if state.step == "play":
         if len(state.row) >= ROW_LENGTH:
-            raise IllegalAction(
-                f"The row already has {ROW_LENGTH} cards: take one onto a crab before drawing.",
-                "type",
-            )
-        raise IllegalAction("Both decks are empty: there is nothing left to draw.", "type")
+            raise IllegalAction(ROW_FULL(length=ROW_LENGTH), "type")
+        raise IllegalAction(NOTHING_TO_DRAW(), "type")
     if not deck_left(state)[card.colour]:
         raise IllegalAction(
-            f"The {card.colour} deck is empty: draw from the {_other(card.colour)} deck.", "card"
-        )
-    if card in state.drawn:
-        raise IllegalAction(
-            f"{card} was drawn already (it is {_where(state, card)}): each card comes up once.",
+            DECK_EMPTY(colour=colour_words(card.colour), other=colour_words(_other(card.colour))),
             "card",
         )
+    if card in state.drawn:
+        raise IllegalAction(DRAWN_ALREADY(card=card, where=_where(state, card)), "card")
     sizes = learn_size(state.sizes, card, action.size, "size")
     refill = state.step == "refill"
     row = (*state.row, card)
     drawn = evolve(state, sizes=sizes, row=row, drawn=state.drawn | {card}, offer=())
-    shown = f"{card} (size {sizes[card]})"
+    size = sizes[card]
     if not refill:
-        sentences = [f"{shown} is laid out in the row ({len(row)} of {ROW_LENGTH})."]
-        return _settle(drawn, sentences)
+        laid = LAID_OUT(card=card, size=size, number=len(row), length=ROW_LENGTH)
+        return _settle(drawn, [laid])
     left = deck_left(drawn)[card.colour]
-    sentences = [
-        f"{shown} refills the row ({plural(left, 'card')} left in the {card.colour} deck)."
-    ]
+    told: list[str] = [REFILLS(card=card, size=size, count=left, colour=colour_words(card.colour))]
     run = _run(row, card)
     if len(run) > 1:
-        others = and_list([other for other in run if other != card])
-        sentences.append(
-            f"Consecutive number bonus: {card} is next to {others}, so one of "
-            f"{or_list([str(other) for other in run])} may go face up now."
-        )
+        others = all_of(other for other in run if other != card)
+        told.append(RUN_BONUS(card=card, others=others, run=one_of(run)))
         drawn = evolve(drawn, offer=run)
-    return _settle(drawn, sentences)
+    return _settle(drawn, told)
 
 
-def _placement_text(crab: int, stack: tuple[Card, ...], card: Card) -> str:
+def _placement_text(crab: int, stack: tuple[Card, ...], card: Card) -> Text:
     """Where the card went and why the rules allow it."""
     rule = COLOUR_RULES[crab]
     neighbour = _neighbour(stack)
     if neighbour is None:
         if rule == "alternate":
-            return f"{card} starts crab {crab}: an empty crab takes either colour."
-        return f"{card} starts crab {crab} ({rule} only)."
-    colours = f"{card.colour} follows {neighbour.colour}" if rule == "alternate" else f"{rule} only"
+            return STARTS_EITHER(card=card, crab=crab)
+        return STARTS_ONLY(card=card, crab=crab, colour=colour_words(rule))
+    if rule == "alternate":
+        colours = FOLLOWS(colour=colour_words(card.colour), other=colour_words(neighbour.colour))
+    else:
+        colours = ONLY(colour=colour_words(rule))
     if _roofed(stack):
-        return (
-            f"{card} goes under crab {crab}'s roof, next to the body: {colours}, "
-            f"and {card.number} is higher than {neighbour}."
+        return UNDER_ROOF(
+            card=card, crab=crab, colours=colours, number=card.number, neighbour=neighbour
         )
-    compared = "the same as" if card.number == neighbour.number else "lower than"
-    return (
-        f"{card} goes on top of crab {crab}, on {neighbour}: {colours}, "
-        f"and {card.number} is {compared} {neighbour.number}."
+    compared = ON_TOP_SAME if card.number == neighbour.number else ON_TOP_LOWER
+    return compared(
+        card=card,
+        crab=crab,
+        neighbour=neighbour,
+        colours=colours,
+        number=card.number,
+        other=neighbour.number,
     )
 
 
 def _passed_up(state: SoloState) -> list[str]:
     if not state.offer:
         return []
-    return [f"The bonus ({or_list([str(card) for card in state.offer])}) is passed up."]
+    return [PASSED_UP(cards=one_of(state.offer))]
 
 
 def _apply_take(state: SoloState, action: Take) -> SoloState:
     card = _check_card(action.card)
     crab = _check_crab(action.crab)
     if state.step != "play":
-        raise _not_now(state, "taking a card")
+        raise _not_now(state, TAKING())
     if card not in state.row:
-        raise IllegalAction(f"{card} is not in the row: it is {_where(state, card)}.", "card")
+        raise IllegalAction(NOT_IN_ROW(card=card, where=_where(state, card)), "card")
     stack = state.crabs[crab - 1]
     why_not = refusal(crab, stack, card)
     if why_not is not None:
         raise IllegalAction(why_not, "crab")
-    sentences = [*_passed_up(state), _placement_text(crab, stack, card)]
+    told = [*_passed_up(state), _placement_text(crab, stack, card)]
     placed = _placed(stack, card)
     if is_roof(card) and not _roofed(stack):
-        sentences.append(
-            f"{card} is a roof card: from now on new cards on crab {crab} go underneath, "
-            f"next to the body, and must be higher than {placed[0]} there."
-        )
+        told.append(ROOF_CARD(card=card, crab=crab, body=placed[0]))
     row = tuple(other for other in state.row if other != card)
     scored, events = state.scored, state.events
     if len(placed) == HOUSE_CARDS:
         points = _total(state, placed)
-        sentences.append(
-            f"Crab {crab} is complete with {HOUSE_CARDS} cards: {and_list(placed)} go face up "
-            f"for {_points_text(state, placed)}, and the crab is empty again."
+        told.append(
+            COMPLETE(
+                crab=crab,
+                length=HOUSE_CARDS,
+                cards=all_of(placed),
+                points=_points_text(state, placed),
+            )
         )
         scored = (*scored, *placed)
         events = (*events, Scoring("house", crab, placed, points))
         placed = ()
     else:
-        sentences.append(f"Crab {crab} has {len(placed)} of {HOUSE_CARDS} cards.")
+        told.append(CRAB_HOLDS(crab=crab, count=len(placed), length=HOUSE_CARDS))
     crabs = tuple(placed if index == crab - 1 else other for index, other in enumerate(state.crabs))
     taken = evolve(state, row=row, crabs=crabs, scored=scored, events=events, offer=())
-    sentences.append(f"Score: {signed(score(taken))}.")
-    return _settle(taken, sentences)
+    told.append(SCORE(score=Signed(score(taken))))
+    return _settle(taken, told)
 
 
 def _apply_bonus(state: SoloState, action: Bonus) -> SoloState:
     card = _check_card(action.card)
     if state.step != "play" or not state.offer:
-        raise IllegalAction(
-            "No bonus on offer: a bonus comes right after a refill draw that puts out a card "
-            "next in number to a card of its colour in the row.",
-            "card",
-        )
+        raise IllegalAction(NO_BONUS(), "card")
     if card not in state.offer:
-        raise IllegalAction(
-            f"{card} is not in the run: the bonus is one of "
-            f"{or_list([str(other) for other in state.offer])}.",
-            "card",
-        )
+        raise IllegalAction(NOT_IN_RUN(card=card, cards=one_of(state.offer)), "card")
     points = _size(state, card)
     row = tuple(other for other in state.row if other != card)
     taken = evolve(
@@ -657,20 +838,20 @@ def _apply_bonus(state: SoloState, action: Bonus) -> SoloState:
         events=(*state.events, Scoring("bonus", None, (card,), points)),
         offer=(),
     )
-    sentences = [
-        f"Bonus: {card} goes face up for {plural(points, 'point')}.",
-        f"Score: {signed(score(taken))}.",
+    told: list[str] = [
+        BONUS_FACE_UP(card=card, points=POINTS(count=points)),
+        SCORE(score=Signed(score(taken))),
     ]
-    return _settle(taken, sentences)
+    return _settle(taken, told)
 
 
 def _apply_give_up(state: SoloState, action: GiveUp) -> SoloState:
     crab = _check_crab(action.crab)
     if state.step != "play":
-        raise _not_now(state, "giving up a crab")
+        raise _not_now(state, GIVING_UP())
     stack = state.crabs[crab - 1]
     if not stack:
-        raise IllegalAction(f"Crab {crab} has no cards to give up.", "crab")
+        raise IllegalAction(NOTHING_TO_GIVE_UP(crab=crab), "crab")
     points = _total(state, stack)
     crabs = tuple(() if index == crab - 1 else other for index, other in enumerate(state.crabs))
     given = evolve(
@@ -680,19 +861,23 @@ def _apply_give_up(state: SoloState, action: GiveUp) -> SoloState:
         events=(*state.events, Scoring("give-up", crab, stack, -points)),
         offer=(),
     )
-    sentences = [
+    told = [
         *_passed_up(state),
-        f"Crab {crab} is given up: {and_list(stack)} "
-        f"{'goes' if len(stack) == 1 else 'go'} face down, "
-        f"a penalty of {_points_text(state, stack)}.",
-        f"Score: {signed(score(given))}.",
+        GIVEN_UP(
+            crab=crab,
+            cards=all_of(stack),
+            points=_points_text(state, stack),
+            count=len(stack),
+        ),
+        SCORE(score=Signed(score(given))),
     ]
-    return _settle(given, sentences)
+    return _settle(given, told)
 
 
-def _describe_draw(draw: Draw) -> str:
-    size = "" if draw.size is None else f" (size {draw.size})"
-    return f"draw {draw.card}{size}"
+def _describe_draw(draw: Draw) -> Text:
+    if draw.size is None:
+        return LOG_DRAW(card=draw.card)
+    return LOG_DRAW_SIZED(card=draw.card, size=draw.size)
 
 
 def score_rows(state: SoloState) -> list[ScoreRow]:
@@ -702,11 +887,11 @@ def score_rows(state: SoloState) -> list[ScoreRow]:
     for number, event in enumerate(state.events, start=1):
         total += event.points
         if event.kind == "house":
-            note = f"house on crab {event.crab}: {and_list(event.cards)}"
+            note = NOTE_HOUSE(crab=event.crab, cards=all_of(event.cards))
         elif event.kind == "bonus":
-            note = f"bonus {event.cards[0]}"
+            note = NOTE_BONUS(card=event.cards[0])
         else:
-            note = f"crab {event.crab} given up: {and_list(event.cards)}"
+            note = NOTE_GIVE_UP(crab=event.crab, cards=all_of(event.cards))
         rows.append(ScoreRow(number, 0, state.player, event.points, total, note))
     return rows
 
@@ -731,9 +916,9 @@ def action_to_json(action: SoloAction) -> dict[str, object]:
 RULES: Handlers[SoloState] = Handlers(
     (
         on(Draw, _apply_draw, _describe_draw),
-        on(Take, _apply_take, lambda take: f"{take.card} onto crab {take.crab}"),
-        on(Bonus, _apply_bonus, lambda bonus: f"bonus {bonus.card}"),
-        on(GiveUp, _apply_give_up, lambda give_up: f"give up crab {give_up.crab}"),
+        on(Take, _apply_take, lambda take: LOG_TAKE(card=take.card, crab=take.crab)),
+        on(Bonus, _apply_bonus, lambda bonus: LOG_BONUS(card=bonus.card)),
+        on(GiveUp, _apply_give_up, lambda give_up: LOG_GIVE_UP(crab=give_up.crab)),
     ),
     ACTIONS,
 )

@@ -17,11 +17,50 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, with_config
 
 from scorekeeper.games.actions import ACTION_CONFIG, Ask, CardText
-from scorekeeper.games.base import IllegalAction, and_list, capitalised, plural
+from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cards import Card
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.house_sizes import PrintedSize, Sizes
+from scorekeeper.games.words import all_of, counted, phrase
 from scorekeeper.games.yadokarick.cards import YADOKARICK
+from scorekeeper.games.yadokarick.said import card_first
+
+ALREADY_PLAYED = phrase(
+    "yadokarick.already-played", "{card} was already played in trick {number} by {name}."
+)
+CLOSED_BY_ROOF = counted(
+    "yadokarick.closed-by-roof",
+    "{name}'s house is closed by a roof: {cards} is discarded.",
+    "{name}'s house is closed by a roof: {cards} are discarded.",
+)
+PLACES = phrase("yadokarick.places", "{name} places {cards} on the house.")
+COLLAPSES = counted(
+    "yadokarick.collapses",
+    "{name}'s house holds {held} cards, more than {limit}: {cards}, closest to the body, "
+    "collapses face down.",
+    "{name}'s house holds {held} cards, more than {limit}: {cards}, closest to the body, "
+    "collapse face down.",
+)
+COLLAPSES_NOT_COUNTING = counted(
+    "yadokarick.collapses-not-counting",
+    "{name}'s house holds {held} cards, more than {limit}: {cards}, closest to the body, "
+    "collapses face down; collapsed cards do not count.",
+    "{name}'s house holds {held} cards, more than {limit}: {cards}, closest to the body, "
+    "collapse face down; collapsed cards do not count.",
+)
+ROOF_CLOSES = counted(
+    "yadokarick.roof-closes",
+    "{roofs} is a roof: {name}'s house is closed at size {size}.",
+    "{roofs} are roofs: {name}'s house is closed at size {size}.",
+)
+HOUSE_NOW = counted(
+    "yadokarick.house-now",
+    "{name}'s house: {count} card, size {size}.",
+    "{name}'s house: {count} cards, size {size}.",
+)
+MOVE_MARKER = phrase("yadokarick.move-left-right-stay", "Move the size marker left, right or stay.")
+ASK_CARD_PLAYED = phrase("yadokarick.ask-card-played", "the card played")()
+ASK_MARKER_MOVE = phrase("yadokarick.ask-marker-move", "the marker move: left, right or stay")()
 
 TRICKS_PER_ROUND = 10
 HOUSE_LIMIT = 6
@@ -47,7 +86,7 @@ class Play:
     type: Literal["play"] = field(default="play", kw_only=True, repr=False)
     card: Annotated[
         CardText,
-        Ask("the card played"),
+        Ask(ASK_CARD_PLAYED),
         BeforeValidator(lambda raw: YADOKARICK.parse(raw, "card")),
     ]
     size: PrintedSize = None
@@ -59,7 +98,7 @@ class MarkerMove:
     """A mover's choice after a trick: the size marker one card left, right, or left alone."""
 
     type: Literal["marker"] = field(default="marker", kw_only=True, repr=False)
-    move: Annotated[Move, Ask("the marker move: left, right or stay"), BeforeValidator(_parse_move)]
+    move: Annotated[Move, Ask(ASK_MARKER_MOVE), BeforeValidator(_parse_move)]
 
 
 Action = Play | MarkerMove
@@ -261,15 +300,11 @@ def check_not_played(state: State, card: Card) -> None:
     for number, other, seat in _plays_this_round(state):
         if other == card:
             raise IllegalAction(
-                f"{card} was already played in trick {number} by {state.players[seat]}.", "card"
+                ALREADY_PLAYED(card=card, number=number, name=state.players[seat]), "card"
             )
 
 
 # --- Houses ----------------------------------------------------------------------------
-
-
-def _is_or_are(cards: Sequence[Card]) -> str:
-    return "is" if len(cards) == 1 else "are"
 
 
 @dataclass(frozen=True)
@@ -302,10 +337,7 @@ def _place(
         return _Placed(
             house,
             cards,
-            (
-                f"{name}'s house is closed by a roof: {and_list(cards)} "
-                f"{_is_or_are(cards)} discarded.",
-            ),
+            (CLOSED_BY_ROOF(name=name, cards=all_of(cards), count=len(cards)),),
         )
     roofs = [card for card in won if roofs_close and is_roof(card)]
     ordered = [card for card in won if card not in roofs] + roofs
@@ -314,24 +346,23 @@ def _place(
     # limit leaves the same house as collapsing the bottom cards at the end.
     fallen = stacked[: max(0, len(stacked) - HOUSE_LIMIT)]
     placed = _house(stacked[len(fallen) :], (*house.collapsed, *fallen), bool(roofs), sizes)
-    sentences = [f"{name} places {and_list(ordered)} on the house."]
+    sentences: list[str] = [PLACES(name=name, cards=all_of(ordered))]
     if fallen:
-        verb = "collapses" if len(fallen) == 1 else "collapse"
-        after = "" if roofs_close else "; collapsed cards do not count"
+        collapses = COLLAPSES if roofs_close else COLLAPSES_NOT_COUNTING
         sentences.append(
-            f"{name}'s house holds {len(stacked)} cards, more than {HOUSE_LIMIT}: "
-            f"{and_list(fallen)}, closest to the body, {verb} face down{after}."
+            collapses(
+                name=name,
+                held=len(stacked),
+                limit=HOUSE_LIMIT,
+                cards=all_of(fallen),
+                count=len(fallen),
+            )
         )
     if roofs:
-        noun = "a roof" if len(roofs) == 1 else "roofs"
-        sentences.append(
-            f"{capitalised(and_list(roofs))} {_is_or_are(roofs)} {noun}: "
-            f"{name}'s house is closed at size {placed.size}."
-        )
+        listed = all_of([card_first(roofs[0]), *roofs[1:]])
+        sentences.append(ROOF_CLOSES(roofs=listed, name=name, size=placed.size, count=len(roofs)))
     else:
-        sentences.append(
-            f"{name}'s house: {plural(len(placed.cards), 'card')}, size {placed.size}."
-        )
+        sentences.append(HOUSE_NOW(name=name, count=len(placed.cards), size=placed.size))
     return _Placed(placed, (), tuple(sentences))
 
 
@@ -358,5 +389,5 @@ def place_winnings(
 def _parse_move(raw: object) -> Move:
     move = _MOVES.get(raw.strip().lower()) if isinstance(raw, str) else None
     if move is None:
-        raise IllegalAction("Move the size marker left, right or stay.", "move")
+        raise IllegalAction(MOVE_MARKER(), "move")
     return move

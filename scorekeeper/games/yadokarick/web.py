@@ -22,8 +22,10 @@ from scorekeeper.games.web_interface import (
     judge_operation,
     may_be_left_out,
 )
+from scorekeeper.games.words import phrase
 from scorekeeper.games.yadokarick import rules
 from scorekeeper.games.yadokarick.cards import YADOKARICK, yadokarick_trick
+from scorekeeper.games.yadokarick.said import TITLE
 
 if TYPE_CHECKING:
     from scorekeeper.games.web_interface import LoggedEvent, SessionView
@@ -51,6 +53,11 @@ def card_size(form: MultiDict[str, str], view: SessionView) -> dict[str, object]
     raise AskFirst(size_for=str(card), size_type=kind)
 
 
+CHOOSE_WHAT_HAPPENED = phrase(
+    "yadokarick.choose-what-happened", "Choose what happened: a card, a marker move or a crab move."
+)
+
+
 def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind in ("play", "draw"):
@@ -63,7 +70,7 @@ def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]
         return {"type": kind, "card": form.get("card", "")}
     if kind == "give-up":
         return {"type": kind, "crab": form.get("crab", "")}
-    raise IllegalAction("Choose what happened: a card, a marker move or a crab move.", "type")
+    raise IllegalAction(CHOOSE_WHAT_HAPPENED(), "type")
 
 
 def carries_size(_view: SessionView, event: LoggedEvent) -> bool:
@@ -113,7 +120,7 @@ def replacement(
 
 
 JUDGE = TrickJudge(
-    "Yadokarick",
+    TITLE,
     YADOKARICK,
     (3, 4, 5, 6, 7),
     4,

@@ -1,0 +1,74 @@
+"""How Yadokarick's rulings put their phrases together: sentences one after another,
+lists joined by commas or semicolons, and a card that starts a sentence ("Pink 8").
+
+A ruling is several sentences, as many as the play needs; each is a phrase of the
+module that says it, and ``sentences`` chains them, so a reader of another language
+reads every one in its words (Japanese sets them side by side, with no space).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scorekeeper.games.cards import Card
+from scorekeeper.games.words import Phrase, Text, phrase
+
+TITLE = phrase("yadokarick.title", "Yadokarick")()
+
+SENTENCES = phrase("yadokarick.sentences", "{first} {second}")
+COMMA = phrase("yadokarick.comma-list", "{first}, {second}")
+SEMICOLON = phrase("yadokarick.semicolon-list", "{first}; {second}")
+
+# A card as the first words of a sentence: its colour with a capital letter.
+CAPITAL_COLOURS = {
+    "green": phrase("yadokarick.colour-green-first", "Green"),
+    "pink": phrase("yadokarick.colour-pink-first", "Pink"),
+}
+CARD_FIRST = phrase("yadokarick.card-first", "{colour} {number}")
+# A card and who played it: "green 25 (Ann)".
+CARD_OF = phrase("yadokarick.card-of", "{card} ({name})")
+
+TRICK_EXPLAINED = phrase("yadokarick.trick-explained", "Trick {number}: {explanation}")
+DISCARDED = phrase("yadokarick.discarded", "Discarded: {cards}.")
+NOTHING_DISCARDED = phrase("yadokarick.nothing-discarded", "Nothing is discarded.")
+
+
+def _chained(parts: Sequence[object], link: Phrase) -> object:
+    said = parts[-1]
+    for part in reversed(parts[:-1]):
+        said = link(first=part, second=said)
+    return said
+
+
+def sentences(*parts: str) -> str:
+    """The sentences one after another, each a Text or text as given ("" when none)."""
+    if not parts:
+        return ""
+    said = _chained(parts, SENTENCES)
+    assert isinstance(said, str)
+    return said
+
+
+def comma_list(items: Sequence[object]) -> object:
+    """ "a, b, c": items listed by commas only (no "and"), as the score lines list them."""
+    return _chained(items, COMMA) if items else ""
+
+
+def semicolon_list(items: Sequence[object]) -> object:
+    return _chained(items, SEMICOLON) if items else ""
+
+
+def capital(colour: str) -> Text | str:
+    """A colour starting a sentence ("Green")."""
+    words = CAPITAL_COLOURS.get(colour)
+    return colour.capitalize() if words is None else words()
+
+
+def card_first(card: Card) -> Text:
+    """A card starting a sentence: "Pink 8"."""
+    return CARD_FIRST(colour=capital(card.colour), number=card.number)
+
+
+def discarded_text(cards: Sequence[Card]) -> Text:
+    """ "Discarded: green 3, pink 7." (cards listed by commas), or "Nothing is discarded." """
+    return DISCARDED(cards=comma_list(cards)) if cards else NOTHING_DISCARDED()
