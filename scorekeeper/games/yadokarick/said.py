@@ -33,7 +33,8 @@ DISCARDED = phrase("yadokarick.discarded", "Discarded: {cards}.")
 NOTHING_DISCARDED = phrase("yadokarick.nothing-discarded", "Nothing is discarded.")
 
 
-def _chained(parts: Sequence[object], link: Phrase) -> object:
+def chained(parts: Sequence[object], link: Phrase) -> object:
+    """The parts said one after another, two at a time by ``link`` ("{first} or {second}")."""
     said = parts[-1]
     for part in reversed(parts[:-1]):
         said = link(first=part, second=said)
@@ -44,18 +45,18 @@ def sentences(*parts: str) -> str:
     """The sentences one after another, each a Text or text as given ("" when none)."""
     if not parts:
         return ""
-    said = _chained(parts, SENTENCES)
+    said = chained(parts, SENTENCES)
     assert isinstance(said, str)
     return said
 
 
 def comma_list(items: Sequence[object]) -> object:
     """ "a, b, c": items listed by commas only (no "and"), as the score lines list them."""
-    return _chained(items, COMMA) if items else ""
+    return chained(items, COMMA) if items else ""
 
 
 def semicolon_list(items: Sequence[object]) -> object:
-    return _chained(items, SEMICOLON) if items else ""
+    return chained(items, SEMICOLON) if items else ""
 
 
 def capital(colour: str) -> Text | str:

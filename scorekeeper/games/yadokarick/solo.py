@@ -33,9 +33,9 @@ from scorekeeper.games.engine import Handlers, on
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.house_sizes import NO_SIZES, PrintedSize, Sizes, learn_size
 from scorekeeper.games.records import evolve
-from scorekeeper.games.words import Phrase, Signed, Text, all_of, counted, one_of, phrase
+from scorekeeper.games.words import Signed, Text, all_of, counted, one_of, phrase
 from scorekeeper.games.yadokarick.cards import YADOKARICK
-from scorekeeper.games.yadokarick.said import sentences
+from scorekeeper.games.yadokarick.said import chained, sentences
 
 COLOURS: tuple[str, ...] = ("green", "pink")
 LEFT_OUT = 30
@@ -483,7 +483,7 @@ def colour_rule_words(crab: int) -> Text | str:
 def no_crab_takes(cards: Sequence[str]) -> Text:
     """ "No crab takes green 3 or pink 9 now.": the row cards no crab takes (as written)."""
     said = [YADOKARICK.parse(card, "card") for card in cards]
-    return NO_CRAB_TAKES(cards=_chained(said, OR))
+    return NO_CRAB_TAKES(cards=chained(said, OR))
 
 
 def crab_rules(state: SoloState) -> tuple[Text, ...]:
@@ -648,19 +648,12 @@ def _where(state: SoloState, card: Card) -> Text:
     return IN_DECK(colour=colour_words(card.colour))
 
 
-def _chained(parts: Sequence[object], link: Phrase) -> object:
-    said = parts[-1]
-    for part in reversed(parts[:-1]):
-        said = link(first=part, second=said)
-    return said
-
-
 def _points_text(state: SoloState, cards: Sequence[Card]) -> Text:
     """ "3 points" for one card, "7 points (2 + 3 + 2)" for several: the sizes added."""
     points = POINTS(count=_total(state, cards))
     if len(cards) == 1:
         return points
-    return POINTS_ADDED(points=points, sizes=_chained([_size(state, card) for card in cards], PLUS))
+    return POINTS_ADDED(points=points, sizes=chained([_size(state, card) for card in cards], PLUS))
 
 
 # --- Rules ---------------------------------------------------------------------
