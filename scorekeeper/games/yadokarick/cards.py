@@ -16,10 +16,11 @@ from scorekeeper.games.cards import (
     seat_names,
 )
 from scorekeeper.games.house_sizes import SIZE_PRINTED_ON
-from scorekeeper.games.words import Text, all_of, counted, phrase
+from scorekeeper.games.words import Text, all_of, phrase
 from scorekeeper.games.yadokarick.said import (
     CARD_OF,
     TITLE,
+    OneOrSeveral,
     capital,
     card_first,
     discarded_text,
@@ -64,11 +65,15 @@ ONLY_OF_COLOUR_LOWEST = phrase(
     "{colour_first}: {card} is the only {colour}, so its player takes it"
     " and, as the lowest, also moves the size marker.",
 )
-TAKES_LARGEST = counted(
-    "yadokarick.takes-largest",
+TAKES_LARGEST_ONE = phrase(
+    "yadokarick.takes-largest-one",
     "{colour_first}: {card} is highest and takes {cards}, the largest {colour} (size {size}).",
+)
+TAKES_LARGEST_SEVERAL = phrase(
+    "yadokarick.takes-largest-several",
     "{colour_first}: {card} is highest and takes {cards}, the largest {colour}s (size {size}).",
 )
+TAKES_LARGEST = OneOrSeveral(TAKES_LARGEST_ONE, TAKES_LARGEST_SEVERAL)
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,11 @@ from collections.abc import Sequence
 from scorekeeper.games.cards import Card
 from scorekeeper.games.house_sizes import NO_SIZES
 from scorekeeper.games.records import evolve
-from scorekeeper.games.words import Text, all_of, counted, phrase
+from scorekeeper.games.words import Text, all_of, phrase
 from scorekeeper.games.yadokarick.said import (
     CARD_OF,
     TRICK_EXPLAINED,
+    OneOrSeveral,
     card_first,
     discarded_text,
     semicolon_list,
@@ -67,11 +68,15 @@ CRAB_LEADS_TRICK = phrase(
 TURNS_UP = phrase("yadokarick.npc-turns-up", "{name} turns up {card} (size {size}).")
 WINS = phrase("yadokarick.npc-game-over-wins", "Game over: {name} wins.")
 SHARE_WIN = phrase("yadokarick.npc-game-over-share", "Game over: {names} share the win.")
-TAKES_LARGEST = counted(
-    "yadokarick.npc-takes-largest",
+TAKES_LARGEST_ONE = phrase(
+    "yadokarick.npc-takes-largest-one",
     "{taker} is the highest and takes {taken}, the card of the largest size ({size}).",
+)
+TAKES_LARGEST_SEVERAL = phrase(
+    "yadokarick.npc-takes-largest-several",
     "{taker} is the highest and takes {taken}, the cards of the largest size ({size}).",
 )
+TAKES_LARGEST = OneOrSeveral(TAKES_LARGEST_ONE, TAKES_LARGEST_SEVERAL)
 PLAYS_AFTER_TAKER = phrase(
     "yadokarick.npc-plays-after-taker", "{name} plays after the taker, {taker}."
 )

@@ -40,7 +40,13 @@ from scorekeeper.games.records import evolve
 from scorekeeper.games.words import Signed, Text, all_of, counted, phrase
 from scorekeeper.games.yadokarick import npc, solo
 from scorekeeper.games.yadokarick.cards import YADOKARICK, yadokarick_trick
-from scorekeeper.games.yadokarick.said import TITLE, TRICK_EXPLAINED, comma_list, sentences
+from scorekeeper.games.yadokarick.said import (
+    TITLE,
+    TRICK_EXPLAINED,
+    OneOrSeveral,
+    comma_list,
+    sentences,
+)
 from scorekeeper.games.yadokarick.tricks import (
     TRICKS_PER_ROUND,
     Action,
@@ -220,7 +226,15 @@ LEADS_TRICK = phrase("yadokarick.leads-trick", "{name} leads trick {number}.")
 MOVES_MARKER = phrase(
     "yadokarick.moves-marker", "{name} moves the size marker (on {marker}): left, right or stay."
 )
-THEN_MOVE = counted("yadokarick.then-move", "Then {names} moves it.", "Then {names} move it.")
+THEN_MOVE_ONE = phrase(
+    "yadokarick.then-move-one",
+    "Then {names} moves it.",
+)
+THEN_MOVE_SEVERAL = phrase(
+    "yadokarick.then-move-several",
+    "Then {names} move it.",
+)
+THEN_MOVE = OneOrSeveral(THEN_MOVE_ONE, THEN_MOVE_SEVERAL)
 AFTER_LEADS = phrase("yadokarick.after-that-leads", "After that, {name} leads trick {number}.")
 AFTER_SCORED = phrase("yadokarick.after-that-scored", "After that, round {round} is scored.")
 WINS_WITH = counted(

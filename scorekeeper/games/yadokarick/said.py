@@ -9,6 +9,7 @@ reads every one in its words (Japanese sets them side by side, with no space).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from scorekeeper.games.cards import Card
 from scorekeeper.games.words import Phrase, Text, phrase
@@ -31,6 +32,18 @@ CARD_OF = phrase("yadokarick.card-of", "{card} ({name})")
 TRICK_EXPLAINED = phrase("yadokarick.trick-explained", "Trick {number}: {explanation}")
 DISCARDED = phrase("yadokarick.discarded", "Discarded: {cards}.")
 NOTHING_DISCARDED = phrase("yadokarick.nothing-discarded", "Nothing is discarded.")
+
+
+@dataclass(frozen=True)
+class OneOrSeveral:
+    """Two phrases, for one thing and for several ("collapses", "collapse"), chosen by the
+    value ``count``, which neither says: each language words both its own way."""
+
+    one: Phrase
+    several: Phrase
+
+    def __call__(self, *, count: int, **values: object) -> Text:
+        return (self.one if count == 1 else self.several)(**values)
 
 
 def chained(parts: Sequence[object], link: Phrase) -> object:

@@ -35,7 +35,7 @@ from scorekeeper.games.house_sizes import NO_SIZES, PrintedSize, Sizes, learn_si
 from scorekeeper.games.records import evolve
 from scorekeeper.games.words import Signed, Text, all_of, counted, one_of, phrase
 from scorekeeper.games.yadokarick.cards import YADOKARICK
-from scorekeeper.games.yadokarick.said import chained, sentences
+from scorekeeper.games.yadokarick.said import OneOrSeveral, chained, sentences
 
 COLOURS: tuple[str, ...] = ("green", "pink")
 LEFT_OUT = 30
@@ -248,11 +248,15 @@ BONUS_FACE_UP = phrase("yadokarick.solo-bonus-face-up", "Bonus: {card} goes face
 NOTHING_TO_GIVE_UP = phrase(
     "yadokarick.solo-nothing-to-give-up", "Crab {crab} has no cards to give up."
 )
-GIVEN_UP = counted(
-    "yadokarick.solo-given-up",
+GIVEN_UP_ONE = phrase(
+    "yadokarick.solo-given-up-one",
     "Crab {crab} is given up: {cards} goes face down, a penalty of {points}.",
+)
+GIVEN_UP_SEVERAL = phrase(
+    "yadokarick.solo-given-up-several",
     "Crab {crab} is given up: {cards} go face down, a penalty of {points}.",
 )
+GIVEN_UP = OneOrSeveral(GIVEN_UP_ONE, GIVEN_UP_SEVERAL)
 LOG_DRAW = phrase("yadokarick.log-draw", "draw {card}")
 LOG_DRAW_SIZED = phrase("yadokarick.log-draw-sized", "draw {card} (size {size})")
 LOG_TAKE = phrase("yadokarick.log-take", "{card} onto crab {crab}")

@@ -23,36 +23,52 @@ from scorekeeper.games.history import HISTORY
 from scorekeeper.games.house_sizes import PrintedSize, Sizes
 from scorekeeper.games.words import all_of, counted, phrase
 from scorekeeper.games.yadokarick.cards import YADOKARICK
-from scorekeeper.games.yadokarick.said import card_first
+from scorekeeper.games.yadokarick.said import OneOrSeveral, card_first
 
 ALREADY_PLAYED = phrase(
     "yadokarick.already-played", "{card} was already played in trick {number} by {name}."
 )
-CLOSED_BY_ROOF = counted(
-    "yadokarick.closed-by-roof",
+CLOSED_BY_ROOF_ONE = phrase(
+    "yadokarick.closed-by-roof-one",
     "{name}'s house is closed by a roof: {cards} is discarded.",
+)
+CLOSED_BY_ROOF_SEVERAL = phrase(
+    "yadokarick.closed-by-roof-several",
     "{name}'s house is closed by a roof: {cards} are discarded.",
 )
+CLOSED_BY_ROOF = OneOrSeveral(CLOSED_BY_ROOF_ONE, CLOSED_BY_ROOF_SEVERAL)
 PLACES = phrase("yadokarick.places", "{name} places {cards} on the house.")
-COLLAPSES = counted(
-    "yadokarick.collapses",
+COLLAPSES_ONE = phrase(
+    "yadokarick.collapses-one",
     "{name}'s house holds {held} cards, more than {limit}: {cards}, closest to the body, "
     "collapses face down.",
+)
+COLLAPSES_SEVERAL = phrase(
+    "yadokarick.collapses-several",
     "{name}'s house holds {held} cards, more than {limit}: {cards}, closest to the body, "
     "collapse face down.",
 )
-COLLAPSES_NOT_COUNTING = counted(
-    "yadokarick.collapses-not-counting",
+COLLAPSES = OneOrSeveral(COLLAPSES_ONE, COLLAPSES_SEVERAL)
+COLLAPSES_NOT_COUNTING_ONE = phrase(
+    "yadokarick.collapses-not-counting-one",
     "{name}'s house holds {held} cards, more than {limit}: {cards}, closest to the body, "
     "collapses face down; collapsed cards do not count.",
+)
+COLLAPSES_NOT_COUNTING_SEVERAL = phrase(
+    "yadokarick.collapses-not-counting-several",
     "{name}'s house holds {held} cards, more than {limit}: {cards}, closest to the body, "
     "collapse face down; collapsed cards do not count.",
 )
-ROOF_CLOSES = counted(
-    "yadokarick.roof-closes",
+COLLAPSES_NOT_COUNTING = OneOrSeveral(COLLAPSES_NOT_COUNTING_ONE, COLLAPSES_NOT_COUNTING_SEVERAL)
+ROOF_CLOSES_ONE = phrase(
+    "yadokarick.roof-closes-one",
     "{roofs} is a roof: {name}'s house is closed at size {size}.",
+)
+ROOF_CLOSES_SEVERAL = phrase(
+    "yadokarick.roof-closes-several",
     "{roofs} are roofs: {name}'s house is closed at size {size}.",
 )
+ROOF_CLOSES = OneOrSeveral(ROOF_CLOSES_ONE, ROOF_CLOSES_SEVERAL)
 HOUSE_NOW = counted(
     "yadokarick.house-now",
     "{name}'s house: {count} card, size {size}.",
