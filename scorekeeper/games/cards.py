@@ -220,11 +220,42 @@ _SUIT_SYMBOLS = {
     "♧": "C",
 }
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+# The French table's letters for the faces: Valet, Dame, Roi (the ace is A, as in English).
+_FRENCH_FACES = {"V": 11, "D": 12, "R": 13}
 _RANKS = {
     **{str(rank): rank for rank in range(1, 11)},
     **{name: rank for rank, name in _RANK_NAMES.items()},
+    **_FRENCH_FACES,
 }
-_WRITE_IT = "write it like 10D, QS or 7♦"
+
+# A 52-card card as each table writes it: "QS" in English (the API's and the exports'
+# letters), "D♠" in French (Dame de pique), "♠Q" in Japanese.
+PLAYING_CARD = phrase("card.playing", "{rank}{suit}")
+RANK_WORDS = {
+    1: phrase("card.rank-ace", "A"),
+    11: phrase("card.rank-jack", "J"),
+    12: phrase("card.rank-queen", "Q"),
+    13: phrase("card.rank-king", "K"),
+}
+SUIT_WORDS = {
+    "S": phrase("card.suit-spades", "S"),
+    "H": phrase("card.suit-hearts", "H"),
+    "D": phrase("card.suit-diamonds", "D"),
+    "C": phrase("card.suit-clubs", "C"),
+}
+WRITE_IT = phrase("card.playing-write-it", "write it like 10D, QS or 7♦")
+PLAYING_NOT_TEXT = phrase("card.playing-not-text", "{given} is not a card: {write_it}.")
+ENTER_A_PLAYING_CARD = phrase("card.playing-enter", "Enter a card: {write_it}.")
+NOT_A_RANK = phrase("card.playing-not-a-rank", "{rank} is not a rank (A, 2 to 10, J, Q, K)")
+NOT_A_SUIT = phrase("card.playing-not-a-suit", "{suit} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)")
+NOT_A_PLAYING_CARD = phrase("card.playing-not-a-card", "not a card")
+PLAYING_REFUSED = phrase("card.playing-refused", "“{typed}”: {reason}; {write_it}.")
+
+
+def rank_words(rank: int) -> Text | str:
+    """A rank as the table writes it: "Q" ("D" in French), a number as its digits."""
+    words = RANK_WORDS.get(rank)
+    return str(rank) if words is None else words()
 
 
 @dataclass(frozen=True)
@@ -237,6 +268,11 @@ class PlayingCard:
     def __str__(self) -> str:
         return f"{_RANK_NAMES.get(self.rank, str(self.rank))}{self.suit}"
 
+    def said(self) -> Text:
+        """The card in a sentence: "QS" as the API writes it, "D♠" in French, "♠Q" in
+        Japanese."""
+        return PLAYING_CARD(rank=rank_words(self.rank), suit=SUIT_WORDS[self.suit]())
+
 
 STANDARD_52 = tuple(PlayingCard(rank, suit) for suit in SUITS for rank in range(1, 14))
 
@@ -245,32 +281,59 @@ _CARD_IN_TEXT = re.compile(r"\b(10|[2-9AJQK])([SHDC])\b")
 _SYMBOL_OF = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
+class _Drawn(Text):
+    """A text whose English words draw the cards with their suit symbols; read in another
+    language it is the phrase said again (that language's cards carry their symbols)."""
+
+    def __new__(cls, text: Text) -> _Drawn:
+        drawn = str.__new__(cls, _CARD_IN_TEXT.sub(_drawn, str.__str__(text)))
+        drawn.phrase = text.phrase
+        drawn.values = text.values
+        return drawn
+
+
+def _drawn(found: re.Match[str]) -> str:
+    return found[1] + _SYMBOL_OF[found[2]]
+
+
 def with_suit_symbols(text: str) -> str:
     """``text`` with every 52-card card written with its suit symbol ("9D" → "9♦"), as the
-    pages draw the cards; the rulings keep the letters the API and exports use."""
-    return _CARD_IN_TEXT.sub(lambda found: found[1] + _SYMBOL_OF[found[2]], text)
+    pages draw the cards; the rulings keep the letters the API and exports use.
+
+    A ``Text`` stays one: its English words are drawn so, and a reader of another
+    language reads its phrase as ever (the French "D♠" and the Japanese "♠Q" have their
+    symbols already)."""
+    if isinstance(text, Text):
+        return _Drawn(text)
+    return _CARD_IN_TEXT.sub(_drawn, text)
 
 
 def parse_playing_card(text: object, field: str) -> PlayingCard:
-    """A card written like 10D, qs, 7♦ or A♠, or IllegalAction naming field."""
+    """A card written like 10D, qs, 7♦ or A♠, or IllegalAction naming field.
+
+    The last character is the suit (a letter S, H, D, C or a symbol ♠ ♥ ♦ ♣), all before
+    it the rank: A, 2 to 10, J, Q, K, or the French table's V, D, R (Valet, Dame, Roi).
+    So "D" is a rank only before a suit ("D♠", "DS": the queen of spades, "DD": the
+    queen of diamonds) and a suit only at the end ("10D", "VD": the jack of diamonds).
+    """
     if not isinstance(text, str):
-        raise IllegalAction(f"{_not_text(text)} is not a card: {_WRITE_IT}.", field)
+        raise IllegalAction(PLAYING_NOT_TEXT(given=_not_text(text), write_it=WRITE_IT()), field)
     typed = _typed(text)
     # Phones add an emoji variation selector after suit symbols (♥️).
     compact = "".join(text.split()).replace("\ufe0f", "").upper()
     if not compact:
-        raise IllegalAction(f"Enter a card: {_WRITE_IT}.", field)
+        raise IllegalAction(ENTER_A_PLAYING_CARD(write_it=WRITE_IT()), field)
     rank_text, suit_text = compact[:-1], compact[-1]
     rank, suit = _RANKS.get(rank_text), _SUIT_SYMBOLS.get(suit_text)
     if rank is not None and suit is not None:
         return PlayingCard(rank, suit)
     if suit is not None and rank_text:
-        reason = f"{rank_text} is not a rank (A, 2 to 10, J, Q, K)"
+        reason = NOT_A_RANK(rank=rank_text)
     elif rank is not None and not is_digits(suit_text):
-        reason = f"{suit_text} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)"
+        reason = NOT_A_SUIT(suit=suit_text)
     else:
-        reason = "not a card"
-    raise IllegalAction(f"“{typed}”: {reason}; {_WRITE_IT}.", field)
+        reason = NOT_A_PLAYING_CARD()
+    raise IllegalAction(PLAYING_REFUSED(typed=typed, reason=reason, write_it=WRITE_IT()), field)
 
 
 # --- Checking a trick: the helpers of each game's trick rule -----------------
