@@ -25,7 +25,6 @@ from pydantic import (
 
 from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask, PlayingCardText
 from scorekeeper.games.base import (
-    MINUS,
     NOTHING_EXPECTED,
     Accepts,
     Expected,
@@ -34,25 +33,34 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    and_list,
     check_known_fields,
     parse_whole_number,
-    plural,
     rank_by_score,
 )
-from scorekeeper.games.cards import PlayingCard, parse_playing_card
-from scorekeeper.games.engine import CARDS, CHOICES, Engine, Listed, on
+from scorekeeper.games.cards import PlayingCard, parse_playing_card, rank_words
+from scorekeeper.games.engine import CARDS, CHOICES, GAME_OVER, Engine, Listed, on
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
+from scorekeeper.games.words import Text, all_of, counted, phrase
 from scorekeeper.games.yellow_dwarf.settlement import (
     ACE,
+    CHIPS,
     DECK,
+    ENTRY_LABEL,
+    ENTRY_MUST_BE,
+    GRAND_OPERA_BOOL,
     KING,
     MAX_PLAYERS,
     MIN_PLAYERS,
     MOST_POINTS,
+    MUST_BE_LIST,
+    NO_SUCH_PLAYER,
+    NOT_A_TAKER,
+    POINTS_IN_HAND,
     STAKE,
     TAKER_CARDS,
+    THE_PLAYER,
+    THE_WINNER,
     TRAY_NAMES,
     TRAY_STAKES,
     GameEnd,
@@ -63,9 +71,13 @@ from scorekeeper.games.yellow_dwarf.settlement import (
     card_points,
     deal_size,
     is_taker,
+    notes_line,
     rank_name,
     settle_core,
+    takers_listed,
+    together,
 )
+from scorekeeper.games.yellow_dwarf.settlement import CARDS as CARD_COUNT
 
 # --- The session: actions ------------------------------------------------------------
 
@@ -175,7 +187,7 @@ class RoundSummary:
     winner: Annotated[
         Seat,
         Ask("the seat that went out"),
-        BeforeValidator(lambda raw: parse_whole_number(raw, "The winner", "winner")),
+        BeforeValidator(lambda raw: parse_whole_number(raw, THE_WINNER(), "winner")),
     ]
     left: Annotated[
         Counts,
@@ -249,6 +261,7 @@ class RoundRecord:
     changes: tuple[int, ...]
     chips: tuple[int, ...]
     trays: dict[str, int]
+    # Said as Texts (each a str: its English words).
     notes: tuple[str, ...]
     explanation: str
 
@@ -471,51 +484,90 @@ def _next_active(active: Sequence[bool], seat: int) -> int:
 
 # --- Sentences -----------------------------------------------------------------------
 
+# Chained with ", ": the trays as the board holds them ("10D 3, JC 6, …").
+COMMA = phrase("yellow-dwarf.comma", "{first}, {second}")
+TRAY_CHIPS = phrase("yellow-dwarf.tray-chips", "{card} {chips}")
+GAME_OVER_WINS = counted(
+    "yellow-dwarf.game-over-wins",
+    "Game over: {winner} wins with {count} chip.",
+    "Game over: {winner} wins with {count} chips.",
+)
+GAME_OVER_SHARED = counted(
+    "yellow-dwarf.game-over-shared",
+    "Game over: {winners} share the win with {count} chip each.",
+    "Game over: {winners} share the win with {count} chips each.",
+)
+REVEAL_DUE = phrase(
+    "yellow-dwarf.reveal-due",
+    "{name} is out: enter the taker cards still in a hand to settle the round.",
+)
+REVEAL_DUE_POINTS = phrase(
+    "yellow-dwarf.reveal-due-points",
+    "{name} is out: enter each player's points left in hand and the taker cards still in "
+    "a hand to settle the round.",
+)
+ALL_LAID_SAY_WITHOUT = phrase(
+    "yellow-dwarf.all-laid-say-without",
+    "{name}: every {rank} is laid this round, so say “without {rank}”.",
+)
+LAY_OR_WITHOUT = phrase(
+    "yellow-dwarf.lay-or-without", "{name}: lay {a_rank} or say “without {rank}”."
+)
+STARTS_THE_ROUND = phrase("yellow-dwarf.starts-the-round", "{name} starts the round with any card.")
+STARTS_AGAIN = phrase("yellow-dwarf.starts-again", "{name} starts again with any card.")
+REVEAL_FIRST = phrase(
+    "yellow-dwarf.reveal-first",
+    "{name} went out: enter the hands (reveal) to settle the round first.",
+)
 
-def _trays_text(trays: Mapping[str, int]) -> str:
-    return ", ".join(f"{name} {chips}" for name, chips in trays.items())
+
+def _trays_text(trays: Mapping[str, int]) -> Text:
+    parts = [TRAY_CHIPS(card=_TAKER_BY_NAME[name], chips=chips) for name, chips in trays.items()]
+    whole = parts[0]
+    for part in parts[1:]:
+        whole = COMMA(first=whole, second=part)
+    return whole
 
 
-def _game_over_text(state: State) -> str:
+_TAKER_BY_NAME = {str(card): card for card in TAKER_CARDS}
+
+
+def _game_over_text(state: State) -> Text:
     names = [state.players[seat] for seat in state.winners]
     top = state.chips[state.winners[0]]
     if len(names) == 1:
-        return f"Game over: {names[0]} wins with {plural(top, 'chip')}."
-    return f"Game over: {and_list(names)} share the win with {plural(top, 'chip')} each."
+        return GAME_OVER_WINS(winner=names[0], count=top)
+    return GAME_OVER_SHARED(winners=all_of(names), count=top)
 
 
-def _next_text(state: State) -> str:
+def _next_text(state: State) -> Text:
     """What happens next, as a sentence."""
     step = expected(state)
     if step == "over":
         return _game_over_text(state)
     if step == "reveal":
         assert state.went_out is not None
-        what = "the taker cards still in a hand"
+        went_out = state.players[state.went_out]
         if state.options.payout == "points":
-            what = f"each player's points left in hand and {what}"
-        return f"{state.players[state.went_out]} is out: enter {what} to settle the round."
+            return REVEAL_DUE_POINTS(name=went_out)
+        return REVEAL_DUE(name=went_out)
     assert state.turn is not None
     name = state.players[state.turn]
     if state.required is not None:
-        due = rank_name(state.required)
+        due = rank_words(state.required)
         if not playable_cards(state):
-            return f"{name}: every {due} is laid this round, so say “without {due}”."
-        return f"{name}: lay {a_rank(state.required)} or say “without {due}”."
+            return ALL_LAID_SAY_WITHOUT(name=name, rank=due)
+        return LAY_OR_WITHOUT(name=name, a_rank=a_rank(state.required), rank=due)
     if not state.laid:
-        return f"{name} starts the round with any card."
-    return f"{name} starts again with any card."
+        return STARTS_THE_ROUND(name=name)
+    return STARTS_AGAIN(name=name)
 
 
 def _refuse_unless_play(state: State, field: str) -> None:
     if state.finished:
-        raise IllegalAction("The game is over.", field)
+        raise IllegalAction(GAME_OVER(), field)
     if state.went_out is not None:
-        raise IllegalAction(
-            f"{state.players[state.went_out]} went out: enter the hands (reveal) to settle "
-            "the round first.",
-            field,
-        )
+        raise IllegalAction(REVEAL_FIRST(name=state.players[state.went_out]), field)
 
 
 def _check_conserved(state: State) -> State:
@@ -531,17 +583,54 @@ def _check_conserved(state: State) -> State:
 
 # --- Rounds: the stakes and the end of the game -------------------------------------
 
+NAME_CHIPS = phrase("yellow-dwarf.name-chips", "{name} ({chips})")
+CANNOT_PAY_ENDS = phrase(
+    "yellow-dwarf.cannot-pay-stake-ends",
+    "{players} cannot pay the {stake}-chip stake for round {round}.",
+)
+DROPS_OUT = counted(
+    "yellow-dwarf.drops-out",
+    "{players} cannot pay the {stake}-chip stake and drops out, keeping their chips.",
+    "{players} cannot pay the {stake}-chip stake and drop out, keeping their chips.",
+)
+LAST_WHO_CAN_PAY = phrase(
+    "yellow-dwarf.last-who-can-pay", "{name} is the last player who can pay the stake."
+)
+ONLY_THEY_CAN_PAY = phrase(
+    "yellow-dwarf.only-they-can-pay",
+    "Only {players} can still pay, and a deal needs {fewest} players: the one with more "
+    "chips wins.",
+)
+NOBODY_CAN_PAY = phrase(
+    "yellow-dwarf.nobody-can-pay",
+    "Nobody can pay the stake any more: of those who dropped out last, the one with the "
+    "most chips wins.",
+)
+ROUND_BEGINS = phrase(
+    "yellow-dwarf.round-begins",
+    "Round {round}: everyone stakes {stake} chips; the trays hold {trays}. "
+    "Deal {each} cards each and set {aside} aside.",
+)
+ROUND_BEGINS_FOR = phrase(
+    "yellow-dwarf.round-begins-for",
+    "Round {round}: {players} each stake {stake} chips; the trays hold {trays}. "
+    "Deal {each} cards each and set {aside} aside.",
+)
+STAKE_NOTE = phrase("yellow-dwarf.stake-note", "\u2212{stake} stake")
+OUT_OF_THE_GAME_NOTE = phrase("yellow-dwarf.out-of-the-game-note", "out of the game")
+TAKING_NOTE = phrase("yellow-dwarf.taking-note", "+{chips} {card} tray")
 
-def _end(state: State, group: Sequence[int], sentences: list[str]) -> State:
+
+def _end(state: State, group: Sequence[int], sentences: list[Text]) -> State:
     """The game is over: the most chips within ``group`` wins, ties share."""
     top = max(state.chips[seat] for seat in group)
     winners = tuple(seat for seat in group if state.chips[seat] == top)
     over = evolve(state, finished=True, winners=winners, turn=None, required=None)
     sentences.append(_game_over_text(over))
-    return evolve(over, last_ruling=" ".join(sentences))
+    return evolve(over, last_ruling=together(sentences))
 
 
-def _begin_round(state: State, number: int, sentences: list[str]) -> State:
+def _begin_round(state: State, number: int, sentences: list[Text]) -> State:
     """Round ``number``: every player still in stakes 15 chips, or the game ends.
 
     The stakes are taken by the bank, not entered: the sheet has every player
@@ -550,31 +639,28 @@ def _begin_round(state: State, number: int, sentences: list[str]) -> State:
     names = state.players
     seats = range(len(names))
     short = [seat for seat in seats if state.active[seat] and state.chips[seat] < STAKE]
-    listed = and_list([f"{names[seat]} ({plural(state.chips[seat], 'chip')})" for seat in short])
+    listed = all_of(
+        [NAME_CHIPS(name=names[seat], chips=CHIPS(count=state.chips[seat])) for seat in short]
+    )
     if short and state.options.game_end == "first-broke":
-        sentences.append(f"{listed} cannot pay the {STAKE}-chip stake for round {number}.")
+        sentences.append(CANNOT_PAY_ENDS(players=listed, stake=STAKE, round=number))
         return _end(state, list(seats), sentences)
     active = tuple(state.active[seat] and seat not in short for seat in seats)
     if short:
-        drops = "drops" if len(short) == 1 else "drop"
-        sentences.append(
-            f"{listed} cannot pay the {STAKE}-chip stake and {drops} out, keeping their chips."
-        )
+        sentences.append(DROPS_OUT(players=listed, stake=STAKE, count=len(short)))
     remaining = [seat for seat in seats if active[seat]]
     if len(remaining) < MIN_PLAYERS:
         state = evolve(state, active=active)
         if len(remaining) == 1:
-            sentences.append(f"{names[remaining[0]]} is the last player who can pay the stake.")
+            sentences.append(LAST_WHO_CAN_PAY(name=names[remaining[0]]))
         elif remaining:
             sentences.append(
-                f"Only {and_list([names[seat] for seat in remaining])} can still pay, and a deal "
-                f"needs {MIN_PLAYERS} players: the one with more chips wins."
+                ONLY_THEY_CAN_PAY(
+                    players=all_of([names[seat] for seat in remaining]), fewest=MIN_PLAYERS
+                )
             )
         else:
-            sentences.append(
-                "Nobody can pay the stake any more: of those who dropped out last, "
-                "the one with the most chips wins."
-            )
+            sentences.append(NOBODY_CAN_PAY())
         return _end(state, remaining or short, sentences)
     stakes = tuple(STAKE if active[seat] else 0 for seat in seats)
     trays = {name: state.trays[name] + bet * len(remaining) for name, bet in TRAY_STAKES.items()}
@@ -594,18 +680,22 @@ def _begin_round(state: State, number: int, sentences: list[str]) -> State:
         stakes=stakes,
         takings=(),
     )
-    who = (
-        "everyone stakes"
-        if all(active)
-        else f"{and_list([names[seat] for seat in remaining])} each stake"
-    )
     each, aside = deal_size(len(remaining))
-    sentences.append(
-        f"Round {number}: {who} {STAKE} chips; the trays hold {_trays_text(trays)}. "
-        f"Deal {each} cards each and set {aside} aside."
-    )
+    trays_held = _trays_text(trays)
+    if all(active):
+        begins = ROUND_BEGINS(round=number, stake=STAKE, trays=trays_held, each=each, aside=aside)
+    else:
+        begins = ROUND_BEGINS_FOR(
+            round=number,
+            players=all_of([names[seat] for seat in remaining]),
+            stake=STAKE,
+            trays=trays_held,
+            each=each,
+            aside=aside,
+        )
+    sentences.append(begins)
     sentences.append(_next_text(started))
-    return evolve(started, last_ruling=" ".join(sentences))
+    return evolve(started, last_ruling=together(sentences))
 
 
 def _finish_round(
@@ -615,16 +705,13 @@ def _finish_round(
     kept: tuple[Kept, ...],
     grand_opera: bool,
     summary: bool,
-    sentences: list[str],
+    sentences: list[Text],
     uncalled: tuple[Laid, ...],
 ) -> State:
     """Settle the round with the contract's order, out of the chips the seats hold."""
     names = state.players
-    noun = "point" if state.options.payout == "points" else "card"
-    reasons = [
-        f"{plural(count, noun)} in hand" if noun == "point" else plural(count, noun)
-        for count in left
-    ]
+    reason = POINTS_IN_HAND if state.options.payout == "points" else CARD_COUNT
+    reasons = [reason(count=count) for count in left]
     # The contract's order for the kept cards: seat by seat (as listed within a seat).
     in_seat_order = tuple(sorted(kept, key=lambda entry: entry.player))
     penalties: list[Penalty] = [(entry.player, entry.card, "kept") for entry in in_seat_order]
@@ -640,11 +727,14 @@ def _finish_round(
         takings = [taking for taking in state.takings if taking.seat == seat]
         stake = state.stakes[seat]
         changes.append(-stake + sum(taking.chips for taking in takings) + settled.chips[seat])
-        parts = [f"{MINUS}{stake} stake"] if stake else ["out of the game"]
-        parts += [f"+{taking.chips} {taking.tray} tray" for taking in takings]
+        parts = [STAKE_NOTE(stake=stake) if stake else OUT_OF_THE_GAME_NOTE()]
+        parts += [
+            TAKING_NOTE(chips=taking.chips, card=_TAKER_BY_NAME[taking.tray]) for taking in takings
+        ]
         parts += ledger.notes[seat]
-        notes.append("; ".join(parts))
+        notes.append(notes_line(parts))
     sentences.append(settled.explanation)
+    explanation = together(sentences)
     record = RoundRecord(
         number=state.round,
         first=state.first,
@@ -662,7 +752,7 @@ def _finish_round(
         chips=chips,
         trays=dict(settled.trays),
         notes=tuple(notes),
-        explanation=" ".join(sentences),
+        explanation=explanation,
     )
     settled_state = evolve(
         state,
@@ -676,17 +766,75 @@ def _finish_round(
         went_out=None,
         takings=(),
     )
-    return _begin_round(settled_state, state.round + 1, [record.explanation])
+    return _begin_round(settled_state, state.round + 1, [explanation])
 
 
 # --- Card by card ----------------------------------------------------------------------
 
+SAY_CALLED = phrase(
+    "yellow-dwarf.say-called",
+    "{card} is a taker card: say whether “who takes” was called (called true or false).",
+)
+CALLED_ONLY_TAKERS = phrase(
+    "yellow-dwarf.called-only-takers",
+    "“called” is only for the taker cards ({takers}); {card} is not one.",
+)
+CALLED_BOOL = phrase("yellow-dwarf.called-bool", "“called” must be true or false.")
+ALREADY_LAID = phrase("yellow-dwarf.already-laid", "{card} was already laid this round, by {name}.")
+ONLY_WITHOUT = phrase(
+    "yellow-dwarf.only-without",
+    "Every {rank} is laid this round, so {name} can only say “without {rank}”: "
+    "{card} cannot be laid.",
+)
+MUST_LAY = phrase(
+    "yellow-dwarf.must-lay",
+    "{name} must lay {a_rank} or say “without {rank}”: {card} is not {a_rank}.",
+)
+ALL_DEALT_LAID = phrase(
+    "yellow-dwarf.all-dealt-laid", "{name} has already laid all {each} cards dealt."
+)
+LAYS_AND_CALLS = counted(
+    "yellow-dwarf.lays-and-calls",
+    "{name} lays {card} and calls “who takes”: {name} takes the {tray} tray, {count} chip.",
+    "{name} lays {card} and calls “who takes”: {name} takes the {tray} tray, {count} chips.",
+)
+LAYS_WITHOUT_CALLING = phrase(
+    "yellow-dwarf.lays-without-calling",
+    "{name} lays {card} without calling “who takes”: the {tray} tray stays, and when the "
+    "round is settled {name} pays into it what it holds.",
+)
+LAYS = phrase("yellow-dwarf.lays", "{name} lays {card}.")
+GOES_OUT_GRAND_OPERA = phrase(
+    "yellow-dwarf.goes-out-grand-opera",
+    "{name} has laid every card and goes out: a Grand Opera, as nobody else laid a card.",
+)
+GOES_OUT = phrase("yellow-dwarf.goes-out", "{name} has laid every card and goes out.")
+AFTER_A_KING = phrase(
+    "yellow-dwarf.after-a-king", "After a king, {name} starts again with any card."
+)
+NO_RANK_TO_BE_WITHOUT = phrase(
+    "yellow-dwarf.no-rank-to-be-without",
+    "{name} has a free start and may lay any card: there is no rank to be without.",
+)
+NOT_THE_RANK_DUE = phrase(
+    "yellow-dwarf.not-the-rank-due",
+    "The rank due is {due}, not {said}: {name} may say “without {due}”.",
+)
+WITHOUT = phrase("yellow-dwarf.without", "{name}: without {rank}.")
+NOBODY_STARTS_AGAIN = phrase(
+    "yellow-dwarf.nobody-else-starts-again",
+    "Nobody else could lay {a_rank}: {name}, who laid the last card, starts again with any "
+    "card, as there is no rank after K.",
+)
+NOBODY_GOES_ON = phrase(
+    "yellow-dwarf.nobody-else-goes-on",
+    "Nobody else could lay {a_rank}: {name}, who laid the last card, goes on at {rank}.",
+)
+
 
 def _check_taker(card: PlayingCard, field: str) -> PlayingCard:
     if not is_taker(card):
-        raise IllegalAction(
-            f"{card} is not a taker card: only {and_list(list(TRAY_STAKES))} have a tray.", field
-        )
+        raise IllegalAction(NOT_A_TAKER(card=card, takers=takers_listed()), field)
     return card
 
 
@@ -694,20 +842,12 @@ def _check_called(card: PlayingCard, called: object) -> bool | None:
     """``called`` as the play carries it: true or false for a taker card, absent otherwise."""
     if called is None:
         if is_taker(card):
-            raise IllegalAction(
-                f"{card} is a taker card: say whether “who takes” was called "
-                "(called true or false).",
-                "called",
-            )
+            raise IllegalAction(SAY_CALLED(card=card), "called")
         return None
     if not is_taker(card):
-        raise IllegalAction(
-            f"“called” is only for the taker cards ({and_list(list(TRAY_STAKES))}); "
-            f"{card} is not one.",
-            "called",
-        )
+        raise IllegalAction(CALLED_ONLY_TAKERS(takers=takers_listed(), card=card), "called")
     if not isinstance(called, bool):
-        raise IllegalAction("“called” must be true or false.", "called")
+        raise IllegalAction(CALLED_BOOL(), "called")
     return called
 
 
@@ -719,33 +859,26 @@ def _apply_play(state: State, action: Play) -> State:
     card = action.card
     for earlier in state.laid:
         if earlier.card == card:
-            raise IllegalAction(
-                f"{card} was already laid this round, by {state.players[earlier.seat]}.", "card"
-            )
+            raise IllegalAction(ALREADY_LAID(card=card, name=state.players[earlier.seat]), "card")
     due = state.required
     if due is not None and not playable_cards(state):
-        raise IllegalAction(
-            f"Every {rank_name(due)} is laid this round, so {name} can only say "
-            f"“without {rank_name(due)}”: {card} cannot be laid.",
-            "card",
-        )
+        raise IllegalAction(ONLY_WITHOUT(rank=rank_words(due), name=name, card=card), "card")
     if due is not None and card.rank != due:
         raise IllegalAction(
-            f"{name} must lay {a_rank(due)} or say “without {rank_name(due)}”: "
-            f"{card} is not {a_rank(due)}.",
-            "card",
+            MUST_LAY(name=name, a_rank=a_rank(due), rank=rank_words(due), card=card), "card"
         )
     each = dealt(state)
     # A player goes out on the last card dealt, so this holds by itself; checked here all
     # the same, as the one place that says a hand cannot give more cards than were dealt.
     if state.laid_counts[seat] >= each:
-        raise IllegalAction(f"{name} has already laid all {each} cards dealt.", "card")
+        raise IllegalAction(ALL_DEALT_LAID(name=name, each=each), "card")
     # Asked last: a phone learns "called?" is needed only for a card that can be laid.
     called = _check_called(card, action.called)
     counts = list(state.laid_counts)
     counts[seat] += 1
     laid = evolve(state, laid=(*state.laid, Laid(seat, card, called)), laid_counts=tuple(counts))
     tray = str(card)
+    sentences: list[Text]
     if called:
         taken = state.trays[tray]
         chips = list(state.chips)
@@ -756,35 +889,26 @@ def _apply_play(state: State, action: Play) -> State:
             trays={**state.trays, tray: 0},
             takings=(*state.takings, Taking(seat, tray, taken)),
         )
-        sentences = [
-            f"{name} lays {card} and calls “who takes”: {name} takes the {TRAY_NAMES[tray]} "
-            f"tray, {plural(taken, 'chip')}."
-        ]
+        sentences = [LAYS_AND_CALLS(name=name, card=card, tray=TRAY_NAMES[tray], count=taken)]
     elif called is False:
-        sentences = [
-            f"{name} lays {card} without calling “who takes”: the {TRAY_NAMES[tray]} tray "
-            f"stays, and when the round is settled {name} pays into it what it holds."
-        ]
+        sentences = [LAYS_WITHOUT_CALLING(name=name, card=card, tray=TRAY_NAMES[tray])]
     else:
-        sentences = [f"{name} lays {card}."]
+        sentences = [LAYS(name=name, card=card)]
     if counts[seat] == each:
         out = evolve(laid, went_out=seat, turn=None, required=None)
         if is_grand_opera(out):
-            sentences.append(
-                f"{name} has laid every card and goes out: a Grand Opera, "
-                "as nobody else laid a card."
-            )
+            sentences.append(GOES_OUT_GRAND_OPERA(name=name))
         else:
-            sentences.append(f"{name} has laid every card and goes out.")
+            sentences.append(GOES_OUT(name=name))
         sentences.append(_next_text(out))
-        return evolve(out, last_ruling=" ".join(sentences))
+        return evolve(out, last_ruling=together(sentences))
     if card.rank == KING:
         going_on = evolve(laid, required=None)
-        sentences.append(f"After a king, {name} starts again with any card.")
+        sentences.append(AFTER_A_KING(name=name))
     else:
         going_on = evolve(laid, required=card.rank + 1)
         sentences.append(_next_text(going_on))
-    return evolve(going_on, last_ruling=" ".join(sentences))
+    return evolve(going_on, last_ruling=together(sentences))
 
 
 def _apply_without(state: State, action: Without) -> State:
@@ -794,44 +918,154 @@ def _apply_without(state: State, action: Without) -> State:
     name = state.players[seat]
     due = state.required
     if due is None:
-        raise IllegalAction(
-            f"{name} has a free start and may lay any card: there is no rank to be without.",
-            "type",
-        )
+        raise IllegalAction(NO_RANK_TO_BE_WITHOUT(name=name), "type")
     if action.rank is not None and action.rank != due:
         raise IllegalAction(
-            f"The rank due is {rank_name(due)}, not {rank_name(action.rank)}: "
-            f"{name} may say “without {rank_name(due)}”.",
+            NOT_THE_RANK_DUE(due=rank_words(due), said=rank_words(action.rank), name=name),
             "rank",
         )
-    sentences = [f"{name}: without {rank_name(due)}."]
+    sentences = [WITHOUT(name=name, rank=rank_words(due))]
     # Whoever lays a card holds the turn, so the last card's player is always known here.
     last = state.laid[-1].seat
     following = _next_active(state.active, seat)
     if following != last:
         passed = evolve(state, turn=following)
         sentences.append(_next_text(passed))
-        return evolve(passed, last_ruling=" ".join(sentences))
+        return evolve(passed, last_ruling=together(sentences))
     last_name = state.players[last]
-    nobody = f"Nobody else could lay {a_rank(due)}: {last_name}, who laid the last card,"
     if due == KING:
         back = evolve(state, turn=last, required=None)
-        sentences.append(f"{nobody} starts again with any card, as there is no rank after K.")
-        return evolve(back, last_ruling=" ".join(sentences))
+        sentences.append(NOBODY_STARTS_AGAIN(a_rank=a_rank(due), name=last_name))
+        return evolve(back, last_ruling=together(sentences))
     back = evolve(state, turn=last, required=due + 1)
-    sentences.append(f"{nobody} goes on at {rank_name(due + 1)}.")
+    sentences.append(NOBODY_GOES_ON(a_rank=a_rank(due), name=last_name, rank=rank_words(due + 1)))
     sentences.append(_next_text(back))
-    return evolve(back, last_ruling=" ".join(sentences))
+    return evolve(back, last_ruling=together(sentences))
 
 
 # --- The end of a round: reveal or summary ---------------------------------------------
 
+WENT_OUT_CANNOT_KEEP = phrase(
+    "yellow-dwarf.went-out-cannot-keep",
+    "{name} went out and holds no cards, so cannot keep {card}.",
+)
+OUT_HOLDS_NO_CARDS = phrase(
+    "yellow-dwarf.out-holds-no-cards", "{name} is out of the game and holds no cards."
+)
+LISTED_TWICE = phrase("yellow-dwarf.listed-twice", "{card} is listed twice in “{field}”.")
+LEFT_PER_SEAT_CARDS = phrase(
+    "yellow-dwarf.left-per-seat-cards",
+    "“left” lists the cards left of each of the {seats} seats, in seat order; {given} given.",
+)
+LEFT_PER_SEAT_POINTS = phrase(
+    "yellow-dwarf.left-per-seat-points",
+    "“left” lists the points left of each of the {seats} seats, in seat order; {given} given.",
+)
+WENT_OUT_NO_CARDS_LEFT = phrase(
+    "yellow-dwarf.went-out-no-cards-left", "{name} went out and has no cards left; {count} entered."
+)
+WENT_OUT_NO_POINTS_LEFT = phrase(
+    "yellow-dwarf.went-out-no-points-left",
+    "{name} went out and has no points left; {count} entered.",
+)
+OUT_NO_CARDS_LEFT = phrase(
+    "yellow-dwarf.out-no-cards-left",
+    "{name} is out of the game and has no cards left; {count} entered.",
+)
+OUT_NO_POINTS_LEFT = phrase(
+    "yellow-dwarf.out-no-points-left",
+    "{name} is out of the game and has no points left; {count} entered.",
+)
+FEWER_THAN_KEPT = counted(
+    "yellow-dwarf.fewer-than-kept",
+    "{name} has {count} card left, fewer than the {kept} taker cards listed as kept.",
+    "{name} has {count} cards left, fewer than the {kept} taker cards listed as kept.",
+)
+ENTER_POINTS_LEFT = phrase(
+    "yellow-dwarf.enter-points-left", "Enter each player's points left in hand, in seat order."
+)
+CARDS_LEFT_ENTERED = counted(
+    "yellow-dwarf.cards-left-entered",
+    "{name} has {count} card left ({each} dealt, {laid} laid); {entered} entered.",
+    "{name} has {count} cards left ({each} dealt, {laid} laid); {entered} entered.",
+)
+POINTS_LEFT_RANGE = counted(
+    "yellow-dwarf.points-left-range",
+    "{name} has {count} card left, worth {lowest} to {highest} points; {entered} entered.",
+    "{name} has {count} cards left, worth {lowest} to {highest} points; {entered} entered.",
+)
+POINTS_LEFT_RANGE_KEPT = counted(
+    "yellow-dwarf.points-left-range-kept",
+    "{name} has {count} card left, {kept} among them, worth {lowest} to {highest} points; "
+    "{entered} entered.",
+    "{name} has {count} cards left, {kept} among them, worth {lowest} to {highest} points; "
+    "{entered} entered.",
+)
+NOBODY_OUT_YET = phrase("yellow-dwarf.nobody-out-yet", "Nobody has gone out yet. {next}")
+LAID_IN_NO_HAND = phrase(
+    "yellow-dwarf.laid-in-no-hand", "{card} was laid this round, by {name}, so it is in no hand."
+)
+GRAND_OPERA_HOLDS_ALL = phrase(
+    "yellow-dwarf.grand-opera-holds-all",
+    "In a Grand Opera nobody else lays a card, so {name} still holds all {each} cards; "
+    "{entered} entered.",
+)
+GRAND_OPERA_HOLDS_ALL_POINTS = phrase(
+    "yellow-dwarf.grand-opera-holds-all-points",
+    "In a Grand Opera nobody else lays a card, so {name} still holds all {each} cards, "
+    "worth {each} to {most} points; {entered} entered.",
+)
+NOT_OUT_CARDS_LEFT = phrase(
+    "yellow-dwarf.not-out-cards-left",
+    "{name} did not go out, so has 1 to {most} cards left ({each} cards dealt); {entered} entered.",
+)
+NOT_OUT_POINTS_LEFT = phrase(
+    "yellow-dwarf.not-out-points-left",
+    "{name} did not go out, so has 1 to {most} points left ({each} cards dealt); "
+    "{entered} entered.",
+)
+KEEPS_WORTH_MORE = phrase(
+    "yellow-dwarf.keeps-worth-more",
+    "{name} keeps {kept}, worth {known} points, but has only {entered} points left.",
+)
+TAKER_CARD_COUNT = counted("yellow-dwarf.taker-cards", "{count} taker card", "{count} taker cards")
+KEEPS_MORE_THAN_LEFT = phrase(
+    "yellow-dwarf.keeps-more-than-left", "{name} keeps {takers} but has only {cards} left."
+)
+MORE_THAN_DEALT = phrase(
+    "yellow-dwarf.more-than-dealt",
+    "{name} would have held more than the {each} cards dealt: {cards} left and {takers} laid.",
+)
+SUMMARY_TOO_LATE = counted(
+    "yellow-dwarf.summary-too-late",
+    "A round summary comes instead of the round's cards, so before the first one; "
+    "round {round} already has {count} card laid.",
+    "A round summary comes instead of the round's cards, so before the first one; "
+    "round {round} already has {count} cards laid.",
+)
+OUT_CANNOT_GO_OUT = phrase(
+    "yellow-dwarf.out-cannot-go-out", "{name} is out of the game and cannot go out."
+)
+OUT_LAYS_NO_CARDS = phrase(
+    "yellow-dwarf.out-lays-no-cards", "{name} is out of the game and lays no cards."
+)
+GRAND_OPERA_ONLY_WINNER = phrase(
+    "yellow-dwarf.grand-opera-only-winner",
+    "In a Grand Opera only {winner} lays cards; {card} is listed as laid by {name}.",
+)
+PLAYED_AND_KEPT = phrase(
+    "yellow-dwarf.played-and-kept", "{card} is listed both in “played” and in “kept”."
+)
+CALLED_AND_TOOK = counted(
+    "yellow-dwarf.called-and-took",
+    "{name} called {card} “who takes” and took the {tray} tray, {count} chip.",
+    "{name} called {card} “who takes” and took the {tray} tray, {count} chips.",
+)
+
 
 def _seat_in_range(state: State, seat: int, field: str) -> None:
     if not 0 <= seat < len(state.players):
-        raise IllegalAction(
-            f"There is no player {seat}: players are 0 to {len(state.players) - 1}.", field
-        )
+        raise IllegalAction(NO_SUCH_PLAYER(seat=seat, highest=len(state.players) - 1), field)
 
 
 def _check_holder(state: State, seat: int, winner: int, card: PlayingCard, field: str) -> None:
@@ -839,13 +1073,13 @@ def _check_holder(state: State, seat: int, winner: int, card: PlayingCard, field
     _seat_in_range(state, seat, field)
     name = state.players[seat]
     if seat == winner:
-        raise IllegalAction(f"{name} went out and holds no cards, so cannot keep {card}.", field)
+        raise IllegalAction(WENT_OUT_CANNOT_KEEP(name=name, card=card), field)
     if not state.active[seat]:
-        raise IllegalAction(f"{name} is out of the game and holds no cards.", field)
+        raise IllegalAction(OUT_HOLDS_NO_CARDS(name=name), field)
 
 
 def _check_kept(
-    state: State, kept: Sequence[Kept], winner: int, taken: Mapping[PlayingCard, str]
+    state: State, kept: Sequence[Kept], winner: int, taken: Mapping[PlayingCard, Text]
 ) -> None:
     """Each kept card once, a taker card, in a hand that can hold it; ``taken``: cards
     that cannot be in a hand, with the sentence that says why."""
@@ -857,7 +1091,7 @@ def _check_kept(
         if entry.card in taken:
             raise IllegalAction(taken[entry.card], f"{field}.card")
         if entry.card in seen:
-            raise IllegalAction(f"{entry.card} is listed twice in “kept”.", f"{field}.card")
+            raise IllegalAction(LISTED_TWICE(card=entry.card, field="kept"), f"{field}.card")
         seen.add(entry.card)
 
 
@@ -868,26 +1102,20 @@ def _kept_by(kept: Sequence[Kept], seat: int) -> list[PlayingCard]:
 def _check_seat_count(state: State, left: Sequence[int]) -> None:
     seats = len(state.players)
     if len(left) != seats:
-        noun = "points" if state.options.payout == "points" else "cards"
-        raise IllegalAction(
-            f"“left” lists the {noun} left of each of the {seats} seats, in seat order; "
-            f"{len(left)} given.",
-            "left",
-        )
+        per_seat = LEFT_PER_SEAT_POINTS if state.options.payout == "points" else LEFT_PER_SEAT_CARDS
+        raise IllegalAction(per_seat(seats=seats, given=len(left)), "left")
 
 
 def _check_nothing_left(state: State, seat: int, count: int, winner: int) -> None:
     """The winner and a seat out of the game hold nothing."""
     name = state.players[seat]
-    noun = "points" if state.options.payout == "points" else "cards"
+    points = state.options.payout == "points"
     if seat == winner and count:
-        raise IllegalAction(
-            f"{name} went out and has no {noun} left; {count} entered.", f"left.{seat}"
-        )
+        went_out = WENT_OUT_NO_POINTS_LEFT if points else WENT_OUT_NO_CARDS_LEFT
+        raise IllegalAction(went_out(name=name, count=count), f"left.{seat}")
     if not state.active[seat] and count:
-        raise IllegalAction(
-            f"{name} is out of the game and has no {noun} left; {count} entered.", f"left.{seat}"
-        )
+        out = OUT_NO_POINTS_LEFT if points else OUT_NO_CARDS_LEFT
+        raise IllegalAction(out(name=name, count=count), f"left.{seat}")
 
 
 def _reveal_left(
@@ -902,13 +1130,11 @@ def _reveal_left(
         held = _kept_by(kept, seat)
         if len(held) > count:
             raise IllegalAction(
-                f"{state.players[seat]} has {plural(count, 'card')} left, fewer than the "
-                f"{len(held)} taker cards listed as kept.",
-                "kept",
+                FEWER_THAN_KEPT(name=state.players[seat], count=count, kept=len(held)), "kept"
             )
     if raw is None:
         if points:
-            raise IllegalAction("Enter each player's points left in hand, in seat order.", "left")
+            raise IllegalAction(ENTER_POINTS_LEFT(), "left")
         return counts
     _check_seat_count(state, raw)
     each = dealt(state)
@@ -920,8 +1146,13 @@ def _reveal_left(
         if not points:
             if entered != count:
                 raise IllegalAction(
-                    f"{name} has {plural(count, 'card')} left ({each} dealt, "
-                    f"{state.laid_counts[seat]} laid); {entered} entered.",
+                    CARDS_LEFT_ENTERED(
+                        name=name,
+                        count=count,
+                        each=each,
+                        laid=state.laid_counts[seat],
+                        entered=entered,
+                    ),
                     f"left.{seat}",
                 )
             continue
@@ -930,25 +1161,24 @@ def _reveal_left(
         lowest = known + (count - len(held))
         highest = known + MOST_POINTS * (count - len(held))
         if not lowest <= entered <= highest:
-            among = f", {and_list(held)} among them," if held else ","
-            raise IllegalAction(
-                f"{name} has {plural(count, 'card')} left{among} worth {lowest} to {highest} "
-                f"points; {entered} entered.",
-                f"left.{seat}",
-            )
+            values = {"lowest": lowest, "highest": highest, "entered": entered}
+            if held:
+                said = POINTS_LEFT_RANGE_KEPT(name=name, count=count, kept=all_of(held), **values)
+            else:
+                said = POINTS_LEFT_RANGE(name=name, count=count, **values)
+            raise IllegalAction(said, f"left.{seat}")
     return raw
 
 
 def _apply_reveal(state: State, action: Reveal) -> State:
     if state.finished:
-        raise IllegalAction("The game is over.", "type")
+        raise IllegalAction(GAME_OVER(), "type")
     winner = state.went_out
     if winner is None:
-        raise IllegalAction(f"Nobody has gone out yet. {_next_text(state)}", "type")
+        raise IllegalAction(NOBODY_OUT_YET(next=_next_text(state)), "type")
     names = state.players
     taken = {
-        laid.card: f"{laid.card} was laid this round, by {names[laid.seat]}, so it is in no hand."
-        for laid in state.laid
+        laid.card: LAID_IN_NO_HAND(card=laid.card, name=names[laid.seat]) for laid in state.laid
     }
     _check_kept(state, action.kept, winner, taken)
     left = _reveal_left(state, action.left, action.kept)
@@ -979,39 +1209,42 @@ def _summary_left(state: State, action: RoundSummary) -> None:
         field = f"left.{seat}"
         held = _kept_by(action.kept, seat)
         if action.grand_opera and not each <= entered <= most:
-            worth = f", worth {each} to {most} points" if points else ""
-            raise IllegalAction(
-                f"In a Grand Opera nobody else lays a card, so {name} still holds all "
-                f"{each} cards{worth}; {entered} entered.",
-                field,
-            )
+            if points:
+                holds = GRAND_OPERA_HOLDS_ALL_POINTS(
+                    name=name, each=each, most=most, entered=entered
+                )
+            else:
+                holds = GRAND_OPERA_HOLDS_ALL(name=name, each=each, entered=entered)
+            raise IllegalAction(holds, field)
         if not 1 <= entered <= most:
-            unit = "points" if points else "cards"
-            raise IllegalAction(
-                f"{name} did not go out, so has 1 to {most} {unit} left "
-                f"({each} cards dealt); {entered} entered.",
-                field,
-            )
+            not_out = NOT_OUT_POINTS_LEFT if points else NOT_OUT_CARDS_LEFT
+            raise IllegalAction(not_out(name=name, most=most, each=each, entered=entered), field)
         if points:
             known = sum(card_points(card) for card in held)
             if entered < known:
                 raise IllegalAction(
-                    f"{name} keeps {and_list(held)}, worth {known} "
-                    f"points, but has only {entered} points left.",
+                    KEEPS_WORTH_MORE(name=name, kept=all_of(held), known=known, entered=entered),
                     field,
                 )
             continue
         if len(held) > entered:
             raise IllegalAction(
-                f"{name} keeps {plural(len(held), 'taker card')} but has only "
-                f"{plural(entered, 'card')} left.",
+                KEEPS_MORE_THAN_LEFT(
+                    name=name,
+                    takers=TAKER_CARD_COUNT(count=len(held)),
+                    cards=CARD_COUNT(count=entered),
+                ),
                 field,
             )
         laid = sum(1 for entry in action.played if entry.player == seat)
         if entered + laid > each:
             raise IllegalAction(
-                f"{name} would have held more than the {each} cards dealt: "
-                f"{plural(entered, 'card')} left and {plural(laid, 'taker card')} laid.",
+                MORE_THAN_DEALT(
+                    name=name,
+                    each=each,
+                    cards=CARD_COUNT(count=entered),
+                    takers=TAKER_CARD_COUNT(count=laid),
+                ),
                 field,
             )
 
@@ -1019,41 +1252,36 @@ def _summary_left(state: State, action: RoundSummary) -> None:
 def _apply_summary(state: State, action: RoundSummary) -> State:
     _refuse_unless_play(state, "type")
     if state.laid:
-        raise IllegalAction(
-            "A round summary comes instead of the round's cards, so before the first one; "
-            f"round {state.round} already has {plural(len(state.laid), 'card')} laid.",
-            "type",
-        )
+        raise IllegalAction(SUMMARY_TOO_LATE(round=state.round, count=len(state.laid)), "type")
     names = state.players
     winner = action.winner
     _seat_in_range(state, winner, "winner")
     if not state.active[winner]:
-        raise IllegalAction(f"{names[winner]} is out of the game and cannot go out.", "winner")
-    taken: dict[PlayingCard, str] = {}
+        raise IllegalAction(OUT_CANNOT_GO_OUT(name=names[winner]), "winner")
+    taken: dict[PlayingCard, Text] = {}
     for index, entry in enumerate(action.played):
         field = f"played.{index}"
         _seat_in_range(state, entry.player, f"{field}.player")
         if not state.active[entry.player]:
-            raise IllegalAction(
-                f"{names[entry.player]} is out of the game and lays no cards.", f"{field}.player"
-            )
+            raise IllegalAction(OUT_LAYS_NO_CARDS(name=names[entry.player]), f"{field}.player")
         if action.grand_opera and entry.player != winner:
             raise IllegalAction(
-                f"In a Grand Opera only {names[winner]} lays cards; {entry.card} is listed as "
-                f"laid by {names[entry.player]}.",
+                GRAND_OPERA_ONLY_WINNER(
+                    winner=names[winner], card=entry.card, name=names[entry.player]
+                ),
                 f"{field}.player",
             )
         _check_taker(entry.card, f"{field}.card")
         if entry.card in taken:
-            raise IllegalAction(f"{entry.card} is listed twice in “played”.", f"{field}.card")
-        taken[entry.card] = f"{entry.card} is listed both in “played” and in “kept”."
+            raise IllegalAction(LISTED_TWICE(card=entry.card, field="played"), f"{field}.card")
+        taken[entry.card] = PLAYED_AND_KEPT(card=entry.card)
     _check_kept(state, action.kept, winner, taken)
     # The cards left come last: their bounds depend on the taker cards laid and kept.
     _summary_left(state, action)
     chips = list(state.chips)
     trays = dict(state.trays)
     takings = list(state.takings)
-    sentences = []
+    sentences: list[Text] = []
     for entry in action.played:
         if not entry.called:
             continue
@@ -1063,8 +1291,9 @@ def _apply_summary(state: State, action: RoundSummary) -> State:
         trays[tray] = 0
         takings.append(Taking(entry.player, tray, collected))
         sentences.append(
-            f"{names[entry.player]} called {entry.card} “who takes” and took the "
-            f"{TRAY_NAMES[tray]} tray, {plural(collected, 'chip')}."
+            CALLED_AND_TOOK(
+                name=names[entry.player], card=entry.card, tray=TRAY_NAMES[tray], count=collected
+            )
         )
     collected_state = evolve(state, chips=tuple(chips), trays=trays, takings=tuple(takings))
     uncalled = tuple(
@@ -1085,6 +1314,22 @@ def _apply_summary(state: State, action: RoundSummary) -> State:
 # --- JSON ------------------------------------------------------------------------------
 
 _RANKS_BY_NAME = {rank_name(rank): rank for rank in range(ACE, KING + 1)}
+RANK_SAID_WITHOUT = phrase(
+    "yellow-dwarf.rank-said-without", "“rank” is the rank said without: A, 2 to 10, J, Q or K."
+)
+NUMBER_PER_SEAT = phrase(
+    "yellow-dwarf.number-per-seat", "“{field}” must list a whole number for each seat."
+)
+SEAT_ENTRY = phrase("yellow-dwarf.seat-entry", "Seat {seat}'s entry in “{field}”")
+SAY_WHETHER_CALLED = phrase(
+    "yellow-dwarf.say-whether-called",
+    "Say whether {card} was called “who takes”: called must be true or false.",
+)
+
+
+def rank_shown(name: str) -> Text | str:
+    """A rank written by name ("J", as the API writes it) in the reader's letters ("V")."""
+    return rank_words(_RANKS_BY_NAME[name])
 
 
 def _parse_rank(raw: object) -> int | None:
@@ -1094,14 +1339,14 @@ def _parse_rank(raw: object) -> int | None:
         return raw
     if isinstance(raw, str) and raw.strip().upper() in _RANKS_BY_NAME:
         return _RANKS_BY_NAME[raw.strip().upper()]
-    raise IllegalAction("“rank” is the rank said without: A, 2 to 10, J, Q or K.", "rank")
+    raise IllegalAction(RANK_SAID_WITHOUT(), "rank")
 
 
 def _parse_numbers(raw: object, field: str) -> tuple[int, ...]:
     if not isinstance(raw, list | tuple):
-        raise IllegalAction(f"“{field}” must list a whole number for each seat.", field)
+        raise IllegalAction(NUMBER_PER_SEAT(field=field), field)
     return tuple(
-        parse_whole_number(value, f"Seat {seat}'s entry in “{field}”", f"{field}.{seat}")
+        parse_whole_number(value, SEAT_ENTRY(seat=seat, field=field), f"{field}.{seat}")
         for seat, value in enumerate(raw)
     )
 
@@ -1112,12 +1357,15 @@ def _entries(
     if raw is None:
         return []
     if not isinstance(raw, list | tuple):
-        raise IllegalAction(f"“{field}” must be a list of {shape}.", field)
+        raise IllegalAction(MUST_BE_LIST(field=field, shape=shape), field)
     entries: list[Mapping[str, object]] = []
     for index, entry in enumerate(raw):
         if not isinstance(entry, Mapping):
-            raise IllegalAction(f"Entry {index} of “{field}” must be {shape}.", f"{field}.{index}")
-        check_known_fields(entry, keys, f"Entry {index} of “{field}”", f"{field}.{index}")
+            raise IllegalAction(
+                ENTRY_MUST_BE(index=index, field=field, shape=shape), f"{field}.{index}"
+            )
+        label = ENTRY_LABEL(index=index, field=field)
+        check_known_fields(entry, keys, label, f"{field}.{index}")
         entries.append(entry)
     return entries
 
@@ -1128,7 +1376,7 @@ def _parse_kept(raw: object) -> tuple[Kept, ...]:
         _entries(raw, "kept", frozenset({"player", "card"}), "{player, card}")
     ):
         field = f"kept.{index}"
-        player = parse_whole_number(entry.get("player"), "The player", f"{field}.player")
+        player = parse_whole_number(entry.get("player"), THE_PLAYER(), f"{field}.player")
         card = parse_playing_card(entry.get("card"), f"{field}.card")
         kept.append(Kept(player, _check_taker(card, f"{field}.card")))
     return tuple(kept)
@@ -1139,21 +1387,18 @@ def _parse_played(raw: object) -> tuple[Played, ...]:
     keys = frozenset({"player", "card", "called"})
     for index, entry in enumerate(_entries(raw, "played", keys, "{player, card, called}")):
         field = f"played.{index}"
-        player = parse_whole_number(entry.get("player"), "The player", f"{field}.player")
+        player = parse_whole_number(entry.get("player"), THE_PLAYER(), f"{field}.player")
         card = _check_taker(parse_playing_card(entry.get("card"), f"{field}.card"), f"{field}.card")
         called = entry.get("called")
         if not isinstance(called, bool):
-            raise IllegalAction(
-                f"Say whether {card} was called “who takes”: called must be true or false.",
-                f"{field}.called",
-            )
+            raise IllegalAction(SAY_WHETHER_CALLED(card=card), f"{field}.called")
         played.append(Played(player, card, called))
     return tuple(played)
 
 
 def _check_grand_opera(raw: object) -> bool:
     if not isinstance(raw, bool):
-        raise IllegalAction("“grand_opera” must be true or false.", "grand_opera")
+        raise IllegalAction(GRAND_OPERA_BOOL(), "grand_opera")
     return raw
 
 
@@ -1163,20 +1408,45 @@ ACTIONS: ActionSet[Action] = ActionSet(Action)
 # --- The game ----------------------------------------------------------------------------
 
 
-def _describe_play(play: Play) -> str:
+LOG_CALLED = phrase("yellow-dwarf.log-called", "{card}, called")
+LOG_NOT_CALLED = phrase("yellow-dwarf.log-not-called", "{card}, not called")
+LOG_WITHOUT = phrase("yellow-dwarf.log-without", "without")
+LOG_WITHOUT_RANK = phrase("yellow-dwarf.log-without-rank", "without {rank}")
+LOG_REVEAL = phrase("yellow-dwarf.log-reveal", "reveal")
+LOG_SUMMARY = phrase("yellow-dwarf.log-summary", "round summary: seat {seat} went out")
+LOG_SUMMARY_GRAND_OPERA = phrase(
+    "yellow-dwarf.log-summary-grand-opera", "round summary: seat {seat} went out, Grand Opera"
+)
+
+
+def _describe_play(play: Play) -> Text:
     if play.called is None:
-        return str(play.card)
-    return f"{play.card}, {'called' if play.called else 'not called'}"
+        return play.card.said()
+    return (LOG_CALLED if play.called else LOG_NOT_CALLED)(card=play.card)
 
 
-def _describe_without(without: Without) -> str:
-    return "without" if without.rank is None else f"without {rank_name(without.rank)}"
+def _describe_without(without: Without) -> Text:
+    if without.rank is None:
+        return LOG_WITHOUT()
+    return LOG_WITHOUT_RANK(rank=rank_words(without.rank))
 
 
-def _describe_summary(summary: RoundSummary) -> str:
-    grand = ", Grand Opera" if summary.grand_opera else ""
-    return f"round summary: seat {summary.winner + 1} went out{grand}"
+def _describe_summary(summary: RoundSummary) -> Text:
+    said = LOG_SUMMARY_GRAND_OPERA if summary.grand_opera else LOG_SUMMARY
+    return said(seat=summary.winner + 1)
 
+
+TITLE = phrase("yellow-dwarf.title", "Yellow Dwarf")()
+STARTING_CHIPS_LABEL = phrase("yellow-dwarf.option-starting-chips", "Chips each at the start")()
+STARTING_CHIPS_HELP = phrase(
+    "yellow-dwarf.option-starting-chips-help",
+    "Every player starts with this many chips and stakes {stake} a round.",
+)(stake=STAKE)
+# An option's summary keeps "{}" for the value (the new-session page puts it there): the
+# phrase is said with "{}" as its value.
+STARTING_CHIPS_SUMMARY = phrase("yellow-dwarf.option-starting-chips-summary", "{value} chips each")(
+    value="{}"
+)
 
 # The rank a "without" may name.
 RANKS = Listed("ranks", str, "The ranks accepted (Yellow Dwarf's “without”).")
@@ -1191,44 +1461,59 @@ class YellowDwarf(Engine[State, Action]):
     """
 
     slug = "yellow-dwarf"
-    title = "Yellow Dwarf"
+    title = TITLE
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options = (
         OptionSpec(
             "starting_chips",
-            "Chips each at the start",
+            STARTING_CHIPS_LABEL,
             "int",
             50,
-            help=f"Every player starts with this many chips and stakes {STAKE} a round.",
+            help=STARTING_CHIPS_HELP,
             minimum=STAKE,
             maximum=10000,
-            summary="{} chips each",
+            summary=STARTING_CHIPS_SUMMARY,
         ),
         OptionSpec(
             "payout",
-            "The winner of a round is paid",
+            phrase("yellow-dwarf.option-payout", "The winner of a round is paid")(),
             "choice",
             "cards",
-            help="One chip per card left in each hand, or the points of those cards "
-            "(ace 1, 2 to 10 their number, jack, queen and king 10).",
-            choices=(("cards", "1 chip per card left"), ("points", "the points left in hand")),
-            summary="winner paid {}",
+            help=phrase(
+                "yellow-dwarf.option-payout-help",
+                "One chip per card left in each hand, or the points of those cards "
+                "(ace 1, 2 to 10 their number, jack, queen and king 10).",
+            )(),
+            choices=(
+                ("cards", phrase("yellow-dwarf.payout-cards", "1 chip per card left")()),
+                ("points", phrase("yellow-dwarf.payout-points", "the points left in hand")()),
+            ),
+            summary=phrase("yellow-dwarf.option-payout-summary", "winner paid {value}")(value="{}"),
         ),
         OptionSpec(
             "game_end",
-            "The game ends",
+            phrase("yellow-dwarf.option-game-end", "The game ends")(),
             "choice",
             "first-broke",
-            help=f"When a player cannot pay the {STAKE}-chip stake and the most chips wins; "
-            "or the variant: who cannot pay drops out, and play goes on until one player "
-            f"can pay; as a deal needs {MIN_PLAYERS} players, it also ends when only 2 can "
-            "pay, and the one with more chips wins.",
+            help=phrase(
+                "yellow-dwarf.option-game-end-help",
+                "When a player cannot pay the {stake}-chip stake and the most chips wins; "
+                "or the variant: who cannot pay drops out, and play goes on until one player "
+                "can pay; as a deal needs {fewest} players, it also ends when only 2 can "
+                "pay, and the one with more chips wins.",
+            )(stake=STAKE, fewest=MIN_PLAYERS),
             choices=(
-                ("first-broke", "when a player cannot pay the stake"),
-                ("last-standing", "when only one player can pay"),
+                (
+                    "first-broke",
+                    phrase("yellow-dwarf.ends-first-broke", "when a player cannot pay the stake")(),
+                ),
+                (
+                    "last-standing",
+                    phrase("yellow-dwarf.ends-last-standing", "when only one player can pay")(),
+                ),
             ),
-            summary="ends {}",
+            summary=phrase("yellow-dwarf.option-game-end-summary", "ends {value}")(value="{}"),
         ),
     )
     actions = ACTIONS
@@ -1244,7 +1529,7 @@ class YellowDwarf(Engine[State, Action]):
     def first_state(self, players: tuple[str, ...], options: Mapping[str, OptionValue]) -> State:
         seats = len(players)
         each = parse_whole_number(
-            options["starting_chips"], "Chips each at the start", "options.starting_chips"
+            options["starting_chips"], STARTING_CHIPS_LABEL, "options.starting_chips"
         )
         chosen = Options(
             starting_chips=each,

@@ -20,14 +20,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from scorekeeper.games.base import (
-    MINUS,
     IllegalAction,
-    and_list,
     check_known_fields,
     parse_whole_number,
-    plural,
 )
 from scorekeeper.games.cards import STANDARD_52, PlayingCard, parse_playing_card
+from scorekeeper.games.words import Text, all_of, counted, phrase
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -35,12 +33,14 @@ MAX_PLAYERS = 8
 DECK: tuple[PlayingCard, ...] = STANDARD_52
 # The five trays, in the order of the board, with each player's stake per round.
 TRAY_STAKES: dict[str, int] = {"10D": 1, "JC": 2, "QS": 3, "KH": 4, "7D": 5}
-TRAY_NAMES: dict[str, str] = {
-    "10D": "10 of Diamonds",
-    "JC": "Jack of Clubs",
-    "QS": "Queen of Spades",
-    "KH": "King of Hearts",
-    "7D": "7 of Diamonds (the Yellow Dwarf)",
+# Each tray as the board names it (the French board: « le dix de carreau » … « le Nain
+# Jaune »).
+TRAY_NAMES: dict[str, Text] = {
+    "10D": phrase("yellow-dwarf.tray-10d", "10 of Diamonds")(),
+    "JC": phrase("yellow-dwarf.tray-jc", "Jack of Clubs")(),
+    "QS": phrase("yellow-dwarf.tray-qs", "Queen of Spades")(),
+    "KH": phrase("yellow-dwarf.tray-kh", "King of Hearts")(),
+    "7D": phrase("yellow-dwarf.tray-7d", "7 of Diamonds (the Yellow Dwarf)")(),
 }
 Payout = Literal["cards", "points"]
 GameEnd = Literal["first-broke", "last-standing"]
@@ -66,6 +66,129 @@ TAKER_CARDS: tuple[PlayingCard, ...] = tuple(
 )
 
 
+# --- What the settlement says ---------------------------------------------------------
+
+CHIPS = counted("yellow-dwarf.chips", "{count} chip", "{count} chips")
+CARDS = counted("yellow-dwarf.cards", "{count} card", "{count} cards")
+POINTS_IN_HAND = counted(
+    "yellow-dwarf.points-in-hand", "{count} point in hand", "{count} points in hand"
+)
+# The judge contract's wording, "1 points" included (its explanations do not change): the
+# same words for one and for more in English, a language's own plural in the others.
+CONTRACT_POINTS = counted(
+    "yellow-dwarf.contract-points-in-hand", "{count} points in hand", "{count} points in hand"
+)
+PLAYER = phrase("yellow-dwarf.player", "player {seat}")
+PLAYER_OPENING = phrase("yellow-dwarf.player-opening", "Player {seat}")
+SENTENCES = phrase("yellow-dwarf.sentences", "{first} {second}")
+NOTES = phrase("yellow-dwarf.notes", "{first}; {second}")
+GRAND_OPERA_TAKES = phrase(
+    "yellow-dwarf.grand-opera-takes", "Grand Opera: {winner} takes all five trays ({chips} chips)."
+)
+GRAND_OPERA_NOTE = phrase("yellow-dwarf.grand-opera-note", "+{chips} Grand Opera")
+PAYS = phrase("yellow-dwarf.pays", "{player} pays {due} ({reason})")
+PAYS_ONLY = phrase("yellow-dwarf.pays-only", "{player} can pay only {paid} of {due} ({reason})")
+PAID_NOTE = phrase("yellow-dwarf.paid-note", "\u2212{paid} to {winner} ({reason})")
+PAID_SHORT_NOTE = phrase(
+    "yellow-dwarf.paid-short-note", "\u2212{paid} of {due} owed to {winner} ({reason})"
+)
+WENT_OUT_PAID = phrase("yellow-dwarf.went-out-paid", "{winner} went out: {payments}.")
+WENT_OUT_NOTE = phrase("yellow-dwarf.went-out-note", "+{chips} went out")
+NOBODY_OWES = phrase("yellow-dwarf.nobody-owes", "{winner} went out and nobody owes anything.")
+KEPT_PAYS = phrase(
+    "yellow-dwarf.kept-pays-tray",
+    "{player} kept {card}: pays the {tray} tray what it holds, {due}.",
+)
+UNCALLED_PAYS = phrase(
+    "yellow-dwarf.uncalled-pays-tray",
+    "{player} played without calling {card}: pays the {tray} tray what it holds, {due}.",
+)
+KEPT_OWES = phrase(
+    "yellow-dwarf.kept-owes-tray",
+    "{player} kept {card}: owes the {tray} tray what it holds, {due}, but can pay only {paid}.",
+)
+UNCALLED_OWES = phrase(
+    "yellow-dwarf.uncalled-owes-tray",
+    "{player} played without calling {card}: owes the {tray} tray what it holds, {due}, "
+    "but can pay only {paid}.",
+)
+KEPT_NOTE = phrase("yellow-dwarf.kept-note", "\u2212{paid} to the {tray} tray (kept {card})")
+KEPT_SHORT_NOTE = phrase(
+    "yellow-dwarf.kept-short-note", "\u2212{paid} of {due} owed to the {tray} tray (kept {card})"
+)
+UNCALLED_NOTE = phrase(
+    "yellow-dwarf.uncalled-note",
+    "\u2212{paid} to the {tray} tray (played without calling {card})",
+)
+UNCALLED_SHORT_NOTE = phrase(
+    "yellow-dwarf.uncalled-short-note",
+    "\u2212{paid} of {due} owed to the {tray} tray (played without calling {card})",
+)
+DEALS_TO = phrase(
+    "yellow-dwarf.deals-to", "Yellow Dwarf deals to {fewest} to {most} players, not {count}."
+)
+TRAYS_MAP = phrase(
+    "yellow-dwarf.trays-map",
+    "“trays” must map each taker card (10D, JC, QS, KH, 7D) to its chips.",
+)
+NO_SUCH_TRAY = phrase(
+    "yellow-dwarf.no-such-tray", "There is no {given} tray: the trays are {trays}."
+)
+TRAY_MISSING = phrase("yellow-dwarf.tray-missing", "The {tray} tray ({card}) is missing.")
+TRAY_LABEL = phrase("yellow-dwarf.tray-label", "The {card} tray")
+TRAY_NEGATIVE = phrase(
+    "yellow-dwarf.tray-negative", "The {card} tray cannot hold fewer than 0 chips."
+)
+HANDS_LIST = phrase(
+    "yellow-dwarf.hands-list", "“hands” must list each player's cards left, in seat order."
+)
+HANDS_COUNT = phrase(
+    "yellow-dwarf.hands-count", "Yellow Dwarf is played by {fewest} to {most}; “hands” has {count}."
+)
+MUST_BE_LIST = phrase("yellow-dwarf.must-be-list", "“{field}” must be a list of {shape}.")
+ENTRY_MUST_BE = phrase("yellow-dwarf.entry-must-be", "Entry {index} of “{field}” must be {shape}.")
+ENTRY_LABEL = phrase("yellow-dwarf.entry-label", "Entry {index} of “{field}”")
+THE_PLAYER = phrase("yellow-dwarf.the-player", "The player")
+THE_WINNER = phrase("yellow-dwarf.the-winner", "The winner")
+NO_SUCH_PLAYER = phrase(
+    "yellow-dwarf.no-such-player", "There is no player {seat}: players are 0 to {highest}."
+)
+NOT_A_TAKER = phrase(
+    "yellow-dwarf.not-a-taker", "{card} is not a taker card: only {takers} have a tray."
+)
+IN_HAND = phrase("yellow-dwarf.in-hand", "player {seat}'s hand")
+IN_THE_CARDS_PLAYED = phrase("yellow-dwarf.in-the-cards-played", "the cards played")
+TWICE = phrase("yellow-dwarf.card-in-two-places", "{card} is both in {first} and in {second}.")
+WINNER_HAND_NOT_EMPTY = counted(
+    "yellow-dwarf.winner-hand-not-empty",
+    "Player {seat} went out, so their hand must be empty; it lists {count} card.",
+    "Player {seat} went out, so their hand must be empty; it lists {count} cards.",
+)
+GRAND_OPERA_BOOL = phrase("yellow-dwarf.grand-opera-bool", "“grand_opera” must be true or false.")
+PAYOUT_CHOICE = phrase("yellow-dwarf.payout-choice", "“payout” must be “cards” or “points”.")
+
+
+def together(said: Sequence[Text]) -> Text:
+    """Sentences said one after the other (at least one)."""
+    whole = said[0]
+    for following in said[1:]:
+        whole = SENTENCES(first=whole, second=following)
+    return whole
+
+
+def notes_line(said: Sequence[Text]) -> Text:
+    """A score row's short notes, one after the other (at least one)."""
+    whole = said[0]
+    for following in said[1:]:
+        whole = NOTES(first=whole, second=following)
+    return whole
+
+
+def takers_listed() -> object:
+    """The taker cards, as a sentence lists them ("10D, JC, QS, KH and 7D")."""
+    return all_of(TAKER_CARDS)
+
+
 def card_points(card: PlayingCard) -> int:
     """The points variant: ace 1, 2 to 10 their number, jack, queen and king 10."""
     return min(card.rank, MOST_POINTS)
@@ -80,8 +203,7 @@ def deal_size(players: int) -> tuple[int, int]:
     """Cards dealt to each of ``players`` and cards set aside (the sheet's table)."""
     if players not in _DEALS:
         raise IllegalAction(
-            f"Yellow Dwarf deals to {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}.",
-            "players",
+            DEALS_TO(fewest=MIN_PLAYERS, most=MAX_PLAYERS, count=players), "players"
         )
     return _DEALS[players]
 
@@ -91,10 +213,21 @@ def rank_name(rank: int) -> str:
     return {ACE: "A", 11: "J", 12: "Q", KING: "K"}.get(rank, str(rank))
 
 
-def a_rank(rank: int) -> str:
+# A rank with its article, by rank: a face has its own (French "une D", "un R").
+_A_RANK = {
+    ACE: phrase("yellow-dwarf.an-ace", "an A"),
+    8: phrase("yellow-dwarf.an-eight", "an 8"),
+    11: phrase("yellow-dwarf.a-jack", "a J"),
+    12: phrase("yellow-dwarf.a-queen", "a Q"),
+    KING: phrase("yellow-dwarf.a-king", "a K"),
+}
+A_NUMBER = phrase("yellow-dwarf.a-number", "a {rank}")
+
+
+def a_rank(rank: int) -> Text:
     """The rank with its article, as said aloud: "an A", "an 8", "a 6", "a J"."""
-    name = rank_name(rank)
-    return f"an {name}" if rank in (ACE, 8) else f"a {name}"
+    said = _A_RANK.get(rank)
+    return A_NUMBER(rank=rank) if said is None else said()
 
 
 @dataclass(frozen=True)
@@ -103,7 +236,7 @@ class Settlement:
 
     chips: tuple[int, ...]
     trays: dict[str, int]
-    explanation: str
+    explanation: Text
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -114,8 +247,13 @@ class Settlement:
 
 
 # A taker card that pays into its tray: who pays, the card, and why ("kept" or
-# "played without calling"), worded to follow the player's name.
+# "played without calling").
 Penalty = tuple[int, PlayingCard, str]
+# What a penalty says, by its why: paid in full, paid in part, its notes in full and in part.
+_PENALTY_WORDS = {
+    "kept": (KEPT_PAYS, KEPT_OWES, KEPT_NOTE, KEPT_SHORT_NOTE),
+    "played without calling": (UNCALLED_PAYS, UNCALLED_OWES, UNCALLED_NOTE, UNCALLED_SHORT_NOTE),
+}
 
 
 @dataclass(frozen=True)
@@ -123,18 +261,18 @@ class _Ledger:
     """A settled round: the contract's Settlement and, per seat, short notes for a score row."""
 
     settlement: Settlement
-    notes: tuple[tuple[str, ...], ...]
+    notes: tuple[tuple[Text, ...], ...]
 
 
 def settle_core(
     winner: int,
     owed: Sequence[int],
-    reasons: Sequence[str],
+    reasons: Sequence[Text],
     penalties: Sequence[Penalty],
     trays: Mapping[str, int],
     grand_opera: bool,
-    names: Sequence[str],
-    openers: Sequence[str],
+    names: Sequence[str | Text],
+    openers: Sequence[str | Text],
     held: Sequence[int] | None = None,
 ) -> _Ledger:
     """The settling order both the judge contract and the session use.
@@ -148,9 +286,9 @@ def settle_core(
     (the stateless contract).
     """
     chips = [0] * len(owed)
-    notes: list[list[str]] = [[] for _ in owed]
+    notes: list[list[Text]] = [[] for _ in owed]
     after = dict(trays)
-    sentences = []
+    said: list[Text] = []
 
     def payable(seat: int, due: int) -> int:
         if held is None:
@@ -161,9 +299,9 @@ def settle_core(
         total = sum(after.values())
         chips[winner] += total
         after = dict.fromkeys(after, 0)
-        sentences.append(f"Grand Opera: {names[winner]} takes all five trays ({total} chips).")
-        notes[winner].append(f"+{total} Grand Opera")
-    payments = []
+        said.append(GRAND_OPERA_TAKES(winner=names[winner], chips=total))
+        notes[winner].append(GRAND_OPERA_NOTE(chips=total))
+    payments: list[Text] = []
     received = 0
     for other, due in enumerate(owed):
         if other == winner or not due:
@@ -172,70 +310,69 @@ def settle_core(
         chips[other] -= paid
         chips[winner] += paid
         received += paid
+        reason = reasons[other]
         if paid == due:
-            payments.append(f"{names[other]} pays {due} ({reasons[other]})")
+            payments.append(PAYS(player=names[other], due=due, reason=reason))
+            note = PAID_NOTE(paid=paid, winner=names[winner], reason=reason)
         else:
-            payments.append(f"{names[other]} can pay only {paid} of {due} ({reasons[other]})")
-        short = "" if paid == due else f" of {due} owed"
-        notes[other].append(f"{MINUS}{paid}{short} to {names[winner]} ({reasons[other]})")
+            payments.append(PAYS_ONLY(player=names[other], paid=paid, due=due, reason=reason))
+            note = PAID_SHORT_NOTE(paid=paid, due=due, winner=names[winner], reason=reason)
+        notes[other].append(note)
     if payments:
-        sentences.append(f"{openers[winner]} went out: {and_list(payments)}.")
-        notes[winner].append(f"+{received} went out")
+        said.append(WENT_OUT_PAID(winner=openers[winner], payments=all_of(payments)))
+        notes[winner].append(WENT_OUT_NOTE(chips=received))
     for other, card, how in penalties:
         tray = str(card)
         doubled = after[tray]
         paid = payable(other, doubled)
         chips[other] -= paid
         after[tray] += paid
-        what = f"{openers[other]} {how} {card}: "
+        pays, owes, note_paid, note_short = _PENALTY_WORDS[how]
         if paid == doubled:
-            sentences.append(f"{what}pays the {TRAY_NAMES[tray]} tray what it holds, {doubled}.")
+            said.append(pays(player=openers[other], card=card, tray=TRAY_NAMES[tray], due=doubled))
+            notes[other].append(note_paid(paid=paid, tray=card, card=card))
         else:
-            sentences.append(
-                f"{what}owes the {TRAY_NAMES[tray]} tray what it holds, {doubled}, "
-                f"but can pay only {paid}."
+            said.append(
+                owes(
+                    player=openers[other], card=card, tray=TRAY_NAMES[tray], due=doubled, paid=paid
+                )
             )
-        short = "" if paid == doubled else f" of {doubled} owed"
-        notes[other].append(f"{MINUS}{paid}{short} to the {tray} tray ({how} {card})")
-    if not sentences:
-        sentences.append(f"{openers[winner]} went out and nobody owes anything.")
+            notes[other].append(note_short(paid=paid, due=doubled, tray=card, card=card))
+    if not said:
+        said.append(NOBODY_OWES(winner=openers[winner]))
     return _Ledger(
-        Settlement(tuple(chips), after, " ".join(sentences)),
+        Settlement(tuple(chips), after, together(said)),
         tuple(tuple(seat_notes) for seat_notes in notes),
     )
 
 
 def _trays(raw: object) -> dict[str, int]:
     if not isinstance(raw, Mapping):
-        raise IllegalAction(
-            "“trays” must map each taker card (10D, JC, QS, KH, 7D) to its chips.", "trays"
-        )
+        raise IllegalAction(TRAYS_MAP(), "trays")
     trays: dict[str, int] = {}
     for key in raw:
         if str(key) not in TRAY_STAKES:
             raise IllegalAction(
-                f"There is no {str(key)[:20]!r} tray: the trays are {and_list(list(TRAY_STAKES))}.",
+                NO_SUCH_TRAY(given=repr(str(key)[:20]), trays=takers_listed()),
                 f"trays.{str(key)[:20]}",
             )
     for name in TRAY_STAKES:
+        card = parse_playing_card(name, "card")
         if name not in raw:
-            raise IllegalAction(
-                f"The {TRAY_NAMES[name]} tray ({name}) is missing.", f"trays.{name}"
-            )
-        chips = parse_whole_number(raw[name], f"The {name} tray", f"trays.{name}")
+            raise IllegalAction(TRAY_MISSING(tray=TRAY_NAMES[name], card=card), f"trays.{name}")
+        chips = parse_whole_number(raw[name], TRAY_LABEL(card=card), f"trays.{name}")
         if chips < 0:
-            raise IllegalAction(f"The {name} tray cannot hold fewer than 0 chips.", f"trays.{name}")
+            raise IllegalAction(TRAY_NEGATIVE(card=card), f"trays.{name}")
         trays[name] = chips
     return trays
 
 
 def _hands(raw: object) -> list[list[PlayingCard]]:
     if not isinstance(raw, list) or not all(isinstance(hand, list) for hand in raw):
-        raise IllegalAction("“hands” must list each player's cards left, in seat order.", "hands")
+        raise IllegalAction(HANDS_LIST(), "hands")
     if not MIN_PLAYERS <= len(raw) <= MAX_PLAYERS:
         raise IllegalAction(
-            f"Yellow Dwarf is played by {MIN_PLAYERS} to {MAX_PLAYERS}; “hands” has {len(raw)}.",
-            "hands",
+            HANDS_COUNT(fewest=MIN_PLAYERS, most=MAX_PLAYERS, count=len(raw)), "hands"
         )
     return [
         [parse_playing_card(card, f"hands.{seat}.{index}") for index, card in enumerate(hand)]
@@ -249,24 +386,22 @@ FORGOT_FIELDS = frozenset({"player", "card"})
 
 def _forgotten(raw: object, players: int) -> list[tuple[int, PlayingCard]]:
     if not isinstance(raw, list):
-        raise IllegalAction("“forgot” must be a list of {player, card}.", "forgot")
+        raise IllegalAction(MUST_BE_LIST(field="forgot", shape="{player, card}"), "forgot")
     forgotten = []
     for index, entry in enumerate(raw):
         field = f"forgot.{index}"
         if not isinstance(entry, Mapping):
-            raise IllegalAction(f"Entry {index} of “forgot” must be {{player, card}}.", field)
-        check_known_fields(entry, FORGOT_FIELDS, f"Entry {index} of “forgot”", field)
-        seat = parse_whole_number(entry.get("player"), "The player", f"{field}.player")
-        if not 0 <= seat < players:
             raise IllegalAction(
-                f"There is no player {seat}: players are 0 to {players - 1}.", f"{field}.player"
+                ENTRY_MUST_BE(index=index, field="forgot", shape="{player, card}"), field
             )
+        label = ENTRY_LABEL(index=index, field="forgot")
+        check_known_fields(entry, FORGOT_FIELDS, label, field)
+        seat = parse_whole_number(entry.get("player"), THE_PLAYER(), f"{field}.player")
+        if not 0 <= seat < players:
+            raise IllegalAction(NO_SUCH_PLAYER(seat=seat, highest=players - 1), f"{field}.player")
         card = parse_playing_card(entry.get("card"), f"{field}.card")
         if str(card) not in TRAY_STAKES:
-            raise IllegalAction(
-                f"{card} is not a taker card: only {and_list(list(TRAY_STAKES))} have a tray.",
-                f"{field}.card",
-            )
+            raise IllegalAction(NOT_A_TAKER(card=card, takers=takers_listed()), f"{field}.card")
         forgotten.append((seat, card))
     return forgotten
 
@@ -274,15 +409,15 @@ def _forgotten(raw: object, players: int) -> list[tuple[int, PlayingCard]]:
 def _check_each_card_once(
     hands: Sequence[Sequence[PlayingCard]], forgotten: Sequence[tuple[int, PlayingCard]]
 ) -> None:
-    seen: dict[PlayingCard, str] = {}
+    seen: dict[PlayingCard, Text] = {}
     places = [
-        (card, f"hands.{seat}.{index}", f"player {seat}'s hand")
+        (card, f"hands.{seat}.{index}", IN_HAND(seat=seat))
         for seat, hand in enumerate(hands)
         for index, card in enumerate(hand)
-    ] + [(card, f"forgot.{i}.card", "the cards played") for i, (_, card) in enumerate(forgotten)]
+    ] + [(card, f"forgot.{i}.card", IN_THE_CARDS_PLAYED()) for i, (_, card) in enumerate(forgotten)]
     for card, field, where in places:
         if card in seen:
-            raise IllegalAction(f"{card} is both in {seen[card]} and in {where}.", field)
+            raise IllegalAction(TWICE(card=card, first=seen[card], second=where), field)
         seen[card] = where
 
 
@@ -297,30 +432,28 @@ def settle(
     """Who pays whom when ``winner`` has gone out (the judge contract's settle)."""
     players_hands = _hands(hands)
     players = len(players_hands)
-    seat = parse_whole_number(winner, "The winner", "winner")
+    seat = parse_whole_number(winner, THE_WINNER(), "winner")
     if not 0 <= seat < players:
-        raise IllegalAction(f"There is no player {seat}: players are 0 to {players - 1}.", "winner")
+        raise IllegalAction(NO_SUCH_PLAYER(seat=seat, highest=players - 1), "winner")
     if players_hands[seat]:
         raise IllegalAction(
-            f"Player {seat} went out, so their hand must be empty; it lists "
-            f"{plural(len(players_hands[seat]), 'card')}.",
-            f"hands.{seat}",
+            WINNER_HAND_NOT_EMPTY(seat=seat, count=len(players_hands[seat])), f"hands.{seat}"
         )
     if not isinstance(grand_opera, bool):
-        raise IllegalAction("“grand_opera” must be true or false.", "grand_opera")
+        raise IllegalAction(GRAND_OPERA_BOOL(), "grand_opera")
     if payout not in ("cards", "points"):
-        raise IllegalAction("“payout” must be “cards” or “points”.", "payout")
+        raise IllegalAction(PAYOUT_CHOICE(), "payout")
     forgotten = _forgotten(list(forgot) if isinstance(forgot, tuple) else forgot, players)
     _check_each_card_once(players_hands, forgotten)
     held = _trays(trays)
 
     if payout == "cards":
         owed = [len(hand) for hand in players_hands]
-        reasons = [plural(len(hand), "card") for hand in players_hands]
+        reasons = [CARDS(count=len(hand)) for hand in players_hands]
     else:
         owed = [sum(card_points(card) for card in hand) for hand in players_hands]
         # The contract's wording, "1 points" included: its explanations do not change.
-        reasons = [f"{points} points in hand" for points in owed]
+        reasons = [CONTRACT_POINTS(count=points) for points in owed]
     penalties: list[Penalty] = [
         (other, card, "kept")
         for other, hand in enumerate(players_hands)
@@ -334,6 +467,6 @@ def settle(
         penalties,
         held,
         grand_opera,
-        [f"player {other}" for other in range(players)],
-        [f"Player {other}" for other in range(players)],
+        [PLAYER(seat=other) for other in range(players)],
+        [PLAYER_OPENING(seat=other) for other in range(players)],
     ).settlement

@@ -23,10 +23,20 @@ from scorekeeper.games.web_interface import (
     judge_operation,
     only_fields,
 )
+from scorekeeper.games.words import phrase
 from scorekeeper.games.yellow_dwarf import rules, settlement
 
 if TYPE_CHECKING:
     from scorekeeper.games.web_interface import SessionView
+
+
+CHOOSE_WHO_WENT_OUT = phrase(
+    "web.yellow-dwarf.choose-who-went-out", "Choose the player who went out."
+)
+CHOOSE_WHAT_HAPPENED = phrase(
+    "web.yellow-dwarf.choose-what-happened",
+    "Choose what happened: a card, “without”, the hands or the round's result.",
+)
 
 
 def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]:
@@ -55,7 +65,7 @@ def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]
     if kind == "round":
         winner = form.get("winner", "")
         if not winner:
-            raise IllegalAction("Choose the player who went out.", "winner")
+            raise IllegalAction(CHOOSE_WHO_WENT_OUT(), "winner")
         return {
             "type": kind,
             "winner": winner,
@@ -63,9 +73,7 @@ def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]
             **taker_fates(form),
             "grand_opera": form.get("grand_opera") == "1",
         }
-    raise IllegalAction(
-        "Choose what happened: a card, “without”, the hands or the round's result.", "type"
-    )
+    raise IllegalAction(CHOOSE_WHAT_HAPPENED(), "type")
 
 
 def taker_fates(form: MultiDict[str, str]) -> dict[str, list[dict[str, object]]]:
