@@ -95,7 +95,7 @@ def test_a_refused_card_says_why_in_each_language() -> None:
     )
     assert FRENCH.read(said) == (
         f"«{NB}XS{NB}»{NB}: X n’est pas une valeur (A, 2 à 10, V, D, R ou J, Q, K){NB}; "
-        "écrivez-la comme 10♦, D♠ ou 7D."
+        "écrivez-la comme 10♦, D♠ ou R♥."
     )
 
 
@@ -135,7 +135,8 @@ def test_a_round_reads_in_french_and_japanese() -> None:
     assert note == "\u221215 stake; \u22125 to Cy (5 cards); \u221216 to the KH tray (kept KH)"
     assert isinstance(note, Text)
     assert FRENCH.read(note) == (
-        f"\u221215 de mise{NB}; \u22125 à Cy (5 cartes){NB}; \u221216 à la case R♥ (R♥ gardé)"
+        f"\u221215 de mise{NB}; \u22125 à Cy (5 cartes){NB}; "
+        f"\u221216 à la case R♥ (carte gardée{NB}: R♥)"
     )
     assert (
         JAPANESE.read(note)
