@@ -588,9 +588,13 @@ CANNOT_PAY_ENDS = phrase(
     "yellow-dwarf.cannot-pay-stake-ends",
     "{players} cannot pay the {stake}-chip stake for round {round}.",
 )
-DROPS_OUT = counted(
+# One player who drops out, or more (the sentence names them, not how many).
+DROPS_OUT = phrase(
     "yellow-dwarf.drops-out",
     "{players} cannot pay the {stake}-chip stake and drops out, keeping their chips.",
+)
+DROP_OUT = phrase(
+    "yellow-dwarf.drop-out",
     "{players} cannot pay the {stake}-chip stake and drop out, keeping their chips.",
 )
 LAST_WHO_CAN_PAY = phrase(
@@ -647,7 +651,8 @@ def _begin_round(state: State, number: int, sentences: list[Text]) -> State:
         return _end(state, list(seats), sentences)
     active = tuple(state.active[seat] and seat not in short for seat in seats)
     if short:
-        sentences.append(DROPS_OUT(players=listed, stake=STAKE, count=len(short)))
+        drops = DROPS_OUT if len(short) == 1 else DROP_OUT
+        sentences.append(drops(players=listed, stake=STAKE))
     remaining = [seat for seat in seats if active[seat]]
     if len(remaining) < MIN_PLAYERS:
         state = evolve(state, active=active)
@@ -1436,17 +1441,36 @@ def _describe_summary(summary: RoundSummary) -> Text:
     return said(seat=summary.winner + 1)
 
 
-TITLE = phrase("yellow-dwarf.title", "Yellow Dwarf")()
-STARTING_CHIPS_LABEL = phrase("yellow-dwarf.option-starting-chips", "Chips each at the start")()
+TITLE = phrase("yellow-dwarf.title", "Yellow Dwarf")
+STARTING_CHIPS = phrase("yellow-dwarf.option-starting-chips", "Chips each at the start")
 STARTING_CHIPS_HELP = phrase(
     "yellow-dwarf.option-starting-chips-help",
     "Every player starts with this many chips and stakes {stake} a round.",
-)(stake=STAKE)
+)
 # An option's summary keeps "{}" for the value (the new-session page puts it there): the
 # phrase is said with "{}" as its value.
-STARTING_CHIPS_SUMMARY = phrase("yellow-dwarf.option-starting-chips-summary", "{value} chips each")(
-    value="{}"
+STARTING_CHIPS_SUMMARY = phrase("yellow-dwarf.option-starting-chips-summary", "{value} chips each")
+PAYOUT = phrase("yellow-dwarf.option-payout", "The winner of a round is paid")
+PAYOUT_HELP = phrase(
+    "yellow-dwarf.option-payout-help",
+    "One chip per card left in each hand, or the points of those cards "
+    "(ace 1, 2 to 10 their number, jack, queen and king 10).",
 )
+PAYOUT_CARDS = phrase("yellow-dwarf.payout-cards", "1 chip per card left")
+PAYOUT_POINTS = phrase("yellow-dwarf.payout-points", "the points left in hand")
+PAYOUT_SUMMARY = phrase("yellow-dwarf.option-payout-summary", "winner paid {value}")
+GAME_END = phrase("yellow-dwarf.option-game-end", "The game ends")
+GAME_END_HELP = phrase(
+    "yellow-dwarf.option-game-end-help",
+    "When a player cannot pay the {stake}-chip stake and the most chips wins; "
+    "or the variant: who cannot pay drops out, and play goes on until one player "
+    "can pay; as a deal needs {fewest} players, it also ends when only 2 can "
+    "pay, and the one with more chips wins.",
+)
+ENDS_FIRST_BROKE = phrase("yellow-dwarf.ends-first-broke", "when a player cannot pay the stake")
+ENDS_LAST_STANDING = phrase("yellow-dwarf.ends-last-standing", "when only one player can pay")
+GAME_END_SUMMARY = phrase("yellow-dwarf.option-game-end-summary", "ends {value}")
+STARTING_CHIPS_LABEL = STARTING_CHIPS()
 
 # The rank a "without" may name.
 RANKS = Listed("ranks", str, "The ranks accepted (Yellow Dwarf's “without”).")
@@ -1461,7 +1485,7 @@ class YellowDwarf(Engine[State, Action]):
     """
 
     slug = "yellow-dwarf"
-    title = TITLE
+    title = TITLE()
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options = (
@@ -1470,50 +1494,31 @@ class YellowDwarf(Engine[State, Action]):
             STARTING_CHIPS_LABEL,
             "int",
             50,
-            help=STARTING_CHIPS_HELP,
+            help=STARTING_CHIPS_HELP(stake=STAKE),
             minimum=STAKE,
             maximum=10000,
-            summary=STARTING_CHIPS_SUMMARY,
+            summary=STARTING_CHIPS_SUMMARY(value="{}"),
         ),
         OptionSpec(
             "payout",
-            phrase("yellow-dwarf.option-payout", "The winner of a round is paid")(),
+            PAYOUT(),
             "choice",
             "cards",
-            help=phrase(
-                "yellow-dwarf.option-payout-help",
-                "One chip per card left in each hand, or the points of those cards "
-                "(ace 1, 2 to 10 their number, jack, queen and king 10).",
-            )(),
-            choices=(
-                ("cards", phrase("yellow-dwarf.payout-cards", "1 chip per card left")()),
-                ("points", phrase("yellow-dwarf.payout-points", "the points left in hand")()),
-            ),
-            summary=phrase("yellow-dwarf.option-payout-summary", "winner paid {value}")(value="{}"),
+            help=PAYOUT_HELP(),
+            choices=(("cards", PAYOUT_CARDS()), ("points", PAYOUT_POINTS())),
+            summary=PAYOUT_SUMMARY(value="{}"),
         ),
         OptionSpec(
             "game_end",
-            phrase("yellow-dwarf.option-game-end", "The game ends")(),
+            GAME_END(),
             "choice",
             "first-broke",
-            help=phrase(
-                "yellow-dwarf.option-game-end-help",
-                "When a player cannot pay the {stake}-chip stake and the most chips wins; "
-                "or the variant: who cannot pay drops out, and play goes on until one player "
-                "can pay; as a deal needs {fewest} players, it also ends when only 2 can "
-                "pay, and the one with more chips wins.",
-            )(stake=STAKE, fewest=MIN_PLAYERS),
+            help=GAME_END_HELP(stake=STAKE, fewest=MIN_PLAYERS),
             choices=(
-                (
-                    "first-broke",
-                    phrase("yellow-dwarf.ends-first-broke", "when a player cannot pay the stake")(),
-                ),
-                (
-                    "last-standing",
-                    phrase("yellow-dwarf.ends-last-standing", "when only one player can pay")(),
-                ),
+                ("first-broke", ENDS_FIRST_BROKE()),
+                ("last-standing", ENDS_LAST_STANDING()),
             ),
-            summary=phrase("yellow-dwarf.option-game-end-summary", "ends {value}")(value="{}"),
+            summary=GAME_END_SUMMARY(value="{}"),
         ),
     )
     actions = ACTIONS

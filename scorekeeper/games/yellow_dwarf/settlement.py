@@ -35,13 +35,14 @@ DECK: tuple[PlayingCard, ...] = STANDARD_52
 TRAY_STAKES: dict[str, int] = {"10D": 1, "JC": 2, "QS": 3, "KH": 4, "7D": 5}
 # Each tray as the board names it (the French board: « le dix de carreau » … « le Nain
 # Jaune »).
-TRAY_NAMES: dict[str, Text] = {
-    "10D": phrase("yellow-dwarf.tray-10d", "10 of Diamonds")(),
-    "JC": phrase("yellow-dwarf.tray-jc", "Jack of Clubs")(),
-    "QS": phrase("yellow-dwarf.tray-qs", "Queen of Spades")(),
-    "KH": phrase("yellow-dwarf.tray-kh", "King of Hearts")(),
-    "7D": phrase("yellow-dwarf.tray-7d", "7 of Diamonds (the Yellow Dwarf)")(),
+TRAY_PHRASES = {
+    "10D": phrase("yellow-dwarf.tray-10d", "10 of Diamonds"),
+    "JC": phrase("yellow-dwarf.tray-jc", "Jack of Clubs"),
+    "QS": phrase("yellow-dwarf.tray-qs", "Queen of Spades"),
+    "KH": phrase("yellow-dwarf.tray-kh", "King of Hearts"),
+    "7D": phrase("yellow-dwarf.tray-7d", "7 of Diamonds (the Yellow Dwarf)"),
 }
+TRAY_NAMES: dict[str, Text] = {card: said() for card, said in TRAY_PHRASES.items()}
 Payout = Literal["cards", "points"]
 GameEnd = Literal["first-broke", "last-standing"]
 Step = Literal["play", "reveal", "over"]
