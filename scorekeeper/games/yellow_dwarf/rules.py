@@ -81,6 +81,11 @@ from scorekeeper.games.yellow_dwarf.settlement import CARDS as CARD_COUNT
 
 # --- The session: actions ------------------------------------------------------------
 
+# What a play or a round summary left without a required field asks for ("Enter …").
+ASK_CARD_LAID = phrase("yellow-dwarf.ask-card-laid", "the card laid")
+ASK_WHO_WENT_OUT = phrase("yellow-dwarf.ask-who-went-out", "the seat that went out")
+ASK_LEFT = phrase("yellow-dwarf.ask-left", "what each seat has left")
+
 
 def _called_of_card(raw: object, info: ValidationInfo) -> bool | None:
     card = info.data.get("card")
@@ -100,7 +105,7 @@ class Play:
     type: Literal["play"] = dataclass_field(default="play", kw_only=True, repr=False)
     card: Annotated[
         PlayingCardText,
-        Ask("the card laid"),
+        Ask(ASK_CARD_LAID()),
         BeforeValidator(lambda raw: parse_playing_card(raw, "card")),
     ]
     called: Annotated[bool | None, BeforeValidator(_called_of_card)] = None
@@ -186,12 +191,12 @@ class RoundSummary:
     type: Literal["round"] = dataclass_field(default="round", kw_only=True, repr=False)
     winner: Annotated[
         Seat,
-        Ask("the seat that went out"),
+        Ask(ASK_WHO_WENT_OUT()),
         BeforeValidator(lambda raw: parse_whole_number(raw, THE_WINNER(), "winner")),
     ]
     left: Annotated[
         Counts,
-        Ask("what each seat has left"),
+        Ask(ASK_LEFT()),
         BeforeValidator(lambda raw: _parse_numbers(raw, "left")),
     ]
     kept: KeptCards = ()
