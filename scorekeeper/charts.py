@@ -7,7 +7,8 @@ figures are in a table beside it. Colours come from CSS classes (``chart-s0`` ..
 Content-Security-Policy forbids them). Series differ by colour, dash pattern and marker
 shape, and a legend names them. For screen readers the SVG is one image named by its
 ``<title>`` whose ``<desc>`` says every series' last, lowest and highest value.
-Every text is escaped.
+Every text is escaped. The words (a title, an axis label, the summary) are read in the
+language of the ``Reader`` given (English by default): a label may be a ``Text``.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from babel import Locale
 from markupsafe import Markup, escape
 
 from scorekeeper.games.base import MINUS
+from scorekeeper.games.words import ENGLISH, Reader, Signed, Text, phrase
 
 # The drawing's own units: about one CSS pixel each on a 360 px phone.
 WIDTH = 340
@@ -34,6 +37,14 @@ MARKER_SIZE = 3.5
 # About how wide a character of the 11 px labels is, in the drawing's units.
 CHAR_WIDTH = 6.5
 STYLES = 8  # chart-s0 .. chart-s7: colour, dash pattern and marker shape
+
+# The summary a screen reader says: the axes, then a sentence for each series.
+AXES = phrase("chart.axes", "{values} by {steps}, {first} to {last}.")
+SERIES_END = phrase("chart.series-end", "{name}: {last} at the end.")
+SERIES_RANGE = phrase(
+    "chart.series-range", "{name}: {last} at the end (lowest {lowest}, highest {highest})."
+)
+SENTENCES = phrase("chart.sentences", "{first} {second}")
 
 
 def format_number(value: float) -> str:
@@ -61,6 +72,9 @@ class LineChart:
     y_label: str
     series: tuple[Series, ...]
     x_format: Callable[[float], str] = format_number
+    # The x values in another language than English (dates: "3 nov. 2026"); None: the
+    # numbers as that language groups them, or x_format's words when it is not numbers.
+    x_format_in: Callable[[float, Locale], str] | None = None
     # At most this many ticks on the x axis: fewer for wide labels (dates).
     x_ticks: int = 6
     # A count that changes at a point and holds until the next (wins so far) is drawn in
@@ -130,28 +144,57 @@ def _marked(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
     return picked
 
 
-def summary(chart: LineChart) -> str:
+def _words(reader: Reader, text: str) -> str:
+    return reader.read(text) if isinstance(text, Text) else text
+
+
+def _number(reader: Reader, value: float) -> str:
+    """A value as ``format_number`` writes it, in the reader's language."""
+    return format_number(value) if reader is ENGLISH else str(reader.value(Signed(round(value))))
+
+
+def _x_text(chart: LineChart, reader: Reader) -> Callable[[float], str]:
+    """How the chart writes an x value for the reader."""
+    if reader is ENGLISH:
+        return chart.x_format
+    x_format_in = chart.x_format_in
+    if x_format_in is not None:
+        return lambda x: x_format_in(x, reader.locale)
+    if chart.x_format is format_number:
+        return lambda x: _number(reader, x)
+    return chart.x_format
+
+
+def summary(chart: LineChart, reader: Reader = ENGLISH) -> str:
     """The chart in words: the axes' ranges and each series' last, lowest and highest value."""
     xs = [x for series in chart.series for x, _ in series.points]
-    parts = [
-        f"{chart.y_label} by {chart.x_label.lower()}, "
-        f"{chart.x_format(min(xs))} to {chart.x_format(max(xs))}."
-    ]
+    x_text = _x_text(chart, reader)
+    said = AXES(
+        values=_words(reader, chart.y_label),
+        steps=_words(reader, chart.x_label).lower(),
+        first=x_text(min(xs)),
+        last=x_text(max(xs)),
+    )
     for series in chart.series:
         if not series.points:
             continue
         ys = [y for _, y in series.points]
-        said = f"{series.name}: {format_number(ys[-1])} at the end"
+        last = _number(reader, ys[-1])
         if min(ys) != max(ys):
-            said += f" (lowest {format_number(min(ys))}, highest {format_number(max(ys))})"
-        parts.append(said + ".")
-    return " ".join(parts)
+            lowest, highest = _number(reader, min(ys)), _number(reader, max(ys))
+            line = SERIES_RANGE(name=series.name, last=last, lowest=lowest, highest=highest)
+        else:
+            line = SERIES_END(name=series.name, last=last)
+        said = SENTENCES(first=said, second=line)
+    return reader.read(said)
 
 
-def render(chart: LineChart) -> Markup:
-    """The chart as a figure: the SVG image and its legend. Nothing when there is no point."""
+def render(chart: LineChart, reader: Reader = ENGLISH) -> Markup:
+    """The chart as a figure: the SVG image and its legend, its words in ``reader``'s
+    language. Nothing when there is no point."""
     if not any(series.points for series in chart.series):
         return Markup("")
+    x_text = _x_text(chart, reader)
     xs = [x for series in chart.series for x, _ in series.points]
     ys = [y for series in chart.series for _, y in series.points]
     # A single round or day sits in the middle of the axis.
@@ -171,21 +214,21 @@ def render(chart: LineChart) -> Markup:
     parts = [
         f'<svg class="chart-svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-labelledby="{chart.ident}-title {chart.ident}-desc">',
-        f'<title id="{chart.ident}-title">{escape(chart.title)}</title>',
-        f'<desc id="{chart.ident}-desc">{escape(summary(chart))}</desc>',
+        f'<title id="{chart.ident}-title">{escape(_words(reader, chart.title))}</title>',
+        f'<desc id="{chart.ident}-desc">{escape(summary(chart, reader))}</desc>',
         '<g class="chart-axes">',
     ]
     for tick in y_ticks:
         y = at_y(tick)
         kind = "chart-zero" if tick == 0 else "chart-grid"
         parts.append(f'<path class="{kind}" d="M{LEFT} {y:.1f}H{WIDTH - RIGHT}"/>')
-        label = escape(format_number(tick))
+        label = escape(_number(reader, tick))
         parts.append(f'<text x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
     labelled_to = 0.0  # where the last x label drawn ends
     for tick in x_ticks:
         x = at_x(tick)
         parts.append(f'<path class="chart-grid" d="M{x:.1f} {TOP}V{TOP + plot_h}"/>')
-        label = escape(chart.x_format(tick))
+        label = escape(x_text(tick))
         width = len(label) * CHAR_WIDTH
         # A label that would pass the drawing's right edge ends at its tick instead; one
         # that would touch the label before it is left out (its grid line stays).
@@ -198,11 +241,11 @@ def render(chart: LineChart) -> Markup:
         )
     parts.append(
         f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 4}" text-anchor="middle">'
-        f"{escape(chart.x_label)}</text>"
+        f"{escape(_words(reader, chart.x_label))}</text>"
     )
     parts.append(
         f'<text transform="rotate(-90)" x="{-(TOP + plot_h / 2):.0f}" y="12" '
-        f'text-anchor="middle">{escape(chart.y_label)}</text>'
+        f'text-anchor="middle">{escape(_words(reader, chart.y_label))}</text>'
     )
     parts.append("</g>")
     for style, series in enumerate(chart.series):

@@ -27,6 +27,7 @@ from scorekeeper import charts, groups, stats
 from scorekeeper.db import Statement, from_column
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.words import phrase
 from scorekeeper.models import (
     GameSession,
     GroupDay,
@@ -216,6 +217,23 @@ def _wins_over_time(
     return step, tuple(sorted(lines, key=lambda s: (-s.points[-1][1], s.name.casefold())))
 
 
+# The head to head's refusals; the form's labels say "First player" and "Second player".
+CHOOSE_PLAYER = {
+    "first": phrase("web.stats.choose-first-player", "Choose the first player to compare."),
+    "second": phrase("web.stats.choose-second-player", "Choose the second player to compare."),
+}
+PLAYER_REFUSED = {
+    "first": phrase("web.stats.first-player-refused", "First player: {refusal}"),
+    "second": phrase("web.stats.second-player-refused", "Second player: {refusal}"),
+}
+TWO_DIFFERENT = phrase(
+    "web.stats.two-different-players", "Choose two different players to compare."
+)
+NO_FINISHED_GAME = phrase(
+    "web.stats.no-finished-game", "{player} has played no finished game in this group yet."
+)
+
+
 def duel(
     group: groups.Group, counted: stats.Stats, first: str | None, second: str | None
 ) -> stats.HeadToHead | None:
@@ -227,18 +245,15 @@ def duel(
     chosen: list[groups.Player] = []
     for field, raw in (("first", first), ("second", second)):
         if not raw:
-            raise IllegalAction(f"Choose the {field} player to compare.", field)
+            raise IllegalAction(CHOOSE_PLAYER[field](), field)
         try:
             player = groups.player_of(group, groups.player_id_as_sent(raw), field)
         except IllegalAction as refused:
-            # The form's labels say "First player" and "Second player".
-            raise IllegalAction(f"{field.title()} player: {refused.message}", field) from None
+            raise IllegalAction(PLAYER_REFUSED[field](refusal=refused.said), field) from None
         if chosen and chosen[0].id == player.id:
-            raise IllegalAction("Choose two different players to compare.", field)
+            raise IllegalAction(TWO_DIFFERENT(), field)
         if str(player.id) not in played:
-            raise IllegalAction(
-                f"{player.name} has played no finished game in this group yet.", field
-            )
+            raise IllegalAction(NO_FINISHED_GAME(player=player.name), field)
         chosen.append(player)
     return _head_to_head(group.id, *chosen)
 

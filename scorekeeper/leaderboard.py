@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from scorekeeper import ratings, stats
 from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.words import Text, phrase
 
 
 @dataclass(frozen=True)
@@ -28,18 +29,26 @@ class Standing:
 @dataclass(frozen=True)
 class Column:
     key: str  # as ``?sort=`` names it
-    title: str
+    title: Text  # read in the page's language
     highest_first: bool
     value: Callable[[Standing], float | str]
 
 
+PLAYER = phrase("web.stats.player", "Player")
+PLAYED = phrase("web.stats.played", "Played")
+WON = phrase("web.stats.won", "Won")
+WIN_RATE = phrase("web.stats.win-rate", "Win rate")
+AVERAGE_PLACE = phrase("web.stats.average-place", "Avg. place")
+RATING = phrase("web.stats.rating", "Rating")
+SORT_BY_ONE_OF = phrase("web.stats.sort-by-one-of", "Sort the leaderboard by one of: {keys}.")
+
 COLUMNS = (
-    Column("name", "Player", False, lambda s: s.name.casefold()),
-    Column("played", "Played", True, lambda s: s.played),
-    Column("won", "Won", True, lambda s: s.won),
-    Column("win_rate", "Win rate", True, lambda s: s.win_rate),
-    Column("average_place", "Avg. place", False, lambda s: s.average_place),
-    Column("rating", "Rating", True, lambda s: s.rating),
+    Column("name", PLAYER(), False, lambda s: s.name.casefold()),
+    Column("played", PLAYED(), True, lambda s: s.played),
+    Column("won", WON(), True, lambda s: s.won),
+    Column("win_rate", WIN_RATE(), True, lambda s: s.win_rate),
+    Column("average_place", AVERAGE_PLACE(), False, lambda s: s.average_place),
+    Column("rating", RATING(), True, lambda s: s.rating),
 )
 SORTED_BY = {column.key: column for column in COLUMNS}
 # The board opens with the best rated first.
@@ -67,8 +76,8 @@ def sort_asked(raw: str | None) -> Column:
     """The column ``?sort=`` names (none: the rating), or IllegalAction naming the field."""
     column = SORTED_BY.get(raw or FIRST_SORT)
     if column is None:
-        keys = ", ".join(SORTED_BY)
-        raise IllegalAction(f"Sort the leaderboard by one of: {keys}.", "sort")
+        # The keys as the address writes them (not words to translate).
+        raise IllegalAction(SORT_BY_ONE_OF(keys=", ".join(SORTED_BY)), "sort")
     return column
 
 

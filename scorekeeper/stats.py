@@ -29,7 +29,11 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal, TypeVar
 
+from babel import Locale
+from babel.dates import format_skeleton
+
 from scorekeeper import charts
+from scorekeeper.games.words import Text, phrase
 
 
 @dataclass(frozen=True)
@@ -119,27 +123,65 @@ def day_in_year_text(ordinal: float) -> str:
     return f"{day.day} {day:%b}"
 
 
+def day_words(ordinal: float, locale: Locale) -> str:
+    """A day of the wins chart in another language: "3 nov. 2026", "2026年11月3日"."""
+    return format_skeleton("yMMMd", date.fromordinal(round(ordinal)), locale=locale)
+
+
+def day_in_year_words(ordinal: float, locale: Locale) -> str:
+    """A day of a one-year wins chart in another language: "3 nov.", "11月3日"."""
+    return format_skeleton("MMMd", date.fromordinal(round(ordinal)), locale=locale)
+
+
+# The words of the wins chart (read in the page's language).
+WINS_OVER_TIME = phrase("stats.wins-over-time", "Wins over time")
+WINS = phrase("stats.wins", "Wins")
+STEPS = {
+    "day": phrase("stats.step-day", "Day"),
+    "week": phrase("stats.step-week", "Week"),
+    "month": phrase("stats.step-month", "Month"),
+    "year": phrase("stats.step-year", "Year"),
+}
+STEP_IN_YEAR = phrase("stats.step-in-year", "{step} in {year}")
+# What a point is when it is not a day (a day's needs no note).
+STEP_NOTES = {
+    "week": phrase(
+        "stats.each-point-a-week",
+        "Games ended on more than {days} days: each point is a player's wins "
+        "so far on the last day played in each week.",
+    ),
+    "month": phrase(
+        "stats.each-point-a-month",
+        "Games ended on more than {days} days: each point is a player's wins "
+        "so far on the last day played in each month.",
+    ),
+    "year": phrase(
+        "stats.each-point-a-year",
+        "Games ended on more than {days} days: each point is a player's wins "
+        "so far on the last day played in each year.",
+    ),
+}
+
+
 def wins_chart(stats: Stats) -> charts.LineChart:
     """Each player's wins so far, in steps on the days games ended (or the last of each
     week, month or year)."""
     years = {date.fromordinal(round(x)).year for s in stats.wins_over_time for x, _ in s.points}
     one_year = len(years) == 1
-    step = stats.wins_step.title()
+    step = STEPS[stats.wins_step]()
     return charts.LineChart(
         ident="wins-chart",
-        title="Wins over time",
-        x_label=f"{step} in {min(years)}" if one_year else step,
-        y_label="Wins",
+        title=WINS_OVER_TIME(),
+        x_label=STEP_IN_YEAR(step=step, year=min(years)) if one_year else step,
+        y_label=WINS(),
         series=stats.wins_over_time,
         x_format=day_in_year_text if one_year else day_text,
+        x_format_in=day_in_year_words if one_year else day_words,
         x_ticks=4,
         steps=True,
     )
 
 
-def wins_step_note(stats: Stats) -> str:
+def wins_step_note(stats: Stats) -> Text:
     """What a point of the wins chart is, when it is not a day: the page says it."""
-    return (
-        f"Games ended on more than {MOST_WIN_POINTS} days: each point is a player's wins "
-        f"so far on the last day played in each {stats.wins_step}."
-    )
+    return STEP_NOTES[stats.wins_step](days=MOST_WIN_POINTS)

@@ -1,4 +1,7 @@
-"""Clean error pages and JSON errors: a sentence, never a stack trace."""
+"""Clean error pages and JSON errors: a sentence, never a stack trace.
+
+A page reads in its reader's language (its title, and its sentence when that is a
+phrase said, a ``Text``); the API's JSON keeps the English words."""
 
 from __future__ import annotations
 
@@ -6,55 +9,89 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
-from scorekeeper.games.base import and_list
+from scorekeeper.games.words import Phrase, Text, all_of, phrase
+from scorekeeper.web.language import words
 
-TITLES = {
-    400: "That request was not understood",
-    401: "An edit key is needed",
-    403: "Watching only",
-    404: "Not found",
-    405: "Not allowed here",
-    409: "The session changed",
-    413: "Too large",
-    422: "That can't be recorded",
-    500: "Something went wrong on our side",
+TITLES: dict[int, Phrase] = {
+    400: phrase("web.error.bad-request", "That request was not understood"),
+    401: phrase("web.error.edit-key-needed", "An edit key is needed"),
+    403: phrase("web.error.watching-only", "Watching only"),
+    404: phrase("web.error.not-found", "Not found"),
+    405: phrase("web.error.not-allowed", "Not allowed here"),
+    409: phrase("web.error.session-changed", "The session changed"),
+    413: phrase("web.error.too-large", "Too large"),
+    422: phrase("web.error.not-recorded", "That can't be recorded"),
+    500: phrase("web.error.our-side", "Something went wrong on our side"),
 }
+ERROR = phrase("web.error.error", "Error")
+METHOD_REFUSED = phrase("web.error.method-refused", "{path} answers {methods}, not {method}.")
+FORM_NOT_FROM_APP = phrase(
+    "web.error.form-not-from-app",
+    "This form was not sent from this app's page, or it expired: "
+    "go back, reload the page and try again.",
+)
+# werkzeug's own sentences (a refusal that gave none of its own), said as phrases so
+# that a page reads them in its reader's language.
+_WERKZEUG_SAID = (
+    phrase(
+        "web.error.not-understood",
+        "The browser (or proxy) sent a request that this server could not understand.",
+    ),
+    phrase(
+        "web.error.no-such-address",
+        "The requested URL was not found on the server. If you entered the URL manually "
+        "please check your spelling and try again.",
+    ),
+    phrase(
+        "web.error.internal",
+        "The server encountered an internal error and was unable to complete your request. "
+        "Either the server is overloaded or there is an error in the application.",
+    ),
+    phrase("web.error.too-large-data", "The data value transmitted exceeds the capacity limit."),
+)
+WERKZEUG_SAID = {said.english: said for said in _WERKZEUG_SAID}
 
 
 def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def title_of(status: int) -> Text:
+    return TITLES[status]() if status in TITLES else ERROR()
+
+
 def error_response(status: int, message: str, field: str | None = None) -> tuple[Response, int]:
+    """The refusal: JSON (its English words) for the API, else a page in the reader's
+    language (``message`` a Text is read in it; werkzeug's own sentences too)."""
     if wants_json():
         return jsonify({"error": message, "field": field}), status
-    page = render_template(
-        "error.html", status=status, title=TITLES.get(status, "Error"), message=message
-    )
+    if not isinstance(message, Text) and message in WERKZEUG_SAID:
+        message = WERKZEUG_SAID[message]()
+    page = render_template("error.html", status=status, title=title_of(status), message=message)
     return Response(page, mimetype="text/html"), status
 
 
-def method_refusal(error: MethodNotAllowed) -> str:
+def method_refusal(error: MethodNotAllowed) -> Text:
     """What a 405 says: the methods this address answers, and the one that was sent."""
     # HEAD and OPTIONS come with every route; the Allow header lists them all.
     answered = [m for m in error.valid_methods or () if m not in ("HEAD", "OPTIONS")]
-    return f"{request.path} answers {and_list(sorted(answered))}, not {request.method}."
+    return METHOD_REFUSED(
+        path=request.path, methods=all_of(sorted(answered)), method=request.method
+    )
 
 
 def init_app(app: Flask) -> None:
+    # Pages may read a Text in the reader's words before a filter sees it.
+    app.jinja_env.globals.setdefault("words", words)
+
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError) -> tuple[Response, int]:
-        return error_response(
-            400,
-            "This form was not sent from this app's page, or it expired: "
-            "go back, reload the page and try again.",
-            "csrf_token",
-        )
+        return error_response(400, FORM_NOT_FROM_APP(), "csrf_token")
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Response, int]:
         status = error.code or 500
-        description = error.description or TITLES.get(status, "Error")
+        description = error.description or title_of(status)
         if isinstance(error, MethodNotAllowed) and description == MethodNotAllowed.description:
             description = method_refusal(error)
         response, status = error_response(status, description)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel.numbers import format_percent, get_decimal_symbol, get_group_symbol
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
@@ -31,6 +32,7 @@ from scorekeeper.web.decks import chosen_game
 from scorekeeper.web.export import parse_json, uploaded
 from scorekeeper.web.forms import GroupImportForm, KeyedForm, NewSessionForm, new_session_form
 from scorekeeper.web.inputs import check_text
+from scorekeeper.web.language import language, reader
 from scorekeeper.web.sessions import page_asked, pages_of, share_page, start_session
 from scorekeeper.web.uploads import size_text
 
@@ -50,6 +52,29 @@ COLOURS = (
     ("#8c564b", "Brown"),
     ("#7f7f7f", "Grey"),
 )
+
+
+@bp.app_template_filter("figure")
+def figure(english: str) -> str:
+    """A number as English writes it ("1,250.5") as the reader's language does
+    ("1 250,5"): its thousands and decimal separators."""
+    code = language()
+    if code == "en":
+        return english
+    separators = {ord(","): get_group_symbol(code), ord("."): get_decimal_symbol(code)}
+    return english.translate(separators)
+
+
+@bp.app_template_global()
+def percent(rate: float) -> str:
+    """A rate as a whole percentage: "50%", "50 %"."""
+    code = language()
+    if code == "en":
+        return f"{rate:.0%}"
+    return format_percent(rate, locale=code)
+
+
+bp.app_template_global("reader")(reader)
 
 
 def load_or_404(group_id: str) -> groups.Group:
@@ -164,14 +189,14 @@ def group_stats(group_id: str) -> tuple[str, int]:
     try:
         sort = leaderboard.sort_asked(request.args.get("sort"))
     except IllegalAction as refused:
-        sort_error = str(refused)
+        sort_error = refused.said
     duel, duel_error = None, None
     try:
         duel = group_figures.duel(
             group, counted, request.args.get("first"), request.args.get("second")
         )
     except IllegalAction as refused:
-        duel_error = str(refused)
+        duel_error = refused.said
     page = render_template(
         "groups/stats.html",
         group=group,

@@ -17,8 +17,10 @@ from scorekeeper import decks
 from scorekeeper.games import cards
 from scorekeeper.games.base import IllegalAction, is_digits, parse_whole_number
 from scorekeeper.games.web_interface import TrickJudge
+from scorekeeper.games.words import Text, phrase
 from scorekeeper.web import access
 from scorekeeper.web.adapters import trick_judges
+from scorekeeper.web.language import words
 
 bp = Blueprint("judge", __name__, url_prefix="/judge")
 
@@ -26,6 +28,19 @@ bp = Blueprint("judge", __name__, url_prefix="/judge")
 SIZE_SEPARATOR = "/"
 SIZE_BUTTONS = tuple(range(1, 10))
 MAX_NAME = 40
+
+NOT_A_CARD = phrase(
+    "web.judge.not-a-card-in-link",
+    "{what} in this link is not a card, so the trick stops there. {refusal}",
+)
+PLAY_NUMBER = phrase("web.judge.play-number", "Play {number}")
+WAITING_CARD = phrase("web.judge.waiting-card", "The card waiting for its size")
+IN_TRICK_ALREADY = phrase("web.judge.in-trick-already", "{card} is in this trick already.")
+SIZE_OF = phrase("web.judge.size-of", "The size of {card}")
+SIZE_AT_LEAST_ONE = phrase("web.judge.size-at-least-one", "The size of {card} is at least 1.")
+NO_JUDGE = phrase("web.judge.no-such-judge", "There is no trick judge for “{slug}”.")
+# A play's name in a ruling when the table named some seats but not this one.
+UNNAMED_PLAY = phrase("web.judge.unnamed-play", "play {number}")
 
 
 def sizes_cookie_key(slug: str) -> str:
@@ -102,7 +117,9 @@ class Trick:
         names = [name.strip() for name in self.names[: len(self.plays)]]
         seat_names = names if any(names) and len(names) == len(self.plays) else None
         if seat_names is not None:
-            seat_names = [name or f"play {i + 1}" for i, name in enumerate(seat_names)]
+            seat_names = [
+                name or words(UNNAMED_PLAY(number=i + 1)) for i, name in enumerate(seat_names)
+            ]
         if self.game.needs_sizes:
             # The 3-player game has no sizes: a null size counts as left out there.
             plays = [{"card": self.card_of(p), "size": self.size_of(p) or None} for p in self.plays]
@@ -110,15 +127,12 @@ class Trick:
         return (self.trump, list(self.plays), seat_names)
 
 
-def carried_card(deck: cards.Deck, text: str, what: str) -> cards.Card:
+def carried_card(deck: cards.Deck, text: str, what: Text) -> cards.Card:
     """A card read back from the page's hidden fields, or IllegalAction saying which one."""
     try:
         return deck.parse(text, "play")
     except IllegalAction as refused:
-        raise IllegalAction(
-            f"{what} in this link is not a card, so the trick stops there. {refused.message}",
-            "play",
-        ) from None
+        raise IllegalAction(NOT_A_CARD(what=what, refusal=refused.said), "play") from None
 
 
 def carry_over(trick: Trick) -> None:
@@ -130,11 +144,11 @@ def carry_over(trick: Trick) -> None:
     for number, play in enumerate(request.args.getlist("play")[: trick.players], start=1):
         card, separator, size = play.partition(SIZE_SEPARATOR)
         trick.plays.append(
-            f"{carried_card(trick.game.deck, card, f'Play {number}')}{separator}{size}"
+            f"{carried_card(trick.game.deck, card, PLAY_NUMBER(number=number))}{separator}{size}"
         )
     pending = request.args.get("pending")
     if pending:
-        trick.pending = str(carried_card(trick.game.deck, pending, "The card waiting for its size"))
+        trick.pending = str(carried_card(trick.game.deck, pending, WAITING_CARD()))
 
 
 def read_trick(slug: str, game: TrickJudge) -> Trick:
@@ -158,7 +172,7 @@ def read_trick(slug: str, game: TrickJudge) -> Trick:
         carry_over(trick)
     except IllegalAction as refused:
         # The tap was made on a trick this page could not read: it is not applied.
-        trick.error = refused.message
+        trick.error = refused.said
         return trick
     if "drop" in args and trick.plays:
         trick.plays.pop()
@@ -168,9 +182,10 @@ def read_trick(slug: str, game: TrickJudge) -> Trick:
     added = args.get("add")
     try:
         if added and len(trick.plays) < trick.players:
-            card = str(game.deck.parse(added, "add"))
-            if trick.used()[card] >= game.deck.copies_of(game.deck.parse(card, "add")):
-                raise IllegalAction(f"{card} is in this trick already.", "add")
+            parsed = game.deck.parse(added, "add")
+            card = str(parsed)
+            if trick.used()[card] >= game.deck.copies_of(parsed):
+                raise IllegalAction(IN_TRICK_ALREADY(card=parsed), "add")
             known = known_size(slug, card)
             if not game.needs_sizes or trick.players < (game.sizes_from_players or 0):
                 trick.plays.append(card)
@@ -180,13 +195,14 @@ def read_trick(slug: str, game: TrickJudge) -> Trick:
                 trick.pending = card
         size = next((value.strip() for value in args.getlist("size") if value.strip()), "")
         if trick.pending and size:
-            if parse_whole_number(size, f"The size of {trick.pending}", "size") < 1:
-                raise IllegalAction(f"The size of {trick.pending} is at least 1.", "size")
+            waiting = said_card(trick.pending)
+            if parse_whole_number(size, SIZE_OF(card=waiting), "size") < 1:
+                raise IllegalAction(SIZE_AT_LEAST_ONE(card=waiting), "size")
             trick.plays.append(f"{trick.pending}{SIZE_SEPARATOR}{size}")
             remember_size(slug, trick.pending, size)
             trick.pending = None
     except IllegalAction as refused:
-        trick.error = refused.message
+        trick.error = refused.said
     return trick
 
 
@@ -223,6 +239,19 @@ def picker_rows(
     return rows
 
 
+@bp.app_template_global()
+def said_card(card: str) -> str:
+    """A card written "green 7" as its reader says it ("vert 7", "緑の7"): a Text whose
+    English is the card as written (a page's class and value), or the text as it is."""
+    colour, _, number = card.partition(" ")
+    if colour not in cards.COLOUR_WORDS or not is_digits(number):
+        return card
+    return cards.Card(colour, int(number)).said()
+
+
+bp.app_template_global("colour_words")(cards.colour_words)
+
+
 @bp.get("")
 def choose() -> str:
     return render_template("judge/choose.html", judges=trick_judges())
@@ -232,14 +261,14 @@ def choose() -> str:
 def judge(slug: str) -> tuple[str, int]:
     game = trick_judges().get(slug)
     if game is None:
-        abort(404, f"There is no trick judge for “{slug}”.")
+        abort(404, NO_JUDGE(slug=slug))
     trick = read_trick(slug, game)
     ruling = None
     if trick.complete and not trick.error:
         try:
             ruling = game.rule(*trick.rule_args())
         except IllegalAction as refused:
-            trick.error = refused.message
+            trick.error = refused.said
     page = render_template(
         "judge/trick.html",
         slug=slug,
