@@ -20,11 +20,52 @@ from peewee import IntegrityError
 
 from scorekeeper import decks, group_totals, keys, ratings
 from scorekeeper.db import write_transaction
-from scorekeeper.games.base import IllegalAction, is_digits, number_range, parse_name
+from scorekeeper.games.base import IllegalAction, is_digits, parse_name
 from scorekeeper.games.engine import Game
+from scorekeeper.games.words import phrase
 from scorekeeper.models import NAME_MAX_LENGTH, GameSession, GroupPlayer, PlayerGroup, Seat, utc_now
 
-NO_SUCH_GROUP = "No group has this link. Check the address, or make a new group."
+# What a group's refusals say (the pages read them in their reader's language).
+NO_SUCH_GROUP = phrase(
+    "group.no-such-group", "No group has this link. Check the address, or make a new group."
+)()
+GROUP_NAME = phrase("group.name-label", "The group's name")
+PLAYER_NAME = phrase("group.player-name-label", "The player's name")
+NAME_THE_GROUP = phrase("group.name-missing", "Give the group a name, like “Friday night”.")
+NAME_THE_PLAYER = phrase("group.player-name-missing", "Give the player a name.")
+COLOUR_SHAPED = phrase(
+    "group.colour-shape", "The colour must be written #rrggbb, like #1f77b4, or left empty."
+)
+EMOJI_NOT_TEXT = phrase("group.emoji-not-text", "The emoji must be text.")
+EMOJI_TOO_LONG = phrase(
+    "group.emoji-too-long",
+    "The emoji is {length} characters long; one emoji takes at most {maximum}.",
+)
+ONE_EMOJI = phrase("group.one-emoji", "Choose one emoji, like 🦊, or leave it empty.")
+SAME_NAME = phrase(
+    "group.same-name-twice",
+    "The group already has a player called {name}; give each player their own name.",
+)
+TOO_MANY_PLAYERS = phrase("group.too-many-players", "A group has at most {maximum} players.")
+PLAYERS_A_LIST = phrase("group.players-not-a-list", "“players” must be a list of names.")
+NO_PLAYER_ID = phrase("group.no-such-player-id", "No player has the id {id}.")
+OTHER_GROUP = phrase(
+    "group.player-of-another-group", "{player} plays in another group; choose a player of this one."
+)
+NOT_THE_GROUP_S = phrase("group.not-a-player-of-group", "No player of {group} has the id {id}.")
+IDS_A_LIST = phrase(
+    "group.seats-not-a-list", "“{field}” must be a list of player ids in seat order."
+)
+NEEDS_PLAYERS = phrase("group.needs-players", "{game} needs {count} players; you chose {chosen}.")
+NEEDS_PLAYERS_RANGE = phrase(
+    "group.needs-players-range", "{game} needs {fewest} to {most} players; you chose {chosen}."
+)
+CHOSEN_TWICE = phrase(
+    "group.player-chosen-twice", "{player} is chosen twice; each player takes one seat."
+)
+REMOVED_MEANWHILE = phrase(
+    "group.player-removed-meanwhile", "A player was removed from the group meanwhile; choose again."
+)
 COLOUR_SHAPE = re.compile(r"#[0-9a-f]{6}")
 EMOJI_MAX_LENGTH = 16
 # A group made on a page names its first players in this many inputs; more are added later.
@@ -72,16 +113,16 @@ class Seating:
 
 
 def check_group_name(raw: object, field: str = "name") -> str:
-    name = parse_name(raw, "The group's name", field, NAME_MAX_LENGTH) if raw is not None else ""
+    name = parse_name(raw, GROUP_NAME(), field, NAME_MAX_LENGTH) if raw is not None else ""
     if not name:
-        raise IllegalAction("Give the group a name, like “Friday night”.", field)
+        raise IllegalAction(NAME_THE_GROUP(), field)
     return name
 
 
 def check_player_name(raw: object, field: str = "name") -> str:
-    name = parse_name(raw, "The player's name", field, NAME_MAX_LENGTH) if raw is not None else ""
+    name = parse_name(raw, PLAYER_NAME(), field, NAME_MAX_LENGTH) if raw is not None else ""
     if not name:
-        raise IllegalAction("Give the player a name.", field)
+        raise IllegalAction(NAME_THE_PLAYER(), field)
     return name
 
 
@@ -89,9 +130,7 @@ def check_colour(raw: object, field: str = "colour") -> str:
     """A colour as "#rrggbb" (any case, written lower case), or "" for none."""
     colour = raw.strip().lower() if isinstance(raw, str) else raw
     if colour != "" and not (isinstance(colour, str) and COLOUR_SHAPE.fullmatch(colour)):
-        raise IllegalAction(
-            "The colour must be written #rrggbb, like #1f77b4, or left empty.", field
-        )
+        raise IllegalAction(COLOUR_SHAPED(), field)
     return str(colour)
 
 
@@ -103,17 +142,13 @@ _EMOJI_PARTS = {"So", "Sk", "Mn", "Me", "Cf"}
 def check_emoji(raw: object, field: str = "emoji") -> str:
     """One emoji (a symbol, possibly joined from several), or "" for none."""
     if not isinstance(raw, str):
-        raise IllegalAction("The emoji must be text.", field)
+        raise IllegalAction(EMOJI_NOT_TEXT(), field)
     emoji = raw.strip()
     if len(emoji) > EMOJI_MAX_LENGTH:
-        raise IllegalAction(
-            f"The emoji is {len(emoji)} characters long; one emoji takes at most "
-            f"{EMOJI_MAX_LENGTH}.",
-            field,
-        )
+        raise IllegalAction(EMOJI_TOO_LONG(length=len(emoji), maximum=EMOJI_MAX_LENGTH), field)
     categories = {unicodedata.category(char) for char in emoji}
     if emoji and ("So" not in categories or not categories <= _EMOJI_PARTS):
-        raise IllegalAction("Choose one emoji, like 🦊, or leave it empty.", field)
+        raise IllegalAction(ONE_EMOJI(), field)
     return emoji
 
 
@@ -122,9 +157,7 @@ def _player(row: GroupPlayer) -> Player:
 
 
 def _same_name_twice(name: str, field: str) -> IllegalAction:
-    return IllegalAction(
-        f"The group already has a player called {name}; give each player their own name.", field
-    )
+    return IllegalAction(SAME_NAME(name=name), field)
 
 
 def _check_new_names(names: Sequence[str], taken: Sequence[str], field: str) -> None:
@@ -138,14 +171,14 @@ def _check_new_names(names: Sequence[str], taken: Sequence[str], field: str) -> 
 
 def _check_room(players: int, field: str) -> None:
     if players > MAX_PLAYERS:
-        raise IllegalAction(f"A group has at most {MAX_PLAYERS} players.", field)
+        raise IllegalAction(TOO_MANY_PLAYERS(maximum=MAX_PLAYERS), field)
 
 
 def create(name: object, player_names: object) -> Group:
     """A new group with its first players (names in the order given, blanks skipped)."""
     checked_name = check_group_name(name)
     if not isinstance(player_names, list):
-        raise IllegalAction("“players” must be a list of names.", "players")
+        raise IllegalAction(PLAYERS_A_LIST(), "players")
     names = [
         check_player_name(raw, f"players.{index}")
         for index, raw in enumerate(player_names)
@@ -248,11 +281,9 @@ def _player_row(group_id: str, player_id: object, field: str = "player") -> Grou
     """The group's player ``player_id`` (an id as sent), or IllegalAction naming ``field``."""
     row = GroupPlayer.get_or_none(GroupPlayer.id == player_id) if is_player_id(player_id) else None
     if row is None:
-        raise IllegalAction(f"No player has the id {str(player_id)[:20]}.", field)
+        raise IllegalAction(NO_PLAYER_ID(id=str(player_id)[:20]), field)
     if row.group_id != group_id:
-        raise IllegalAction(
-            f"{row.name} plays in another group; choose a player of this one.", field
-        )
+        raise IllegalAction(OTHER_GROUP(player=str(row.name)), field)
     return row
 
 
@@ -309,18 +340,20 @@ def player_of(group: Group, player_id: object, field: str) -> Player:
     player = group.player(player_id) if is_player_id(player_id) else None
     if player is None:
         _player_row(group.id, player_id, field)  # says why: unknown, or another group's
-        raise IllegalAction(f"No player of {group.name} has the id {player_id}.", field)
+        raise IllegalAction(NOT_THE_GROUP_S(group=group.name, id=str(player_id)), field)
     return player
 
 
 def seating(group: Group, player_ids: object, game: Game, field: str = "players") -> Seating:
     """The players ``player_ids`` (ids in seat order) of ``group``, checked for ``game``."""
     if not isinstance(player_ids, list):
-        raise IllegalAction(f"“{field}” must be a list of player ids in seat order.", field)
+        raise IllegalAction(IDS_A_LIST(field=field), field)
     if not game.min_players <= len(player_ids) <= game.max_players:
+        fewest, most, chosen = game.min_players, game.max_players, len(player_ids)
         raise IllegalAction(
-            f"{game.title} needs {number_range(game.min_players, game.max_players)} players; "
-            f"you chose {len(player_ids)}.",
+            NEEDS_PLAYERS(game=game.title, count=fewest, chosen=chosen)
+            if fewest == most
+            else NEEDS_PLAYERS_RANGE(game=game.title, fewest=fewest, most=most, chosen=chosen),
             field,
         )
     players: list[Player] = []
@@ -328,9 +361,7 @@ def seating(group: Group, player_ids: object, game: Game, field: str = "players"
         where = f"{field}.{index}"
         player = player_of(group, player_id, where)
         if player in players:
-            raise IllegalAction(
-                f"{player.name} is chosen twice; each player takes one seat.", where
-            )
+            raise IllegalAction(CHOSEN_TWICE(player=player.name), where)
         players.append(player)
     return Seating(group.id, tuple(players))
 
@@ -348,9 +379,7 @@ def seat(session: GameSession, seated: Seating) -> None:
         .count()
     )
     if still_there != len(ids):
-        raise IllegalAction(
-            "A player was removed from the group meanwhile; choose again.", "players"
-        )
+        raise IllegalAction(REMOVED_MEANWHILE(), "players")
     link_seats(session.id, seated.group_id, ids)
     _touch(seated.group_id)
 

@@ -14,11 +14,19 @@ from werkzeug.wrappers import Response
 from scorekeeper import decks, groups, keys
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction
+from scorekeeper.games.words import phrase
 from scorekeeper.web import access, addresses
 from scorekeeper.web.forms import KeyedForm
 from scorekeeper.web.sessions import page_asked
 
-NOT_FOUND = "No deck profile has this link. Check the address, or make a new one."
+NOT_FOUND = phrase(
+    "web.decks.no-such-deck", "No deck profile has this link. Check the address, or make a new one."
+)()
+CHOOSE_GAME = phrase("web.decks.choose-game", "Choose the game whose deck this is.")
+EXPIRED = phrase("web.decks.form-expired", "This form expired: reload the page and try again.")
+EDIT_LINK_INVALID = phrase(
+    "web.decks.edit-link-invalid", "This “edit this deck” link is not valid: ask for a new one."
+)
 
 bp = Blueprint("decks", __name__)
 
@@ -44,7 +52,7 @@ def chosen_game() -> str:
     games = [game.slug for game in decks.sized_games()]
     chosen = request.form.get("game", games[0] if len(games) == 1 else "")
     if chosen not in games:
-        raise IllegalAction("Choose the game whose deck this is.", "game")
+        raise IllegalAction(CHOOSE_GAME(), "game")
     return chosen
 
 
@@ -61,12 +69,12 @@ def deck_list() -> Response | tuple[str, int]:
         try:
             profile = decks.create(GAMES[chosen_game()], request.form.get("name", ""))
         except IllegalAction as refused:
-            error = refused.message
+            error = refused.said
         else:
             access.remember_deck(profile.id)
             return redirect(url_for("decks.deck_page", profile_id=profile.id), 303)
     elif request.method == "POST":
-        error = "This form expired: reload the page and try again."
+        error = EXPIRED()
     page_number = page_asked("page")
     listed = access.decks_page(page_number)
     profiles = decks.find(list(listed.roles))
@@ -114,7 +122,7 @@ def deck_page(profile_id: str) -> Response | tuple[str, int]:
             saved = url_for("decks.deck_page", profile_id=profile_id, saved=1, session=back_to)
             return redirect(saved, 303)
     elif request.method == "POST":
-        error = IllegalAction("This form expired: reload the page and try again.")
+        error = IllegalAction(EXPIRED())
     join_url = None
     if may_edit:
         join_url = addresses.external_url("decks.join", profile_id=profile_id, key=profile.edit_key)
@@ -140,6 +148,6 @@ def join(profile_id: str, key: str) -> Response:
     """The "edit this deck" link: this device may change the profile from now on."""
     load_or_404(profile_id)
     if not decks.key_matches(profile_id, key):
-        abort(403, "This “edit this deck” link is not valid: ask for a new one.")
+        abort(403, EDIT_LINK_INVALID())
     access.remember_deck(profile_id)
     return redirect(url_for("decks.deck_page", profile_id=profile_id), 303)

@@ -27,31 +27,49 @@ from scorekeeper import (
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.engine import Game
+from scorekeeper.games.words import phrase
 from scorekeeper.web import access
 from scorekeeper.web.decks import chosen_game
 from scorekeeper.web.export import parse_json, uploaded
 from scorekeeper.web.forms import GroupImportForm, KeyedForm, NewSessionForm, new_session_form
 from scorekeeper.web.inputs import check_text
-from scorekeeper.web.language import language, reader
+from scorekeeper.web.language import language, reader, words
 from scorekeeper.web.sessions import page_asked, pages_of, share_page, start_session
 from scorekeeper.web.uploads import size_text
 
 bp = Blueprint("groups", __name__)
 
-EXPIRED = "This form expired: reload the page and try again."
+EXPIRED = phrase("web.groups.form-expired", "This form expired: reload the page and try again.")
 # The colours a page offers for a player (the API takes any #rrggbb).
 COLOURS = (
-    ("#d62728", "Red"),
-    ("#ff7f0e", "Orange"),
-    ("#e6c229", "Yellow"),
-    ("#2ca02c", "Green"),
-    ("#17becf", "Teal"),
-    ("#1f77b4", "Blue"),
-    ("#9467bd", "Purple"),
-    ("#e377c2", "Pink"),
-    ("#8c564b", "Brown"),
-    ("#7f7f7f", "Grey"),
+    ("#d62728", phrase("web.groups.colour-red", "Red")()),
+    ("#ff7f0e", phrase("web.groups.colour-orange", "Orange")()),
+    ("#e6c229", phrase("web.groups.colour-yellow", "Yellow")()),
+    ("#2ca02c", phrase("web.groups.colour-green", "Green")()),
+    ("#17becf", phrase("web.groups.colour-teal", "Teal")()),
+    ("#1f77b4", phrase("web.groups.colour-blue", "Blue")()),
+    ("#9467bd", phrase("web.groups.colour-purple", "Purple")()),
+    ("#e377c2", phrase("web.groups.colour-pink", "Pink")()),
+    ("#8c564b", phrase("web.groups.colour-brown", "Brown")()),
+    ("#7f7f7f", phrase("web.groups.colour-grey", "Grey")()),
 )
+NO_SUCH_PAGE = phrase(
+    "web.groups.no-such-page", "This group's list of sessions has pages 1 to {pages}."
+)
+JOIN_LINK_INVALID = phrase(
+    "web.groups.join-link-invalid",
+    "This “join this group” link is not valid: ask a member for a new one.",
+)
+JOINED = phrase("web.groups.player-joined", "{player} joined the group.")
+SAVED = phrase("web.groups.player-saved", "{player} saved.")
+LEFT = phrase(
+    "web.groups.player-left", "{player} left the group; their past games keep their name."
+)
+ADD_CHANGE_OR_REMOVE = phrase(
+    "web.groups.add-change-or-remove", "Choose to add, change or remove a player."
+)
+NO_SUCH_GAME = phrase("web.groups.no-such-game", "There is no game called “{slug}” here.")
+NOT_UTF8 = phrase("web.groups.file-not-utf8", "The file is not UTF-8 text.")
 
 
 @bp.app_template_filter("figure")
@@ -104,7 +122,7 @@ def new_group() -> Response | tuple[str, int]:
             access.remember_group(group.id, access.EDIT)
             return redirect(url_for("groups.group_page", group_id=group.id), 303)
     elif request.method == "POST":
-        error = IllegalAction(EXPIRED)
+        error = IllegalAction(EXPIRED())
     page = render_template(
         "groups/new.html",
         form=form,
@@ -139,7 +157,7 @@ def render_group(
     counts = group_figures.session_counts(group.id)
     pages = pages_of(counts.played, access.LIST_PAGE_SIZE)
     if page > pages:
-        abort(404, f"This group's list of sessions has pages 1 to {pages}.")
+        abort(404, NO_SUCH_PAGE(pages=pages))
     may_edit = access.device_may_edit_group(group.id)
     shown = render_template(
         "groups/group.html",
@@ -175,7 +193,7 @@ def new_deck(group_id: str) -> Response | tuple[str, int]:
         else:
             return redirect(url_for("decks.deck_page", profile_id=profile.id), 303)
     else:
-        error = IllegalAction(EXPIRED)
+        error = IllegalAction(EXPIRED())
     return render_group(group, page=1, deck_error=error, deck_name=request.form.get("name", ""))
 
 
@@ -246,7 +264,7 @@ def join(group_id: str, key: str) -> Response:
     """The "join this group" link: this device may change the group from now on."""
     load_or_404(group_id)
     if not groups.key_matches(group_id, key):
-        abort(403, "This “join this group” link is not valid: ask a member for a new one.")
+        abort(403, JOIN_LINK_INVALID())
     access.remember_group(group_id, access.EDIT)
     return redirect(url_for("groups.group_page", group_id=group_id), 303)
 
@@ -280,23 +298,25 @@ def players(group_id: str) -> Response | tuple[str, int]:
         fields = [request.form.get(name, "") for name in ("name", "colour", "emoji")]
         try:
             if what == "add":
-                saved = f"{groups.add_player(group_id, *fields).name} joined the group."
+                said = JOINED(player=groups.add_player(group_id, *fields).name)
             elif what == "change":
                 editing = groups.player_id_as_sent(request.form.get("player", ""))
-                saved = f"{groups.change_player(group_id, editing, *fields).name} saved."
+                said = SAVED(player=groups.change_player(group_id, editing, *fields).name)
             elif what == "remove":
                 done = groups.remove_player(
                     group_id, groups.player_id_as_sent(request.form.get("player", ""))
                 )
-                saved = f"{done.name} left the group; their past games keep their name."
+                said = LEFT(player=done.name)
             else:
-                raise IllegalAction("Choose to add, change or remove a player.", "do")
+                raise IllegalAction(ADD_CHANGE_OR_REMOVE(), "do")
+            # The page it goes back to says it, in the words of the phone that did it.
+            saved = words(said)
         except IllegalAction as refused:
             error = refused
         else:
             return redirect(url_for("groups.players", group_id=group_id, saved=saved), 303)
     elif request.method == "POST":
-        error = IllegalAction(EXPIRED)
+        error = IllegalAction(EXPIRED())
     return render_players(group, form, error, editing if isinstance(editing, int) else None)
 
 
@@ -343,7 +363,7 @@ def play(group_id: str, slug: str) -> Response | tuple[str, int]:
     group = editable_or_403(group_id)
     game = GAMES.get(slug)
     if game is None:
-        abort(404, f"There is no game called “{slug}” here.")
+        abort(404, NO_SUCH_GAME(slug=slug))
     form = group_session_form(game, group)
     order = tapped_order(group)
     refused = False
@@ -391,7 +411,7 @@ def read_group_file(raw: bytes) -> group_export.ImportedGroup:
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise IllegalAction("The file is not UTF-8 text.", "file") from None
+            raise IllegalAction(NOT_UTF8(), "file") from None
         check_text([("file", text)])
         return group_export.read_group(group_export.csv_as_json(text))
     return group_export.read_group(parse_json(raw))
@@ -413,7 +433,7 @@ def import_group() -> Response | tuple[str, int]:
             access.remember_group(group.id, access.EDIT)
             return redirect(url_for("groups.group_page", group_id=group.id), 303)
     elif request.method == "POST":
-        error = IllegalAction(EXPIRED)
+        error = IllegalAction(EXPIRED())
     limit = size_text(group_export.FILE_MAX_BYTES)
     page = render_template("groups/import.html", form=form, error=error, file_limit=limit)
     return page, 422 if error else 200
