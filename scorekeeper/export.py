@@ -25,6 +25,7 @@ from scorekeeper.games.base import (
     parse_whole_number,
 )
 from scorekeeper.games.cards import with_suit_symbols
+from scorekeeper.games.words import ENGLISH, Phrase, Reader, Text, phrase
 from scorekeeper.lifecycle import ImportedCorrection, ImportedSession
 from scorekeeper.session_log import LoggedEvent, Replaced, corrections
 from scorekeeper.session_views import SessionView
@@ -95,6 +96,40 @@ CSV_COLUMNS = (
     "started_at",
     "finished_at",
 )
+# The CSVs' headings and words in the language the file was asked in (English: the
+# column names above, as the API writes them); the JSON export has no words to translate.
+CSV_HEADINGS: dict[str, Phrase] = {
+    "game": phrase("csv.game", "game"),
+    "round": phrase("csv.round", "round"),
+    "seat": phrase("csv.seat", "seat"),
+    "player": phrase("csv.player", "player"),
+    "points": phrase("csv.points", "points"),
+    "running_total": phrase("csv.running-total", "running_total"),
+    "note": phrase("csv.note", "note"),
+    "place": phrase("csv.place", "place"),
+    "winner": phrase("csv.winner", "winner"),
+    "rating": phrase("csv.rating", "rating"),
+    "rating_change": phrase("csv.rating-change", "rating_change"),
+    "game_rating": phrase("csv.game-rating", "game_rating"),
+    "game_rating_change": phrase("csv.game-rating-change", "game_rating_change"),
+    "started_at": phrase("csv.started-at", "started_at"),
+    "finished_at": phrase("csv.finished-at", "finished_at"),
+    "total": phrase("csv.total", "total"),
+}
+WON = phrase("csv.won", "yes")
+NOT_WON = phrase("csv.not-won", "no")
+
+
+def heading(column: str, reader: Reader = ENGLISH) -> str:
+    """A CSV column's heading in the reader's language (a seat's number stays as it is)."""
+    said = CSV_HEADINGS.get(column)
+    return column if said is None else reader.read(said())
+
+
+def _read(text: str, reader: Reader) -> str:
+    return reader.read(text) if isinstance(text, Text) else text
+
+
 # The option in which a score sheet names the game it keeps ("Hearts"): the game of its
 # files, else the game's title.
 GAME_NAME_OPTION = "game_name"
@@ -185,12 +220,13 @@ def game_played(view: SessionView) -> str:
     return named if isinstance(named, str) and named else view.game.title
 
 
-def session_csv(view: SessionView) -> str:
+def session_csv(view: SessionView, reader: Reader = ENGLISH) -> str:
     """One row per seat per round (or turn): the seat's points, running total and the
     round's note as the pages show it (cards with their suit symbols); once the session is
     finished each seat's place and whether it won (``yes``/``no``; blank while in play)
     and, for a seat of a group's player, the player's ratings after it and their changes;
-    on the first row when the session started and ended (blank while in play)."""
+    on the first row when the session started and ended (blank while in play). Its
+    headings and words are ``reader``'s language's (English: as the API writes them)."""
     game = view.game
     outcome = read_model.outcome_of(game, view.state) if view.finished else None
     rated = ratings.after_session(view.id) if view.finished else {}
@@ -201,29 +237,30 @@ def session_csv(view: SessionView) -> str:
         rows.append(
             {
                 **_ratings_after(rated.get(row.seat)),
-                "game": game_played(view),
+                "game": _read(game_played(view), reader),
                 "round": row.round,
                 "seat": row.seat,
                 "player": row.name,
                 "points": row.points,
                 "running_total": row.total,
-                "note": with_suit_symbols(row.note),
+                "note": with_suit_symbols(_read(row.note, reader)),
                 "place": "" if seat is None else seat.place,
-                "winner": "" if seat is None else ("yes" if seat.won else "no"),
+                "winner": "" if seat is None else reader.read((WON if seat.won else NOT_WON)()),
                 **(times if number == 0 else {}),
             }
         )
-    return csv_table(CSV_COLUMNS, rows)
+    return csv_table(CSV_COLUMNS, rows, headings=[heading(c, reader) for c in CSV_COLUMNS])
 
 
 def _ratings_after(after: ratings.AfterGame | None) -> dict[str, float]:
     return {} if after is None else dict(zip(ratings.COLUMNS, after.figures(), strict=True))
 
 
-def session_grid_csv(view: SessionView) -> str:
+def session_grid_csv(view: SessionView, reader: Reader = ENGLISH) -> str:
     """The rounds-by-players grid of a paper score sheet: a header row of the players'
     names, a row per round (or turn) with each seat's points in it (blank for a seat with
-    none), then each seat's total and, once the session is finished, its place."""
+    none), then each seat's total and, once the session is finished, its place; its
+    words in ``reader``'s language."""
     game = view.game
     seats = range(len(view.seats))
     by_round: dict[int, dict[int, int]] = {}
@@ -234,28 +271,37 @@ def session_grid_csv(view: SessionView) -> str:
         totals[row.seat] = row.total
     header = ("round", *(str(seat) for seat in seats))
     names = {str(seat): name for seat, name in enumerate(view.seats)}
-    grid: list[dict[str, object]] = [{"round": "round", **names}]
+    grid: list[dict[str, object]] = [{"round": heading("round", reader), **names}]
     for number, points in by_round.items():
         grid.append({"round": number, **{str(seat): points.get(seat, "") for seat in seats}})
-    grid.append({"round": "total", **{str(seat): totals.get(seat, "") for seat in seats}})
+    grid.append(
+        {"round": heading("total", reader), **{str(seat): totals.get(seat, "") for seat in seats}}
+    )
     if view.finished:
         places = read_model.outcome_of(game, view.state).seats
         grid.append(
-            {"round": "place", **{str(s): places[s].place if s in places else "" for s in seats}}
+            {
+                "round": heading("place", reader),
+                **{str(s): places[s].place if s in places else "" for s in seats},
+            }
         )
     return csv_table(header, grid, header_row=False)
 
 
 def csv_table(
-    columns: Sequence[str], rows: Sequence[Mapping[str, object]], header_row: bool = True
+    columns: Sequence[str],
+    rows: Sequence[Mapping[str, object]],
+    header_row: bool = True,
+    headings: Sequence[str] | None = None,
 ) -> str:
     """``rows`` as CSV in the order of ``columns`` (a missing one blank), after a header
-    row of the column names unless ``header_row`` is false; text is kept text in a
-    spreadsheet (``_csv_safe``), numbers are written as numbers; lines end in CRLF."""
+    row of the column names (or of ``headings``) unless ``header_row`` is false; text is
+    kept text in a spreadsheet (``_csv_safe``), numbers are written as numbers; lines end
+    in CRLF."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     if header_row:
-        writer.writerow(columns)
+        writer.writerow(columns if headings is None else headings)
     for row in rows:
         cells = (row.get(column, "") for column in columns)
         writer.writerow([_csv_safe(cell) if isinstance(cell, str) else cell for cell in cells])

@@ -22,11 +22,11 @@ from scorekeeper.games import get_game
 from scorekeeper.games.base import (
     IllegalAction,
     OptionValue,
-    number_range,
     parse_name,
     resolve_options,
 )
 from scorekeeper.games.engine import Game
+from scorekeeper.games.words import Grouped, phrase
 from scorekeeper.models import (
     NAME_MAX_LENGTH,
     BaseModel,
@@ -77,32 +77,67 @@ class ImportedSession:
 ImportedCorrection = tuple[int, dict[str, object], datetime, str]
 
 
+# What a new, removed or imported session's refusals say.
+NEEDS_SEATS = phrase("session.needs-seats", "{game} needs {count} seats; you named {named}.")
+NEEDS_SEATS_RANGE = phrase(
+    "session.needs-seats-range", "{game} needs {fewest} to {most} seats; you named {named}."
+)
+SEAT_NAME = phrase("session.seat-name-label", "Seat {position}'s name")
+SEAT_NEEDS_NAME = phrase("session.seat-needs-name", "Seat {position} needs a name.")
+SAME_SEAT_NAME = phrase(
+    "session.same-seat-name", "Two seats are called {name}; give each seat its own name."
+)
+NO_DECK_PROFILE = phrase("session.no-deck-profile", "{game} is not played with a deck profile.")
+STARTED = phrase(
+    "session.started-not-removed",
+    "This game has started: only a game with nothing recorded yet can be removed.",
+)
+STILL_IN_PLAY = phrase(
+    "session.still-in-play",
+    "This {game} session is still in play: play again once it is finished.",
+)
+TOO_MANY_EVENTS = phrase(
+    "session.file-too-many-events",
+    "The file holds {count} events; a session keeps at most {most}.",
+)
+TOO_MANY_CORRECTIONS = phrase(
+    "session.file-too-many-corrections",
+    "The file holds {count} corrections; a session keeps at most {most}.",
+)
+REPLACED_NOT_VALID = phrase(
+    "session.replaced-action-not-valid",
+    "Event {seq}: the action a correction replaced is not valid: {refusal}",
+)
+
+
 def check_seat_names(game: Game, names: Sequence[object]) -> tuple[str, ...]:
     if not game.min_players <= len(names) <= game.max_players:
+        fewest, most = game.min_players, game.max_players
         raise IllegalAction(
-            f"{game.title} needs {number_range(game.min_players, game.max_players)} seats; "
-            f"you named {len(names)}.",
+            NEEDS_SEATS(game=game.title, count=fewest, named=len(names))
+            if fewest == most
+            else NEEDS_SEATS_RANGE(game=game.title, fewest=fewest, most=most, named=len(names)),
             "seats",
         )
     cleaned: list[str] = []
     for index, raw in enumerate(names):
         position, field = index + 1, f"seats.{index}"
         name = (
-            parse_name(raw, f"Seat {position}'s name", field, NAME_MAX_LENGTH)
+            parse_name(raw, SEAT_NAME(position=position), field, NAME_MAX_LENGTH)
             if isinstance(raw, str)
             else ""
         )
         if not name:
-            raise IllegalAction(f"Seat {position} needs a name.", field)
+            raise IllegalAction(SEAT_NEEDS_NAME(position=position), field)
         if name.casefold() in (taken.casefold() for taken in cleaned):
-            raise IllegalAction(f"Two seats are called {name}; give each seat its own name.", field)
+            raise IllegalAction(SAME_SEAT_NAME(name=name), field)
         cleaned.append(name)
     return tuple(cleaned)
 
 
 def _check_deck_game(game: Game, deck_given: bool) -> None:
     if deck_given and game.sized_cards is None:
-        raise IllegalAction(f"{game.title} is not played with a deck profile.", "deck_profile")
+        raise IllegalAction(NO_DECK_PROFILE(game=game.title), "deck_profile")
 
 
 def create(
@@ -208,10 +243,7 @@ def remove_unstarted(session_id: str) -> None:
         # Undo and correction keep every event row: none means nothing was ever recorded
         # (an import's events have rows too, though it starts at version 0).
         if Event.select().where(Event.session == session_id).exists():
-            raise IllegalAction(
-                "This game has started: only a game with nothing recorded yet can be removed.",
-                "session",
-            )
+            raise IllegalAction(STARTED(), "session")
         GameSession.delete().where(GameSession.id == session_id).execute()
         announced.announce_removal(session_id)
 
@@ -224,10 +256,7 @@ def next_session(session_id: str) -> str | None:
 
 def _refuse_unless_finished(game: Game, finished: bool) -> None:
     if not finished:
-        raise IllegalAction(
-            f"This {game.title} session is still in play: play again once it is finished.",
-            "session",
-        )
+        raise IllegalAction(STILL_IN_PLAY(game=game.title), "session")
 
 
 def import_session(
@@ -236,14 +265,13 @@ def import_session(
     """A new session identical to an exported one (read by ``export.read_export``), played
     with the deck profile ``deck`` when given (a group's, imported with its group)."""
     game = get_game(imported.game)
-    for listed, most, what in (
-        (imported.events, MAX_EVENTS, "events"),
-        (imported.corrections, MAX_CORRECTIONS, "corrections"),
+    for listed, most, too_many in (
+        (imported.events, MAX_EVENTS, TOO_MANY_EVENTS),
+        (imported.corrections, MAX_CORRECTIONS, TOO_MANY_CORRECTIONS),
     ):
         if len(listed) > most:
             raise IllegalAction(
-                f"The file holds {len(listed):,} {what}; a session keeps at most {most:,}.",
-                "events",
+                too_many(count=Grouped(len(listed), 0), most=Grouped(most, 0)), "events"
             )
     _check_deck_game(game, imported.deck_profile is not None)
     seats = check_seat_names(game, imported.seats)
@@ -293,8 +321,7 @@ def _imported_corrections(
             replaced = game.action_to_json(game.parse_action(action))
         except IllegalAction as refused:
             raise IllegalAction(
-                f"Event {seq}: the action a correction replaced is not valid: {refused.message}",
-                f"{where}.action",
+                REPLACED_NOT_VALID(seq=seq, refusal=refused.said), f"{where}.action"
             ) from None
         rows.append({"seq": seq, "action": replaced, "corrected_at": corrected_at})
     return rows

@@ -25,9 +25,9 @@ from scorekeeper.db import (
 from scorekeeper.games import get_game
 from scorekeeper.games.base import (
     IllegalAction,
-    or_list,
 )
 from scorekeeper.games.records import evolve
+from scorekeeper.games.words import Grouped, one_of, phrase
 from scorekeeper.models import (
     Correction,
     Event,
@@ -90,6 +90,34 @@ class OneTimeKey:
     field: str = "form_key"
     fingerprint: str = ""
     answer: Callable[[SessionView], Any] | None = None
+
+
+# What a write's refusals say.
+MOST_EVENTS = phrase(
+    "session.most-events",
+    "This session has logged {most} events, the most a session keeps (its "
+    "exported file must fit an import): play on in a new session.",
+)
+NOT_EXPECTED = phrase(
+    "session.not-expected", "A {type} is not expected now; the game expects {expected}."
+)
+NOT_EXPECTED_OVER = phrase(
+    "session.not-expected-game-over",
+    "A {type} is not expected now; the game expects nothing: the game is over.",
+)
+NOTHING_TO_UNDO = phrase("session.nothing-to-undo", "Nothing to undo: no event is recorded yet.")
+NOTHING_TO_REDO = phrase("session.nothing-to-redo", "Nothing to redo.")
+NO_SUCH_EVENT = phrase(
+    "session.no-event-to-correct", "There is no recorded event {seq} to correct."
+)
+MOST_CORRECTIONS = phrase(
+    "session.most-corrections",
+    "This session has kept {most} corrections, the most a "
+    "session keeps (its exported file must fit an import).",
+)
+CORRECTION_REFUSED = phrase(
+    "session.correction-refused", "This correction cannot be made: {refusal}"
+)
 
 
 def one_time_key(key: str | OneTimeKey | None) -> OneTimeKey | None:
@@ -311,11 +339,7 @@ def _checked_action(view: SessionView, data: Sent) -> tuple[Any, Mapping[str, An
     """The state after the action, the action as recorded, and the engine's action: what
     the rules make of ``data`` at ``view`` (IllegalAction if they refuse it)."""
     if len(view.events) >= MAX_EVENTS:
-        raise IllegalAction(
-            f"This session has logged {MAX_EVENTS:,} events, the most a session keeps (its "
-            "exported file must fit an import): play on in a new session.",
-            "action",
-        )
+        raise IllegalAction(MOST_EVENTS(most=Grouped(MAX_EVENTS, 0)), "action")
     game = view.game
     sent = data(view) if callable(data) else data
     if view.deck is not None:
@@ -449,9 +473,12 @@ def _check_expected(view: SessionView, action: Mapping[str, Any]) -> None:
     """
     expected = view.expected
     if action["type"] not in expected.types:
-        listed = or_list(sorted(expected.types)) or "nothing: the game is over"
+        # The types as the API names them (not words to translate).
         raise IllegalAction(
-            f"A {action['type']} is not expected now; the game expects {listed}.", "type"
+            NOT_EXPECTED(type=action["type"], expected=one_of(sorted(expected.types)))
+            if expected.types
+            else NOT_EXPECTED_OVER(type=action["type"]),
+            "type",
         )
 
 
@@ -467,7 +494,7 @@ def undo(session_id: str, version: int, form_key: str | OneTimeKey | None = None
     def write(session: GameSession) -> SessionView:
         newest = _NEWEST_LIVE.execute(session.id, 1).fetchone()
         if newest is None:
-            raise IllegalAction("Nothing to undo: no event is recorded yet.")
+            raise IllegalAction(NOTHING_TO_UNDO())
         _update_event(session, newest[0], undone=True, redoable=True)
         # Every event after the undone one is undone already: the state is the one before
         # it, which the newest snapshot before it gives with the events since replayed.
@@ -494,7 +521,7 @@ def redo(session_id: str, version: int, form_key: str | OneTimeKey | None = None
         view = locked_view(session)
         target = view.events.first_redoable()
         if target is None:
-            raise IllegalAction("Nothing to redo.")
+            raise IllegalAction(NOTHING_TO_REDO())
         state = view.game.apply(view.state, view.game.parse_action(target.action))
         _update_event(session, target.seq, undone=False, redoable=False)
         # Every event after the restored one is undone (undo takes the newest live event, an
@@ -528,7 +555,7 @@ def correct(
             .scalar()
         )
         if was is None:
-            raise IllegalAction(f"There is no recorded event {seq} to correct.", "seq")
+            raise IllegalAction(NO_SUCH_EVENT(seq=seq), "seq")
         action = game.action_to_json(game.parse_action(data))
         # Counted before the replay: a session at the most refuses any new correction, and
         # replaying its log (up to MAX_EVENTS events) would only be thrown away.
@@ -536,19 +563,13 @@ def correct(
             action != was
             and Correction.select().where(Correction.session == session).count() >= MAX_CORRECTIONS
         ):
-            raise IllegalAction(
-                f"This session has kept {MAX_CORRECTIONS:,} corrections, the most a "
-                "session keeps (its exported file must fit an import).",
-                "seq",
-            )
+            raise IllegalAction(MOST_CORRECTIONS(most=Grouped(MAX_CORRECTIONS, 0)), "seq")
         _update_event(session, seq, action=action)
         # Replayed from the newest snapshot before the event: a refusal rolls it all back.
         try:
             corrected = restored(session)
         except IllegalAction as refused:
-            raise IllegalAction(
-                f"This correction cannot be made: {refused.message}", refused.field
-            ) from None
+            raise IllegalAction(CORRECTION_REFUSED(refusal=refused.said), refused.field) from None
         if action != was:
             # The event now holds the replacement; the history keeps what it replaced.
             Correction.create(session=session, seq=seq, action=was)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import ParamSpec, TypeVar
+from typing import Literal, ParamSpec, TypeVar
 
 from flask import abort, after_this_request, current_app, g, make_response, request, session
 from werkzeug.wrappers import Response
@@ -25,6 +25,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import decks, devices, groups, keys, session_views
 from scorekeeper.devices import EDIT as EDIT
 from scorekeeper.devices import VIEW as VIEW
+from scorekeeper.games.words import phrase
 from scorekeeper.web import https
 
 # The cookie's one entry: the id of this device, whose rights are stored with it
@@ -297,42 +298,63 @@ def bearer_key() -> str | None:
     return key.strip() if scheme.lower() == "bearer" and key.strip() else None
 
 
+WATCHING_ONLY = phrase(
+    "web.access.watching-only",
+    "This device can watch this session but not record in it. "
+    "Ask the scorer for the “score with me” link.",
+)
+DECK_SEEN_ONLY = phrase(
+    "web.access.deck-seen-only",
+    "This device can see this deck's sizes but not change them. Open the deck's "
+    "“edit this deck” link, join the group whose deck it is, or score a session "
+    "that plays with it.",
+)
+GROUP_SEEN_ONLY = phrase(
+    "web.access.group-seen-only",
+    "This device can see this group but not change it. Open the group's "
+    "“join this group” link on a phone of the group.",
+)
+# The API's refusals of a missing or wrong Bearer key, for a session and for a group.
+SEND_KEY = {
+    "session": phrase(
+        "web.access.send-session-key",
+        "Send the session's edit key as “Authorization: Bearer <key>”.",
+    ),
+    "group": phrase(
+        "web.access.send-group-key", "Send the group's edit key as “Authorization: Bearer <key>”."
+    ),
+}
+WRONG_KEY = {
+    "session": phrase(
+        "web.access.wrong-session-key", "That edit key does not belong to this session."
+    ),
+    "group": phrase("web.access.wrong-group-key", "That edit key does not belong to this group."),
+}
+
+
 def require_device_edit(session_id: str) -> None:
     if not device_may_edit(session_id):
-        abort(
-            403,
-            "This device can watch this session but not record in it. "
-            "Ask the scorer for the “score with me” link.",
-        )
+        abort(403, WATCHING_ONLY())
 
 
 def require_device_deck_edit(profile_id: str) -> None:
     if not device_may_edit_deck(profile_id):
-        abort(
-            403,
-            "This device can see this deck's sizes but not change them. Open the deck's "
-            "“edit this deck” link, join the group whose deck it is, or score a session "
-            "that plays with it.",
-        )
+        abort(403, DECK_SEEN_ONLY())
 
 
 def require_device_group_edit(group_id: str) -> None:
     if not device_may_edit_group(group_id):
-        abort(
-            403,
-            "This device can see this group but not change it. Open the group's "
-            "“join this group” link on a phone of the group.",
-        )
+        abort(403, GROUP_SEEN_ONLY())
 
 
-def _require_bearer(of: str, matches: Callable[[str], bool]) -> None:
+def _require_bearer(of: Literal["session", "group"], matches: Callable[[str], bool]) -> None:
     """401 without a Bearer key, 403 with one that ``matches`` refuses (the key of another
     ``of``: session or group)."""
     key = bearer_key()
     if key is None:
-        abort(401, f"Send the {of}'s edit key as “Authorization: Bearer <key>”.")
+        abort(401, SEND_KEY[of]())
     if not matches(key):
-        abort(403, f"That edit key does not belong to this {of}.")
+        abort(403, WRONG_KEY[of]())
 
 
 def require_bearer_group_edit(group_id: str) -> None:

@@ -19,13 +19,23 @@ from scorekeeper.export import (
     session_json,
 )
 from scorekeeper.games.base import IllegalAction, json_error_text
+from scorekeeper.games.words import phrase
 from scorekeeper.web import access
 from scorekeeper.web.forms import ImportForm
 from scorekeeper.web.inputs import check_text, escapes_nothing_unfit, json_strings
+from scorekeeper.web.language import reader
 from scorekeeper.web.sessions import load_or_404
 from scorekeeper.web.uploads import size_text
 
 bp = Blueprint("export", __name__)
+
+NOTHING_SENT = phrase(
+    "web.import.nothing-sent", "Choose an exported .json file, or paste its text."
+)
+NESTS_TOO_DEEPLY = phrase(
+    "web.import.nests-too-deeply", "The file nests too deeply to be a session export."
+)
+NOT_JSON = phrase("web.import.not-json", "The file is not valid JSON ({problem}).")
 
 
 def download_name(view: session_views.SessionView, extension: str, kind: str = "") -> str:
@@ -45,13 +55,14 @@ def csv_download(text: str, name: str) -> Response:
 @bp.get("/s/<session_id>/export.csv")
 def export_csv(session_id: str) -> Response:
     view = load_or_404(session_id)
-    return csv_download(session_csv(view), download_name(view, "csv"))
+    # The file's headings and words in the language of the page it was asked from.
+    return csv_download(session_csv(view, reader()), download_name(view, "csv"))
 
 
 @bp.get("/s/<session_id>/export-grid.csv")
 def export_grid_csv(session_id: str) -> Response:
     view = load_or_404(session_id)
-    return csv_download(session_grid_csv(view), download_name(view, "csv", "-grid"))
+    return csv_download(session_grid_csv(view, reader()), download_name(view, "csv", "-grid"))
 
 
 @bp.get("/s/<session_id>/export.json")
@@ -66,7 +77,7 @@ def uploaded(form: ImportForm) -> bytes:
     """The chosen file, or else the pasted text."""
     raw: bytes = form.file.data.read() if form.file.data else (form.text.data or "").encode()
     if not raw.strip():
-        raise IllegalAction("Choose an exported .json file, or paste its text.", "file")
+        raise IllegalAction(NOTHING_SENT(), "file")
     return raw
 
 
@@ -78,11 +89,9 @@ def parse_json(raw: bytes) -> object:
     try:
         data = json.loads(raw)
     except RecursionError:
-        raise IllegalAction("The file nests too deeply to be a session export.", "file") from None
+        raise IllegalAction(NESTS_TOO_DEEPLY(), "file") from None
     except ValueError as error:  # not UTF-8, not JSON, or a number too long to read
-        raise IllegalAction(
-            f"The file is not valid JSON ({json_error_text(error)}).", "file"
-        ) from None
+        raise IllegalAction(NOT_JSON(problem=json_error_text(error)), "file") from None
     # A file's strings are walked only if its text may hold what is not text: a session's
     # export holds thousands of them.
     if not escapes_nothing_unfit(raw):
@@ -100,7 +109,7 @@ def import_session() -> WerkzeugResponse | tuple[str, int]:
                 read_export(parse_upload(form)), form.form_key.data
             )
         except IllegalAction as refused:
-            error = refused.message
+            error = refused.said
         except store.AlreadyRecorded as repeated:
             return redirect(url_for("sessions.session_page", session_id=repeated.session_id), 303)
         else:

@@ -18,18 +18,22 @@ from werkzeug.exceptions import BadRequest, SecurityError
 from werkzeug.routing import MapAdapter
 from werkzeug.wsgi import get_host
 
+from scorekeeper.games.words import phrase
+
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
 
-UNTRUSTED_HOST = (
+UNTRUSTED_HOST = phrase(
+    "web.hosts.untrusted-host",
     "This server does not answer to the host name this request was sent to: open the app "
-    "at its own address (its TRUSTED_HOSTS setting lists the names it answers to)."
-)
+    "at its own address (its TRUSTED_HOSTS setting lists the names it answers to).",
+)()
 
-NO_HOST_NAME = (
+NO_HOST_NAME = phrase(
+    "web.hosts.no-host-name",
     "The Host header of this request names no host a web address can hold: open the app "
-    "at its own address."
-)
+    "at its own address.",
+)()
 
 # A name as Flask matches it (werkzeug's host_is_trusted): a domain or an IPv4 address,
 # with a leading dot for its subdomains too; a port may follow (the match ignores it).

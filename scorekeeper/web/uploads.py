@@ -13,19 +13,37 @@ from flask import Flask, Request, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper import export, group_export
+from scorekeeper.games.words import Text, phrase
 from scorekeeper.web.errors import error_response, wants_json
 
 KIB = 1024
 MIB = 1024 * KIB
 
 
+SESSION_FILE = phrase("web.upload.a-session-file", "a session file")
+GROUP_FILE = phrase("web.upload.a-group-file", "a group file")
 # The endpoints that take an exported file: (what the file is, how large it may be).
-FILE_UPLOADS: dict[str, tuple[str, int]] = {
-    "export.import_session": ("a session file", export.FILE_MAX_BYTES),
-    "api.import_session": ("a session file", export.FILE_MAX_BYTES),
-    "groups.import_group": ("a group file", group_export.FILE_MAX_BYTES),
-    "api.import_group": ("a group file", group_export.FILE_MAX_BYTES),
+FILE_UPLOADS: dict[str, tuple[Text, int]] = {
+    "export.import_session": (SESSION_FILE(), export.FILE_MAX_BYTES),
+    "api.import_session": (SESSION_FILE(), export.FILE_MAX_BYTES),
+    "groups.import_group": (GROUP_FILE(), group_export.FILE_MAX_BYTES),
+    "api.import_group": (GROUP_FILE(), group_export.FILE_MAX_BYTES),
 }
+FIELD_TOO_LONG = phrase(
+    "web.upload.text-field-too-long", "A text field of this form may hold at most {limit}."
+)
+FILE_TOO_LARGE = phrase(
+    "web.upload.file-too-large", "The file is larger than {kind} may be: at most {limit}."
+)
+REQUEST_TOO_LARGE = phrase(
+    "web.upload.request-too-large", "The request is larger than a request may be: at most {limit}."
+)
+FILE_OF_SIZE = phrase(
+    "web.upload.file-of-size", "The file is {size}; {kind} may be at most {limit}."
+)
+REQUEST_OF_SIZE = phrase(
+    "web.upload.request-of-size", "The request is {size}; a request may be at most {limit}."
+)
 
 
 def size_text(size: int) -> str:
@@ -38,20 +56,23 @@ def size_text(size: int) -> str:
     return f"{tenths // 10} MiB" if tenths % 10 == 0 else f"{tenths / 10:.1f} MiB"
 
 
-def too_large_refusal(sent: Request) -> tuple[str, str]:
+def too_large_refusal(sent: Request) -> tuple[Text, str]:
     """(sentence, field) refusing ``sent``: how large it is and how large it may be."""
     upload = FILE_UPLOADS.get(sent.endpoint or "")
     # The API's body is the file itself; a page sends it as the form's "file".
     field = "file" if upload and not wants_json() else "body"
-    what, may_be = ("The file", upload[0]) if upload else ("The request", "a request")
     limit, size = sent.max_content_length, sent.content_length
     if limit is None or (size is not None and size <= limit):
         # The body was within its limit: one text field of its form was over the form's.
         form_limit = size_text(sent.max_form_memory_size or 0)
-        return f"A text field of this form may hold at most {form_limit}.", field
+        return FIELD_TOO_LONG(limit=form_limit), field
     if size is None:  # sent in chunks: it was found larger than the limit as it was read
-        return f"{what} is larger than {may_be} may be: at most {size_text(limit)}.", field
-    return f"{what} is {size_text(size)}; {may_be} may be at most {size_text(limit)}.", field
+        if upload:
+            return FILE_TOO_LARGE(kind=upload[0], limit=size_text(limit)), field
+        return REQUEST_TOO_LARGE(limit=size_text(limit)), field
+    if upload:
+        return FILE_OF_SIZE(size=size_text(size), kind=upload[0], limit=size_text(limit)), field
+    return REQUEST_OF_SIZE(size=size_text(size), limit=size_text(limit)), field
 
 
 def init_app(app: Flask) -> None:
