@@ -132,7 +132,7 @@ def compute(group: groups.Group) -> stats.Stats:
     game_records = [
         stats.GameRecord(
             game=slug,
-            title=get_game(slug).title + (" (lowest wins)" if lower else ""),
+            title=LOWEST_WINS(game=get_game(slug).title) if lower else get_game(slug).title,
             lower_is_better=lower,
             played=played,
             last_played=last,
@@ -217,6 +217,8 @@ def _wins_over_time(
     return step, tuple(sorted(lines, key=lambda s: (-s.points[-1][1], s.name.casefold())))
 
 
+# A score sheet's games where the lowest score wins, counted apart.
+LOWEST_WINS = phrase("stats.lowest-wins", "{game} (lowest wins)")
 # The head to head's refusals; the form's labels say "First player" and "Second player".
 CHOOSE_PLAYER = {
     "first": phrase("web.stats.choose-first-player", "Choose the first player to compare."),

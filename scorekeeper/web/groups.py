@@ -70,6 +70,9 @@ ADD_CHANGE_OR_REMOVE = phrase(
 )
 NO_SUCH_GAME = phrase("web.groups.no-such-game", "There is no game called “{slug}” here.")
 NOT_UTF8 = phrase("web.groups.file-not-utf8", "The file is not UTF-8 text.")
+DECK_HELP = phrase(
+    "web.groups.deck-help", "Then type every card's size on one page, before the first game."
+)
 
 
 @bp.app_template_filter("figure")
@@ -173,6 +176,7 @@ def render_group(
         deck_form=KeyedForm() if may_edit else None,
         deck_error=deck_error,
         deck_name=deck_name,
+        deck_help=DECK_HELP(),
     )
     return shown, 422 if deck_error else 200
 
