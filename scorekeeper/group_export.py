@@ -44,6 +44,7 @@ from scorekeeper.db import Statement, database, fetched_as_bytes, is_sqlite, wri
 from scorekeeper.export import SEAT_FIELDS, read_export, session_json
 from scorekeeper.games import get_game
 from scorekeeper.games.base import IllegalAction, check_known_fields, is_digits, json_error_text
+from scorekeeper.games.words import Text, phrase
 from scorekeeper.models import (
     GroupPlayer,
     PlayerGroup,
@@ -459,6 +460,33 @@ def group_csv(group: groups.Group) -> str:
     return out.getvalue()
 
 
+# What reading a group CSV refuses (a row by its number, as a spreadsheet counts them).
+CSV_LINE_BREAK = phrase(
+    "group-csv.line-break",
+    "Line {line} of the file cannot be read as CSV: a cell holding a line break must be in quotes.",
+)
+NOT_A_GROUP_CSV = phrase(
+    "group-csv.not-a-group-csv", "This is not a group CSV file: its first row must be {columns}."
+)
+ROW_COLUMNS = phrase("group-csv.row-columns", "Row {row} has {count} columns; each row has {each}.")
+ONE_GROUP_ROW = phrase("group-csv.one-group-row", "Row {row}: a file holds one group row.")
+DECK_NOT_AN_OBJECT = phrase(
+    "group-csv.deck-not-an-object",
+    "Row {row}, column session must hold a deck's game and sizes as a JSON object.",
+)
+UNKNOWN_KIND = phrase(
+    "group-csv.unknown-kind",
+    "Row {row}, column kind must be group, player, deck, session or rating, not {kind}.",
+)
+NO_GROUP_ROW = phrase("group-csv.no-group-row", "The file has no group row: its name is missing.")
+CELL_NESTS_TOO_DEEPLY = phrase(
+    "group-csv.nests-too-deeply", "Row {row}, column session nests too deeply to be {what}."
+)
+CELL_NOT_JSON = phrase("group-csv.not-json", "Row {row}, column session is not {what} ({problem}).")
+A_DECK = phrase("group-csv.a-deck", "a deck's game and sizes")
+A_SESSION = phrase("group-csv.a-session", "a session's JSON")
+
+
 def csv_as_json(text: str) -> dict[str, Any]:
     """A group CSV as the JSON file it carries; a bad row is named by its number and column."""
     reader = csv.reader(io.StringIO(text))
@@ -468,17 +496,11 @@ def csv_as_json(text: str) -> dict[str, Any]:
         # What is left to refuse once the text is checked (no NUL) and no cell can pass the
         # field limit: a carriage return alone in a cell without quotes. The reader counts
         # lines, not rows (a quoted cell may hold line breaks).
-        raise IllegalAction(
-            f"Line {reader.line_num} of the file cannot be read as CSV: a cell holding a "
-            "line break must be in quotes.",
-            "file",
-        ) from None
+        raise IllegalAction(CSV_LINE_BREAK(line=reader.line_num), "file") from None
     # A file of before the ratings were exported has none of their columns.
     if not rows or tuple(rows[0]) not in (EXPORTED_COLUMNS, CSV_COLUMNS):
-        raise IllegalAction(
-            f"This is not a group CSV file: its first row must be {','.join(EXPORTED_COLUMNS)}.",
-            "row 1",
-        )
+        # The columns as the file writes them (not words to translate).
+        raise IllegalAction(NOT_A_GROUP_CSV(columns=",".join(EXPORTED_COLUMNS)), "row 1")
     columns = tuple(rows[0])
     data: dict[str, Any] = {"format": FORMAT, "players": [], "decks": [], "sessions": []}
     for number, row in enumerate(rows[1:], start=2):
@@ -486,14 +508,13 @@ def csv_as_json(text: str) -> dict[str, Any]:
             continue
         if len(row) != len(columns):
             raise IllegalAction(
-                f"Row {number} has {len(row)} columns; each row has {len(columns)}.",
-                f"row {number}",
+                ROW_COLUMNS(row=number, count=len(row), each=len(columns)), f"row {number}"
             )
         cells = dict(zip(columns, row, strict=True))
         kind = cells["kind"]
         if kind == "group":
             if "name" in data:
-                raise IllegalAction(f"Row {number}: a file holds one group row.", f"row {number}")
+                raise IllegalAction(ONE_GROUP_ROW(row=number), f"row {number}")
             version = cells["number"]
             # Read as a number when it is one int() reads: not "²" (a digit to isdigit), nor
             # thousands of digits. Any other text stays text, which read_group refuses.
@@ -505,39 +526,32 @@ def csv_as_json(text: str) -> dict[str, Any]:
                 {column: _uncell(cells[column]) for column in ("name", "colour", "emoji")}
             )
         elif kind == "deck":
-            deck = _cell_json(cells["session"], number, "a deck's game and sizes")
+            deck = _cell_json(cells["session"], number, A_DECK())
             if not isinstance(deck, dict):
-                raise IllegalAction(
-                    f"Row {number}, column session must hold a deck's game and sizes as a "
-                    "JSON object.",
-                    f"row {number}, column session",
-                )
+                raise IllegalAction(DECK_NOT_AN_OBJECT(row=number), f"row {number}, column session")
             data["decks"].append({**deck, "name": _uncell(cells["name"])})
         elif kind == "session":
-            data["sessions"].append(_cell_json(cells["session"], number, "a session's JSON"))
+            data["sessions"].append(_cell_json(cells["session"], number, A_SESSION()))
         elif kind != "rating":  # ratings are rated again from the sessions
             raise IllegalAction(
-                f"Row {number}, column kind must be group, player, deck, session or rating, "
-                f"not {kind!r}.",
-                f"row {number}, column kind",
+                UNKNOWN_KIND(row=number, kind=repr(kind)), f"row {number}, column kind"
             )
     if "name" not in data:
-        raise IllegalAction("The file has no group row: its name is missing.", "name")
+        raise IllegalAction(NO_GROUP_ROW(), "name")
     return data
 
 
-def _cell_json(text: str, number: int, what: str) -> object:
+def _cell_json(text: str, number: int, what: Text) -> object:
     """The JSON in row ``number``'s session column, which holds ``what``."""
     try:
         return json.loads(text)
     except RecursionError:
         raise IllegalAction(
-            f"Row {number}, column session nests too deeply to be {what}.",
-            f"row {number}, column session",
+            CELL_NESTS_TOO_DEEPLY(row=number, what=what), f"row {number}, column session"
         ) from None
     except ValueError as error:
         raise IllegalAction(
-            f"Row {number}, column session is not {what} ({json_error_text(error)}).",
+            CELL_NOT_JSON(row=number, what=what, problem=json_error_text(error)),
             f"row {number}, column session",
         ) from None
 
