@@ -27,7 +27,7 @@ from scorekeeper.games.base import (
     IllegalAction,
 )
 from scorekeeper.games.records import evolve
-from scorekeeper.games.words import Grouped, one_of, phrase
+from scorekeeper.games.words import Grouped, Text, one_of, phrase
 from scorekeeper.models import (
     Correction,
     Event,
@@ -115,6 +115,21 @@ MOST_CORRECTIONS = phrase(
     "This session has kept {most} corrections, the most a "
     "session keeps (its exported file must fit an import).",
 )
+FORM_KEY_TOO_LONG = phrase(
+    "session.form-key-too-long", "The form key is longer than 64 characters."
+)
+KEY_TOO_LONG = phrase("session.key-too-long", "The “{field}” is longer than 64 characters.")
+KEY_USED = phrase(
+    "session.key-used",
+    "The {field} {key} was already used {first_use}; send a new key with each new write.",
+)
+USED_IN_SESSION = phrase(
+    "session.key-used-in-session", "in this session for another request, which was recorded"
+)
+USED_TO_START = phrase(
+    "session.key-used-to-start", "by another request, which started another session"
+)
+USED_ELSEWHERE = phrase("session.key-used-elsewhere", "by another request, which was recorded")
 CORRECTION_REFUSED = phrase(
     "session.correction-refused", "This correction cannot be made: {refusal}"
 )
@@ -134,8 +149,10 @@ def claim_key(once: OneTimeKey | None, scope: str) -> None:
     if once is None:
         return
     if len(once.key) > 64:
-        what = "form key" if once.field == "form_key" else f"“{once.field}”"
-        raise IllegalAction(f"The {what} is longer than 64 characters.", once.field)
+        raise IllegalAction(
+            FORM_KEY_TOO_LONG() if once.field == "form_key" else KEY_TOO_LONG(field=once.field),
+            once.field,
+        )
     used = used_key(once, scope)
     if used is not None:
         raise repeat(once, used)
@@ -157,20 +174,19 @@ def repeat(once: OneTimeKey, used: RequestKey) -> Exception:
     IllegalAction for another request under a used key."""
     if used.fingerprint != once.fingerprint:
         return IllegalAction(
-            f"The {once.field} {once.key[:64]!r} was already used {_first_use(used.scope)}; "
-            "send a new key with each new write.",
+            KEY_USED(field=once.field, key=repr(once.key[:64]), first_use=_first_use(used.scope)),
             once.field,
         )
     return AlreadyRecorded(used.session_id, used.answer)
 
 
-def _first_use(scope: str) -> str:
+def _first_use(scope: str) -> Text:
     """What the first write under a key of ``scope`` did, as a refusal of its reuse says."""
     if keys.is_id(scope):
-        return "in this session for another request, which was recorded"
+        return USED_IN_SESSION()
     if scope == NEW_SESSION_SCOPE:
-        return "by another request, which started another session"
-    return "by another request, which was recorded"
+        return USED_TO_START()
+    return USED_ELSEWHERE()
 
 
 _EVENT_ADDED = Statement(
