@@ -65,6 +65,14 @@ def test_a_group_s_page_and_statistics_read_in_french(client: FlaskClient, app: 
     assert "Face-à-face" in stats
     assert "Victoires au fil du temps" in stats
     assert "Leaderboard" not in stats and "Head to head" not in stats
+    # Numbers as French writes them: a decimal comma, a space before the percent sign.
+    assert '<td class="num">100\u00a0%</td><td class="num">1,0</td>' in stats
+    assert "<desc" in stats and "Victoires par jour en " in stats
+
+
+def test_the_deck_profiles_page_reads_in_french_and_japanese(client: FlaskClient) -> None:
+    assert "<h1>Profils de paquet</h1>" in page(client, "/decks", FRENCH)
+    assert "<h1>デッキプロファイル</h1>" in page(client, "/decks", JAPANESE)
 
 
 def test_a_group_s_statistics_read_in_japanese(client: FlaskClient, app: Flask) -> None:
