@@ -159,3 +159,17 @@ def test_the_json_export_is_the_same_in_every_language(client: FlaskClient, app:
             for language in ({"Accept-Language": "en"}, FRENCH, JAPANESE)
         }
         assert len(answers) == 1, address
+
+
+def test_a_player_added_and_a_refusal_read_in_the_phone_s_language(
+    client: FlaskClient, app: Flask
+) -> None:
+    group_id, _ = played_group(client, app)
+    added = client.post(f"/g/{group_id}/players", data={"do": "add", "name": "Eve"}, headers=FRENCH)
+    assert added.status_code == 303
+    assert "Eve a rejoint le groupe." in page(client, added.location, FRENCH)
+    refused = client.post(
+        f"/g/{group_id}/players", data={"do": "add", "name": "Ann"}, headers=JAPANESE
+    )
+    assert refused.status_code == 422
+    assert "グループにはすでにAnnというプレイヤーがいます。" in refused.get_data(as_text=True)
