@@ -169,12 +169,16 @@ def summary(chart: LineChart, reader: Reader = ENGLISH) -> str:
     """The chart in words: the axes' ranges and each series' last, lowest and highest value."""
     xs = [x for series in chart.series for x, _ in series.points]
     x_text = _x_text(chart, reader)
-    said = AXES(
-        values=_words(reader, chart.y_label),
-        steps=_words(reader, chart.x_label).lower(),
-        first=x_text(min(xs)),
-        last=x_text(max(xs)),
+    axes = reader.read(
+        AXES(
+            values=_words(reader, chart.y_label),
+            steps=_words(reader, chart.x_label).lower(),
+            first=x_text(min(xs)),
+            last=x_text(max(xs)),
+        )
     )
+    # A sentence ending on an abbreviation ("4 déc.") takes no second full stop.
+    said: str = axes[:-1] if axes.endswith("..") else axes
     for series in chart.series:
         if not series.points:
             continue
@@ -185,8 +189,8 @@ def summary(chart: LineChart, reader: Reader = ENGLISH) -> str:
             line = SERIES_RANGE(name=series.name, last=last, lowest=lowest, highest=highest)
         else:
             line = SERIES_END(name=series.name, last=last)
-        said = SENTENCES(first=said, second=line)
-    return reader.read(said)
+        said = reader.read(SENTENCES(first=said, second=line))
+    return said
 
 
 def render(chart: LineChart, reader: Reader = ENGLISH) -> Markup:
