@@ -29,8 +29,9 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
-from scorekeeper.games.base import IllegalAction, and_list, or_list
+from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cards import Card, PlayingCard
+from scorekeeper.games.words import Text, all_of, one_of, phrase
 
 A = TypeVar("A")
 
@@ -43,6 +44,15 @@ CARD_TEXT = WithJsonSchema({"type": "string"})
 CardText = Annotated[Card, AS_TEXT, CARD_TEXT]
 PlayingCardText = Annotated[PlayingCard, AS_TEXT, CARD_TEXT]
 
+# What an action's parsing refuses, whatever the game.
+NOT_AN_OBJECT = phrase("action.not-an-object", "An action is an object with a type.")
+NO_TYPE = phrase("action.no-type", "Unknown action (no type): the type is {types}.")
+UNKNOWN_TYPE = phrase("action.unknown-type", "Unknown action (type {given}): the type is {types}.")
+NO_SUCH_FIELD = phrase("action.no-such-field", "A {kind} action has no field {fields}.")
+ENTER = phrase("action.enter", "Enter {what}.")
+# A field declared without an engine parser: pydantic's own words, after the field's name.
+FIELD_PROBLEM = phrase("action.field-problem", "{field}: {problem}.")
+
 # Pydantic's names for a key the declaration does not have.
 _UNKNOWN_KEY = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
 
@@ -51,7 +61,7 @@ _UNKNOWN_KEY = frozenset({"extra_forbidden", "unexpected_keyword_argument"})
 class Ask:
     """What a player is asked for when a required field is missing: "Enter {what}."."""
 
-    what: str
+    what: str | Text
 
 
 def game_fact(info: ValidationInfo, name: str) -> Any:
@@ -114,13 +124,14 @@ class ActionSet(Generic[A]):
     def _refusal(self, data: object, errors: Sequence[ErrorDetails]) -> IllegalAction:
         first = errors[0]
         if not isinstance(data, Mapping):
-            return IllegalAction("An action is an object with a type.", "type")
+            return IllegalAction(NOT_AN_OBJECT(), "type")
         if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
             kind = data.get("type")
-            shown = "no type" if kind is None else f"type {kind!r}"[:40]
-            return IllegalAction(
-                f"Unknown action ({shown}): the type is {or_list(list(self.types))}.", "type"
-            )
+            types = one_of(self.types)
+            if kind is None:
+                return IllegalAction(NO_TYPE(types=types), "type")
+            # At most 40 characters of "type ..." as given.
+            return IllegalAction(UNKNOWN_TYPE(given=repr(kind)[:35], types=types), "type")
         kind = str(first["loc"][0])
         unknown = sorted(
             str(error["loc"][1])
@@ -128,16 +139,16 @@ class ActionSet(Generic[A]):
             if error["type"] in _UNKNOWN_KEY and len(error["loc"]) == 2
         )
         if unknown:
-            listed = and_list([repr(key)[:30] for key in unknown])
-            return IllegalAction(f"A {kind} action has no field {listed}.", unknown[0])
+            listed = all_of(repr(key)[:30] for key in unknown)
+            return IllegalAction(NO_SUCH_FIELD(kind=kind, fields=listed), unknown[0])
         where = ".".join(str(part) for part in first["loc"][1:])
         cause = first.get("ctx", {}).get("error")
         if isinstance(cause, IllegalAction):
             return cause
         if first["type"] == "missing" and where in self._asks[kind]:
-            return IllegalAction(f"Enter {self._asks[kind][where]}.", where)
+            return IllegalAction(ENTER(what=self._asks[kind][where]), where)
         # A field declared without an engine parser: pydantic's own words.
-        return IllegalAction(f"{where}: {first['msg']}.", where)
+        return IllegalAction(FIELD_PROBLEM(field=where, problem=first["msg"]), where)
 
 
 def _tag_of(declaration: type) -> str:
@@ -149,7 +160,7 @@ def _tag_of(declaration: type) -> str:
     return tags[0]
 
 
-def _asks_of(declaration: type) -> dict[str, str]:
+def _asks_of(declaration: type) -> dict[str, str | Text]:
     """What each required field of ``declaration`` asks for (its Ask)."""
     hints = get_type_hints(declaration, include_extras=True)
     return {

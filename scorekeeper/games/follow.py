@@ -17,9 +17,69 @@ from typing import Annotated, Literal, Protocol
 from pydantic import BeforeValidator, Field, ValidationInfo, with_config
 
 from scorekeeper.games.actions import ACTION_CONFIG, Ask, game_fact
-from scorekeeper.games.base import IllegalAction, parse_whole_number, plural
-from scorekeeper.games.cards import Card
+from scorekeeper.games.base import IllegalAction, parse_whole_number
+from scorekeeper.games.cards import Card, colour_words
 from scorekeeper.games.records import evolve
+from scorekeeper.games.words import Text, counted, phrase
+
+# Sentences said one after the other: a ruling is its sentences, each a phrase
+# (trickplay.sentences chains them).
+THEN = phrase("trick.then", "{first} {then}")
+# What following the led colour and settling a revoke flag say, in both trick games.
+REVOKE_SEEN = phrase(
+    "trick.revoke-seen",
+    "Revoke? {name} did not follow {colour} in trick {failed} but now plays {card}.",
+)
+REVOKE_FLAG_OPEN = phrase(
+    "trick.revoke-flag-open",
+    "The play counts; revoke flag {number} is open for the table to accept (with a penalty) "
+    "or dismiss.",
+)
+PLAYS = phrase("trick.plays", "{name} plays {card}.")
+PLAYS_SHOWING_VOID = phrase(
+    "trick.plays-showing-void", "{name} plays {card} and shows no {colour}."
+)
+SHOWS_VOID = phrase("trick.shows-void", "{name} shows no {colour}.")
+ASK_FLAG = phrase("trick.ask-revoke-flag", "the revoke flag")
+ASK_ACCEPT = phrase("trick.ask-revoke-accepted", "whether the revoke is accepted")
+THE_FLAG = phrase("trick.label-revoke-flag", "The revoke flag")
+THE_PENALTY = phrase("trick.label-penalty", "The penalty")
+FLAG_INDEX = phrase(
+    "trick.revoke-flag-index", "A revoke flag is given by its index, from 0; {number} is not one."
+)
+PENALTY_RANGE = phrase(
+    "trick.revoke-penalty-range",
+    "A revoke penalty is 0 to {maximum} points; you entered {number}.",
+)
+ACCEPT_TRUE_OR_FALSE = phrase("trick.revoke-accept-boolean", "accept must be true or false.")
+LOG_ACCEPTED = counted(
+    "trick.log-revoke-accepted",
+    "revoke flag {flag} accepted, {count} point",
+    "revoke flag {flag} accepted, {count} points",
+)
+LOG_DISMISSED = phrase("trick.log-revoke-dismissed", "revoke flag {flag} dismissed")
+DISMISSED = phrase("trick.revoke-dismissed", "{what} dismissed: no penalty.")
+ACCEPTED = phrase("trick.revoke-accepted", "{what} accepted: {outcome}.")
+NO_FLAGS = phrase(
+    "trick.no-revoke-flags",
+    "There is no revoke flag {index}: this game has no revoke flags, counted from 0.",
+)
+NO_SUCH_FLAG = counted(
+    "trick.no-such-revoke-flag",
+    "There is no revoke flag {index}: this game has {count} revoke flag, counted from 0.",
+    "There is no revoke flag {index}: this game has {count} revoke flags, counted from 0.",
+)
+ALREADY_ACCEPTED = phrase(
+    "trick.revoke-already-accepted", "Revoke flag {index} (by {name}) was already accepted."
+)
+ALREADY_DISMISSED = phrase(
+    "trick.revoke-already-dismissed", "Revoke flag {index} (by {name}) was already dismissed."
+)
+DISMISSED_WITH_PENALTY = phrase(
+    "trick.revoke-dismissed-penalty",
+    "A dismissed revoke carries no penalty: enter 0, or accept the revoke.",
+)
+REVOKE_BY = phrase("trick.revoke-by", "Revoke by {name} ({colour}, round {round}, trick {trick})")
 
 FlagStatus = Literal["open", "accepted", "dismissed"]
 Voids = frozenset[tuple[int, str]]
@@ -61,8 +121,8 @@ class ResolveRevoke:
     """
 
     type: Literal["revoke"] = field(default="revoke", kw_only=True, repr=False)
-    flag: Annotated[int, Field(ge=0), Ask("the revoke flag"), BeforeValidator(check_flag_index)]
-    accept: Annotated[bool, Ask("whether the revoke is accepted"), BeforeValidator(check_accept)]
+    flag: Annotated[int, Field(ge=0), Ask(ASK_FLAG()), BeforeValidator(check_flag_index)]
+    accept: Annotated[bool, Ask(ASK_ACCEPT()), BeforeValidator(check_accept)]
     penalty: Annotated[int, Field(ge=0), BeforeValidator(_game_penalty)] = 0
 
 
@@ -152,31 +212,33 @@ def _failed_trick(
     return after
 
 
-def revoke_text(name: str, flag: RevokeFlag, number: int) -> str:
-    """The sentence that opens revoke flag ``number``: its index, counted from 0 as the
+def revoke_text(name: str, flag: RevokeFlag, number: int) -> Text:
+    """The sentences that open revoke flag ``number``: its index, counted from 0 as the
     revoke action and the expected choices count it."""
-    return (
-        f"Revoke? {name} did not follow {flag.colour} in trick {flag.failed_trick} but now "
-        f"plays {flag.card}. The play counts; revoke flag {number} is open for the table to "
-        "accept (with a penalty) or dismiss."
+    seen = REVOKE_SEEN(
+        name=name, colour=colour_words(flag.colour), failed=flag.failed_trick, card=flag.card
     )
+    return THEN(first=seen, then=REVOKE_FLAG_OPEN(number=number))
 
 
-def play_sentences(name: str, card: Card, followed: Followed, *, ends_trick: bool) -> list[str]:
+def play_sentences(name: str, card: Card, followed: Followed, *, ends_trick: bool) -> list[Text]:
     """What a play says: the revoke it raises, else the card (and a void it shows).
 
     The play that ends a trick says only its revoke: the trick's ruling follows.
     """
-    sentences: list[str] = []
+    sentences: list[Text] = []
     if followed.raised is not None:
         sentences.append(revoke_text(name, followed.raised, len(followed.flags) - 1))
     if ends_trick:
         return sentences
+    led = colour_words(followed.led)
     if followed.raised is None:
-        shows = f" and shows no {followed.led}" if followed.shows_void else ""
-        sentences.append(f"{name} plays {card}{shows}.")
+        if followed.shows_void:
+            sentences.append(PLAYS_SHOWING_VOID(name=name, card=card, colour=led))
+        else:
+            sentences.append(PLAYS(name=name, card=card))
     elif followed.shows_void:
-        sentences.append(f"{name} shows no {followed.led}.")
+        sentences.append(SHOWS_VOID(name=name, colour=led))
     return sentences
 
 
@@ -202,34 +264,30 @@ def open_flag_records(flags: Sequence[RevokeFlag]) -> tuple[OpenFlag, ...]:
 
 
 def check_flag_index(raw: object) -> int:
-    number = parse_whole_number(raw, "The revoke flag", "flag")
+    number = parse_whole_number(raw, THE_FLAG(), "flag")
     if number < 0:
-        raise IllegalAction(
-            f"A revoke flag is given by its index, from 0; {number} is not one.", "flag"
-        )
+        raise IllegalAction(FLAG_INDEX(number=number), "flag")
     return number
 
 
 def check_penalty(raw: object, maximum: int) -> int:
-    number = parse_whole_number(raw, "The penalty", "penalty")
+    number = parse_whole_number(raw, THE_PENALTY(), "penalty")
     if not 0 <= number <= maximum:
-        raise IllegalAction(
-            f"A revoke penalty is 0 to {maximum} points; you entered {number}.", "penalty"
-        )
+        raise IllegalAction(PENALTY_RANGE(maximum=maximum, number=number), "penalty")
     return number
 
 
 def check_accept(raw: object) -> bool:
     if not isinstance(raw, bool):
-        raise IllegalAction("accept must be true or false.", "accept")
+        raise IllegalAction(ACCEPT_TRUE_OR_FALSE(), "accept")
     return raw
 
 
-def describe_resolve(action: ResolveRevoke) -> str:
+def describe_resolve(action: ResolveRevoke) -> Text:
     """A short log line, no names; flags counted from 0, as the action counts them."""
     if action.accept:
-        return f"revoke flag {action.flag} accepted, {plural(action.penalty, 'point')}"
-    return f"revoke flag {action.flag} dismissed"
+        return LOG_ACCEPTED(flag=action.flag, count=action.penalty)
+    return LOG_DISMISSED(flag=action.flag)
 
 
 @dataclass(frozen=True)
@@ -239,18 +297,18 @@ class Settled:
     index: int
     flag: RevokeFlag
     flags: tuple[RevokeFlag, ...]
-    what: str
+    what: Text
 
     @property
     def accepted(self) -> bool:
         return self.flag.status == "accepted"
 
-    def dismissed_text(self) -> str:
-        return f"{self.what} dismissed: no penalty."
+    def dismissed_text(self) -> Text:
+        return DISMISSED(what=self.what)
 
-    def accepted_text(self, outcome: str) -> str:
+    def accepted_text(self, outcome: Text) -> Text:
         """ "Revoke by Ann (...) accepted: <outcome>.": what the penalty does is the game's."""
-        return f"{self.what} accepted: {outcome}."
+        return ACCEPTED(what=self.what, outcome=outcome)
 
 
 def settle(
@@ -271,25 +329,25 @@ def settle(
     penalty = check_penalty(action.penalty, max_penalty)
     if index >= len(flags):
         count = len(flags)
-        have = "no revoke flags" if not count else plural(count, "revoke flag")
-        raise IllegalAction(
-            f"There is no revoke flag {index}: this game has {have}, counted from 0.", "flag"
-        )
+        if not count:
+            raise IllegalAction(NO_FLAGS(index=index), "flag")
+        raise IllegalAction(NO_SUCH_FLAG(index=index, count=count), "flag")
     flag = flags[index]
     if flag.status != "open":
-        raise IllegalAction(
-            f"Revoke flag {index} (by {players[flag.seat]}) was already {flag.status}.",
-            "flag",
-        )
+        already = ALREADY_ACCEPTED if flag.status == "accepted" else ALREADY_DISMISSED
+        raise IllegalAction(already(index=index, name=players[flag.seat]), "flag")
     if not accept and penalty:
-        raise IllegalAction(
-            "A dismissed revoke carries no penalty: enter 0, or accept the revoke.", "penalty"
-        )
+        raise IllegalAction(DISMISSED_WITH_PENALTY(), "penalty")
     settled = evolve(
         flag,
         status="accepted" if accept else "dismissed",
         penalty=penalty if accept else 0,
         settled_in=flag.round if settled_in is None else settled_in,
     )
-    what = f"Revoke by {players[flag.seat]} ({flag.colour}, round {flag.round}, trick {flag.trick})"
+    what = REVOKE_BY(
+        name=players[flag.seat],
+        colour=colour_words(flag.colour),
+        round=flag.round,
+        trick=flag.trick,
+    )
     return Settled(index, settled, (*flags[:index], settled, *flags[index + 1 :]), what)

@@ -28,6 +28,10 @@ from scorekeeper.games.base import (
     json_error_text,
     parse_whole_number,
 )
+from scorekeeper.games.follow import THE_PENALTY
+from scorekeeper.games.words import phrase
+
+THE_FLAG = phrase("trick.label-flag", "The flag")
 
 if TYPE_CHECKING:
     from werkzeug.wrappers import Response
@@ -52,9 +56,9 @@ def read_revoke(form: MultiDict[str, str]) -> dict[str, object]:
     penalty = form.get("penalty", "").strip() or "0"
     return {
         "type": "revoke",
-        "flag": parse_whole_number(form.get("flag", ""), "The flag", "flag"),
+        "flag": parse_whole_number(form.get("flag", ""), THE_FLAG(), "flag"),
         "accept": accept,
-        "penalty": parse_whole_number(penalty, "The penalty", "penalty") if accept else 0,
+        "penalty": parse_whole_number(penalty, THE_PENALTY(), "penalty") if accept else 0,
     }
 
 
@@ -119,7 +123,17 @@ def card_swap(
 
 # --- Reading a JSON body -------------------------------------------------------------
 
-NOT_AN_OBJECT = "The request body must be a JSON object (Content-Type: application/json)."
+NOT_AN_OBJECT = phrase(
+    "web.body.not-an-object",
+    "The request body must be a JSON object (Content-Type: application/json).",
+)()
+TOO_DEEP = phrase(
+    "web.body.too-deep", "The request body nests lists or objects too deeply to be read."
+)
+NUMBER_TOO_LONG = phrase("web.body.number-too-long", "The request body is JSON, but {problem}.")
+UNKNOWN_FIELD = phrase(
+    "web.body.unknown-field", "Unknown field {name}: this endpoint takes {expected}."
+)
 
 
 def json_body() -> dict[str, Any]:
@@ -128,7 +142,7 @@ def json_body() -> dict[str, Any]:
         # Read through Flask's cache: the text check (inputs.sent_text) may have parsed it.
         body = request.get_json(silent=True)
     except RecursionError:
-        abort(400, "The request body nests lists or objects too deeply to be read.")
+        abort(400, TOO_DEEP())
     if body is None and request.is_json:
         _refuse_a_number_too_long()
     if not isinstance(body, dict):
@@ -143,16 +157,14 @@ def _refuse_a_number_too_long() -> None:
         json.loads(request.get_data(cache=True))
     except ValueError as error:
         if is_a_number_too_long(error):
-            abort(400, f"The request body is JSON, but {json_error_text(error)}.")
+            abort(400, NUMBER_TOO_LONG(problem=json_error_text(error)))
 
 
 def only_fields(body: dict[str, Any], *allowed: str) -> None:
     unknown = sorted(set(body) - set(allowed))
     if unknown:
         expected = ", ".join(f"“{name}”" for name in allowed)
-        raise IllegalAction(
-            f"Unknown field {unknown[0]!r}: this endpoint takes {expected}.", unknown[0]
-        )
+        raise IllegalAction(UNKNOWN_FIELD(name=repr(unknown[0]), expected=expected), unknown[0])
 
 
 # --- A game's part of the API document -----------------------------------------------

@@ -4,23 +4,42 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scorekeeper.games.base import IllegalAction, and_list
+from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cards import (
     Card,
-    PlayLabels,
     TrickWinner,
+    colour_words,
     coloured_deck,
-    count_word,
-    lead_suit_win,
-    only_trump_text,
     parse_plays,
     parse_trump,
     play_list,
     seat_names,
 )
+from scorekeeper.games.trickplay import (
+    PlayLabels,
+    highest_trump_text,
+    lead_suit_win,
+    only_trump_text,
+)
+from scorekeeper.games.words import Listing, Text, all_of, phrase
+
+TITLE = phrase("cryptruck.title", "Cryptruck")
+TOO_MANY_COLOURS = phrase(
+    "cryptruck.too-many-colours",
+    "A {count}-player game uses {count} colours; this trick shows {shown}: {colours}.",
+)
+BOTH_COPIES = phrase("cryptruck.both-copies", "the two {card}s")
+TIE_LATER = phrase(
+    "cryptruck.tie-later",
+    "The highest trump wins, and {tied} tie at {number}: the later card wins.",
+)
+TIE_LAST = phrase(
+    "cryptruck.tie-last",
+    "The highest trump wins, and {tied} tie at {number}: the last of them wins.",
+)
 
 CRYPTRUCK = coloured_deck(
-    "Cryptruck",
+    TITLE(),
     {
         "red": range(1, 7),
         "yellow": range(1, 7),
@@ -43,16 +62,16 @@ def _cryptruck_colour_count(cards: Sequence[Card], trump: str) -> None:
         shown.add(trump)
     if len(shown) > len(cards):
         colours = [colour for colour in CRYPTRUCK.colours if colour in shown]
+        shown_colours = all_of(colour_words(colour) for colour in colours)
         raise IllegalAction(
-            f"A {len(cards)}-player game uses {len(cards)} colours; "
-            f"this trick shows {len(colours)}: {and_list(colours)}.",
-            "plays",
+            TOO_MANY_COLOURS(count=len(cards), shown=len(colours), colours=shown_colours), "plays"
         )
 
 
-def _tie_text(cards: Sequence[Card], tied: Sequence[int], label: PlayLabels) -> str:
-    if label.names is None and len({cards[i] for i in tied}) == 1:
-        return f"the {count_word(len(tied))} {cards[tied[0]]}s"
+def _tie_text(cards: Sequence[Card], tied: Sequence[int], label: PlayLabels) -> Text | Listing:
+    # The same card twice: only the white 3 has two copies.
+    if label.names is None and len({cards[i] for i in tied}) == 1 and len(tied) == 2:
+        return BOTH_COPIES(card=cards[tied[0]])
     return label.all(tied)
 
 
@@ -72,11 +91,10 @@ def cryptruck_trick(
     tied = [i for i in trumps if cards[i].number == top]
     winner = tied[-1]
     if len(trumps) == 1:
-        why = only_trump_text(cards, winner, label, "colour")
+        why = only_trump_text(winner, label, "colour")
     elif len(tied) > 1:
-        later = "the later card wins" if len(tied) == 2 else "the last of them wins"
-        why = f"The highest trump wins, and {_tie_text(cards, tied, label)} tie at {top}: {later}."
+        later = TIE_LATER if len(tied) == 2 else TIE_LAST
+        why = later(tied=_tie_text(cards, tied, label), number=top)
     else:
-        beaten = [i for i in trumps if i != winner]
-        why = f"The highest trump wins: {label(winner)} beats {label.all(beaten)}."
+        why = highest_trump_text(winner, [i for i in trumps if i != winner], label)
     return TrickWinner(winner, cards[winner], "trump", why)

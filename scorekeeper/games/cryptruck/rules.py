@@ -19,7 +19,6 @@ from pydantic import BeforeValidator, with_config
 from scorekeeper.games import follow, trickplay
 from scorekeeper.games.actions import ACTION_CONFIG, ActionSet, Ask, CardText
 from scorekeeper.games.base import (
-    MINUS,
     Accepts,
     Expected,
     IllegalAction,
@@ -27,17 +26,16 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    and_list,
     check_seat_option,
     int_option,
     names_option,
-    plural,
     rank_by_score,
     resolve_options,
 )
 from scorekeeper.games.cards import Card
-from scorekeeper.games.cryptruck.cards import CRYPTRUCK, cryptruck_trick
-from scorekeeper.games.engine import CARDS, CHOICES, Engine, on
+from scorekeeper.games.cards import colour_words as colour_words
+from scorekeeper.games.cryptruck.cards import CRYPTRUCK, TITLE, cryptruck_trick
+from scorekeeper.games.engine import CARDS, CHOICES, GAME_OVER, Engine, on
 from scorekeeper.games.follow import ResolveRevoke, RevokeFlag
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
@@ -45,6 +43,11 @@ from scorekeeper.games.records import evolve
 # Re-exported: the play action and a completed trick live in trickplay.py, shared with Yokai Septet.
 from scorekeeper.games.trickplay import CompletedTrick as CompletedTrick
 from scorekeeper.games.trickplay import Play as Play
+from scorekeeper.games.trickplay import first_sentence as first_sentence
+from scorekeeper.games.trickplay import sentences
+from scorekeeper.games.trickplay import trick_headline as trick_headline
+from scorekeeper.games.trickplay import trick_reason as trick_reason
+from scorekeeper.games.words import Signed, Text, all_of, counted, phrase
 
 MIN_SEATS = 3
 MAX_SEATS = 5
@@ -59,7 +62,190 @@ WHITE = "white"
 WHITE_THREE = Card(WHITE, 3)
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
 
-_TIMES = "\u00d7"  # the multiplication sign, as in "2 blocks ... 2 x 2 = 4"
+
+# --- What the game says ----------------------------------------------------------
+
+ASK_REVEALED = phrase("cryptruck.ask-revealed-card", "the revealed card")
+ASK_DEALER_CARD = phrase("cryptruck.ask-dealer-card", "the card the dealer reveals")
+ASK_WANT = phrase("cryptruck.ask-want", "want (true) or pass (false)")
+ASK_WON = phrase("cryptruck.ask-won", "each seat's cards won")
+REVEALED_CARD = phrase("cryptruck.revealed-card", "revealed card")
+# Lists said with commas: "red 3, blue 4", "Ann 6, Bo 4".
+COMMA = phrase("cryptruck.comma", "{first}, {then}")
+NO_BLOCKS = phrase("cryptruck.no-blocks", "no blocks: {points}")
+MANY_BLOCKS_SUM = phrase("cryptruck.many-blocks", "{blocks} blocks: {points}")
+BLOCKS = counted("cryptruck.blocks", "{count} block", "{count} blocks")
+COLOURS_COUNT = counted("cryptruck.colours", "{count} colour", "{count} colours")
+# The multiplication sign (U+00D7), between the numbers of a sum.
+BLOCKS_SUM = phrase(
+    "cryptruck.blocks-sum",
+    "{blocks} ({cards}) in {colours}: {count} \u00d7 {colour_count} = {points}",
+)
+TOTALS = phrase("cryptruck.totals", "Totals: {totals}.")
+NAME_POINTS = phrase("cryptruck.name-points", "{name} {points}")
+WINS = counted(
+    "cryptruck.game-over",
+    "Game over: {name} wins with {count} point.",
+    "Game over: {name} wins with {count} points.",
+)
+SHARE_WIN = counted(
+    "cryptruck.game-over-shared",
+    "Game over: {names} share the win with {count} point.",
+    "Game over: {names} share the win with {count} points.",
+)
+DEALS = phrase("cryptruck.deals", "Round {number}: {dealer} deals.")
+TURN_UP_UNDEALT = phrase("cryptruck.turn-up-undealt", "Turn up one of the two undealt cards.")
+REVEALS_FROM_HAND = phrase("cryptruck.reveals-from-hand", "{dealer} reveals a card from hand.")
+WANT_OR_PASS = phrase("cryptruck.want-or-pass", "{name}: want {card} or pass?")
+TAKES_AND_GIVES = phrase(
+    "cryptruck.takes-and-gives", "{taker} takes {card} and gives {dealer} a card."
+)
+DEALER_REVEALS_FIRST = phrase(
+    "cryptruck.dealer-reveals-first", "{dealer} (the dealer) reveals a card from hand first."
+)
+BIDDING_NOT_OVER = phrase(
+    "cryptruck.bidding-not-over", "The bidding is not over: {name} says want or pass first."
+)
+TAKES_AND_GIVES_FIRST = phrase(
+    "cryptruck.takes-and-gives-first", "{taker} takes {card} and gives {dealer} a card first."
+)
+UNDER_WAY = phrase("cryptruck.under-way", "Round {number} is under way: {next}")
+NOT_IN_COLOURS = phrase(
+    "cryptruck.not-in-colours", "{card}: {colour} is not in this game's colours ({colours})."
+)
+ONE_IS_REVEALED = phrase("cryptruck.one-is-revealed", "one is the revealed card")
+IS_REVEALED = phrase("cryptruck.is-revealed", "{card} is the revealed card")
+ONE_IS_DEALERS = phrase("cryptruck.one-is-dealers", "one is the dealer's card")
+ONE_WAS = phrase("cryptruck.one-was", "one was {where}")
+BOTH_OUT = phrase("cryptruck.both-out", "Both {card}s are out this round: {whys}.")
+REVEALED_OUT = phrase(
+    "cryptruck.revealed-out", "{card} is the revealed card: it is out of play this round."
+)
+DEALERS_LEADS = phrase(
+    "cryptruck.dealers-card-leads",
+    "{card} is the dealer's card: it leads trick 1; give another card.",
+)
+WON_LISTS = phrase(
+    "cryptruck.won-lists",
+    "List the cards won by each of the {count} players, one list per seat ({count} lists); "
+    "{given} given.",
+)
+LISTED_BUT_REVEALED = phrase(
+    "cryptruck.listed-but-revealed",
+    "{card} is listed {times}, but one {card} is the revealed card: only one more is in play.",
+)
+LISTED_ONLY_ONE = phrase(
+    "cryptruck.listed-only-one", "{card} is listed {times}; there is only one."
+)
+LISTED_ONLY_TWO = phrase(
+    "cryptruck.listed-only-two", "{card} is listed {times}; there are only two."
+)
+AT_MOST_WON = phrase(
+    "cryptruck.at-most-won",
+    "At most {most} cards are won in a {count}-player round ({tricks} tricks of {count}); "
+    "{listed} listed.",
+)
+ONCE = phrase("cryptruck.once", "once")
+TWICE = phrase("cryptruck.twice", "twice")
+TIMES = counted("cryptruck.times", "{count} time", "{count} times")
+WON_SHAPE = phrase(
+    "cryptruck.won-shape",
+    'List each seat\'s cards won, like [["red 3", "white 3"], [], ["blue 4"]].',
+)
+HAS_REVEALED = phrase(
+    "cryptruck.has-revealed-card", "Round {number} already has its revealed card ({card})."
+)
+REVEALED_WHITE = phrase(
+    "cryptruck.revealed-white",
+    "Round {number}: {dealer} deals; the revealed card {card} makes white the only trump.",
+)
+REVEALED_TRUMP = phrase(
+    "cryptruck.revealed-trump",
+    "Round {number}: {dealer} deals; the revealed card {card} makes {colour} trump, with white.",
+)
+ALREADY_REVEALED = phrase("cryptruck.already-revealed", "{dealer} already revealed {card}.")
+REVEALS = phrase("cryptruck.reveals", "{dealer} reveals {card}.")
+BIDDING_OVER = phrase("cryptruck.bidding-over", "The bidding is over.")
+WANT_BOOLEAN = phrase("cryptruck.want-boolean", "want must be true or false.")
+WANTS = phrase("cryptruck.wants", "{name} wants it.")
+PASSES = phrase("cryptruck.passes", "{name} passes.")
+NOBODY_WANTS = phrase(
+    "cryptruck.nobody-wants", "Nobody wants {card}: {dealer} (the dealer) leads it."
+)
+NOBODY_WANTED = phrase("cryptruck.nobody-wanted", "Nobody wanted {card}: no card changes hands.")
+ALREADY_TOOK = phrase("cryptruck.already-took", "{taker} already took {card}.")
+TAKES_GIVES_CARD = phrase(
+    "cryptruck.takes-gives-card",
+    "{taker} takes {card}, gives {dealer} {given} and leads {card}.",
+)
+TAKES_GIVES_A_CARD = phrase(
+    "cryptruck.takes-gives-a-card", "{taker} takes {card}, gives {dealer} a card and leads {card}."
+)
+HAS_BLOCKS = counted(
+    "cryptruck.has-blocks",
+    "{name} has {count} block this round.",
+    "{name} has {count} blocks this round.",
+)
+WON_TOO_LATE = phrase(
+    "cryptruck.won-too-late",
+    "The cards won are entered right after the revealed card, instead of the tricks; "
+    "round {number}'s cards are already being entered.",
+)
+SEAT_RESULT = phrase("cryptruck.seat-result", "{name} {points} ({breakdown})")
+SEAT_RESULT_PENALTY = phrase(
+    "cryptruck.seat-result-penalty", "{name} {points} ({breakdown}; revoke penalty {penalty})"
+)
+ROUND_SCORES = phrase("cryptruck.round-scores", "Round {number} scores: {scores}.")
+ROUND_SCORES_FAST = phrase(
+    "cryptruck.round-scores-fast",
+    "Round {number} scores (entered as the cards won): {scores}.",
+)
+LOSES = counted(
+    "cryptruck.loses",
+    "{name} loses {count} point in round {round}",
+    "{name} loses {count} points in round {round}",
+)
+NO_POINTS_LOST = phrase("cryptruck.no-points-lost", "no points lost")
+WANT_TRUE_OR_FALSE = phrase(
+    "cryptruck.want-true-or-false", "want must be true (wants the card) or false (passes)."
+)
+COLOURS_TICKED = phrase(
+    "cryptruck.colours-ticked", "A {seats}-player game uses {seats} colours; you ticked {ticked}."
+)
+NOTE_PENALTY = phrase("cryptruck.note-penalty", "{note}; revoke penalty {penalty}")
+# Log lines: short, no names.
+LOG_REVEALED = phrase("cryptruck.log-revealed", "revealed card {card}")
+LOG_DEALER_CARD = phrase("cryptruck.log-dealer-card", "dealer's card {card}")
+LOG_WANT = phrase("cryptruck.log-want", "want")
+LOG_PASS = phrase("cryptruck.log-pass", "pass")
+LOG_GIVE_A_CARD = phrase("cryptruck.log-give-a-card", "give a card")
+LOG_GIVE = phrase("cryptruck.log-give", "give {card}")
+LOG_PLAY = phrase("cryptruck.log-play", "play {card}")
+LOG_WON = counted("cryptruck.log-won", "cards won: {count} card", "cards won: {count} cards")
+# Options.
+COLOURS_OPTION = phrase("cryptruck.option-colours", "Colours in use")
+COLOURS_HELP = phrase(
+    "cryptruck.option-colours-help",
+    "As many as players; none ticked = the first ones in this order.",
+)
+COLOURS_SUMMARY = phrase("cryptruck.option-colours-summary", "colours: {{}}")
+THE_FIRST_ONES = phrase("cryptruck.option-colours-blank", "the first ones")
+FIRST_DEALER = phrase("cryptruck.option-first-dealer", "First dealer")
+FIRST_DEALER_HELP = phrase(
+    "cryptruck.option-first-dealer-help", "The seat that deals round 1; the deal passes clockwise."
+)
+FIRST_DEALER_SUMMARY = phrase("cryptruck.option-first-dealer-summary", "{{}} deals first")
+
+
+def _commas(items: Sequence[object]) -> object:
+    """Items said one after another with commas ("red 3, blue 4"), as a phrase's value."""
+    if not items:
+        return ""
+    said = items[-1]
+    for item in reversed(items[:-1]):
+        said = COMMA(first=item, then=said)
+    return said
+
 
 Step = Literal["reveal", "dealer-card", "bid", "give", "play", "over"]
 _STEP_ORDER: tuple[Step, ...] = ("reveal", "dealer-card", "bid", "give", "play", "over")
@@ -79,7 +265,7 @@ class Reveal:
 
     type: Literal["reveal"] = field(default="reveal", kw_only=True, repr=False)
     card: Annotated[
-        CardText, Ask("the revealed card"), BeforeValidator(lambda raw: _parse_card(raw, "card"))
+        CardText, Ask(ASK_REVEALED()), BeforeValidator(lambda raw: _parse_card(raw, "card"))
     ]
 
 
@@ -91,7 +277,7 @@ class DealerCard:
     type: Literal["dealer-card"] = field(default="dealer-card", kw_only=True, repr=False)
     card: Annotated[
         CardText,
-        Ask("the card the dealer reveals"),
+        Ask(ASK_DEALER_CARD()),
         BeforeValidator(lambda raw: _parse_card(raw, "card")),
     ]
 
@@ -102,7 +288,7 @@ class Bid:
     """The next seat from the dealer's left says it wants the dealer's card, or passes."""
 
     type: Literal["bid"] = field(default="bid", kw_only=True, repr=False)
-    want: Annotated[bool, Ask("want (true) or pass (false)"), BeforeValidator(_parse_want)]
+    want: Annotated[bool, Ask(ASK_WANT()), BeforeValidator(_parse_want)]
 
 
 @with_config(ACTION_CONFIG)
@@ -122,7 +308,7 @@ class WonCards:
     type: Literal["won"] = field(default="won", kw_only=True, repr=False)
     cards: Annotated[
         tuple[tuple[CardText, ...], ...],
-        Ask("each seat's cards won"),
+        Ask(ASK_WON()),
         BeforeValidator(_parse_won),
     ]
 
@@ -346,7 +532,7 @@ def expected_actions(state: State) -> Expected:
     return Expected(seat, tuple(actions))
 
 
-def score_blocks(cards: Sequence[Card]) -> tuple[int, str]:
+def score_blocks(cards: Sequence[Card]) -> tuple[int, Text]:
     """A seat's points for its cards won this round, and the sentence that shows the sum.
 
     0 blocks: 5. 1 to 3 blocks: blocks times colours among them (white is a
@@ -355,40 +541,40 @@ def score_blocks(cards: Sequence[Card]) -> tuple[int, str]:
     blocks = CRYPTRUCK.in_order([card for card in cards if card.number in BLOCK_NUMBERS])
     count = len(blocks)
     if not count:
-        return NO_BLOCKS_POINTS, f"no blocks: {NO_BLOCKS_POINTS}"
+        return NO_BLOCKS_POINTS, NO_BLOCKS(points=NO_BLOCKS_POINTS)
     if count >= MANY_BLOCKS:
-        return count, f"{count} blocks: {count}"
+        return count, MANY_BLOCKS_SUM(blocks=count, points=count)
     colours = len({card.colour for card in blocks})
-    listed = ", ".join(str(card) for card in blocks)
     points = count * colours
-    return points, (
-        f"{plural(count, 'block')} ({listed}) in {plural(colours, 'colour')}: "
-        f"{count} {_TIMES} {colours} = {points}"
+    return points, BLOCKS_SUM(
+        blocks=BLOCKS(count=count),
+        cards=_commas(blocks),
+        colours=COLOURS_COUNT(count=colours),
+        count=count,
+        colour_count=colours,
+        points=points,
     )
 
 
 # --- Sentences -----------------------------------------------------------------
 
 
-def _trump_text(trump: str) -> str:
-    if trump == WHITE:
-        return "white the only trump"
-    return f"{trump} trump, with white"
-
-
-def _totals_text(state: State) -> str:
-    listed = ", ".join(
-        f"{name} {total}" for name, total in zip(state.players, state.totals, strict=True)
+def _totals_text(state: State) -> Text:
+    listed = _commas(
+        [
+            NAME_POINTS(name=name, points=total)
+            for name, total in zip(state.players, state.totals, strict=True)
+        ]
     )
-    return f"Totals: {listed}."
+    return TOTALS(totals=listed)
 
 
-def _game_over_text(state: State) -> str:
+def _game_over_text(state: State) -> Text:
     top = max(state.totals)
     names = [state.players[seat] for seat in _top_seats(state)]
     if len(names) == 1:
-        return f"Game over: {names[0]} wins with {plural(top, 'point')}."
-    return f"Game over: {and_list(names)} share the win with {plural(top, 'point')}."
+        return WINS(name=names[0], count=top)
+    return SHARE_WIN(names=all_of(names), count=top)
 
 
 def _top_seats(state: State) -> list[int]:
@@ -396,7 +582,7 @@ def _top_seats(state: State) -> list[int]:
     return [seat for seat, total in enumerate(state.totals) if total == top]
 
 
-def _next_text(state: State) -> str:
+def _next_text(state: State) -> Text | str:
     """What happens next, as a sentence."""
     step = next_step(state)
     rnd = state.round
@@ -405,16 +591,16 @@ def _next_text(state: State) -> str:
     if step == "over":
         return _game_over_text(state)
     if step == "reveal":
-        return f"Round {rnd.number}: {dealer} deals. Turn up one of the two undealt cards."
+        return sentences(DEALS(number=rnd.number, dealer=dealer), TURN_UP_UNDEALT())
     if step == "dealer-card":
-        return f"{dealer} reveals a card from hand."
+        return REVEALS_FROM_HAND(dealer=dealer)
     if step == "bid":
         seat = bidder(state)
         assert seat is not None
-        return f"{players[seat]}: want {rnd.dealer_card} or pass?"
+        return WANT_OR_PASS(name=players[seat], card=rnd.dealer_card)
     if step == "give":
         assert rnd.taker is not None
-        return f"{players[rnd.taker]} takes {rnd.dealer_card} and gives {dealer} a card."
+        return TAKES_AND_GIVES(taker=players[rnd.taker], card=rnd.dealer_card, dealer=dealer)
     return trickplay.turn_text(rnd, players)
 
 
@@ -424,33 +610,33 @@ def _wrong_step(state: State, field: str) -> IllegalAction:
     rnd = state.round
     dealer = state.players[rnd.dealer]
     if step == "over":
-        return IllegalAction("The game is over.", field)
+        return IllegalAction(GAME_OVER(), field)
     if step == "reveal":
-        return trickplay.turn_up_first("revealed card", rnd.number, bool(state.rounds), field)
+        return trickplay.turn_up_first(REVEALED_CARD(), rnd.number, bool(state.rounds), field)
     if step == "dealer-card":
-        return IllegalAction(f"{dealer} (the dealer) reveals a card from hand first.", field)
+        return IllegalAction(DEALER_REVEALS_FIRST(dealer=dealer), field)
     if step == "bid":
         seat = bidder(state)
         assert seat is not None
-        return IllegalAction(
-            f"The bidding is not over: {state.players[seat]} says want or pass first.", field
-        )
+        return IllegalAction(BIDDING_NOT_OVER(name=state.players[seat]), field)
     if step == "give":
         assert rnd.taker is not None
         return IllegalAction(
-            f"{state.players[rnd.taker]} takes {rnd.dealer_card} and gives {dealer} a card first.",
+            TAKES_AND_GIVES_FIRST(
+                taker=state.players[rnd.taker], card=rnd.dealer_card, dealer=dealer
+            ),
             field,
         )
-    return IllegalAction(f"Round {rnd.number} is under way: {_next_text(state)}", field)
+    return IllegalAction(UNDER_WAY(number=rnd.number, next=_next_text(state)), field)
 
 
-def _require(state: State, wanted: Step, field: str, already: str) -> Round:
+def _require(state: State, wanted: Step, field: str, already: Text | str) -> Round:
     """The round, when ``wanted`` is the next step; else why not (``already``: it is past)."""
     step = next_step(state)
     if step == wanted:
         return state.round
     if step != "over" and _STEP_ORDER.index(step) > _STEP_ORDER.index(wanted):
-        raise IllegalAction(f"{already} {_next_text(state)}", field)
+        raise IllegalAction(sentences(already, _next_text(state)), field)
     raise _wrong_step(state, field)
 
 
@@ -461,9 +647,9 @@ def _check_card(state: State, card: object, field: str) -> Card:
     """A card of this game's deck: a known card of one of its colours, or white 3."""
     parsed = CRYPTRUCK.parse(str(card) if isinstance(card, Card) else card, field)
     if parsed.colour != WHITE and parsed.colour not in state.colours:
+        colours = _commas([colour_words(colour) for colour in state.colours])
         raise IllegalAction(
-            f"{parsed}: {parsed.colour} is not in this game's colours "
-            f"({', '.join(state.colours)}).",
+            NOT_IN_COLOURS(card=parsed, colour=colour_words(parsed.colour), colours=colours),
             field,
         )
     return parsed
@@ -488,14 +674,14 @@ def _uses(state: State) -> list[_Use]:
     return uses
 
 
-def _use_text(state: State, use: _Use, one_of_two: bool) -> str:
-    card, what, trick, seat = use
+def _use_text(state: State, use: _Use) -> Text:
+    """Where one of two copies of a card went ("one is the revealed card")."""
+    _card, what, trick, seat = use
     if what == "revealed":
-        return "one is the revealed card" if one_of_two else f"{card} is the revealed card"
+        return ONE_IS_REVEALED()
     if what == "dealer":
-        return "one is the dealer's card" if one_of_two else f"{card} is the dealer's card"
-    verb = "one was" if one_of_two else f"{card} was"
-    return f"{verb} {trickplay.played_in(trick, state.players[seat])}"
+        return ONE_IS_DEALERS()
+    return ONE_WAS(where=trickplay.played_in(trick, state.players[seat]))
 
 
 def _check_free(state: State, card: Card, field: str) -> None:
@@ -505,14 +691,13 @@ def _check_free(state: State, card: Card, field: str) -> None:
     if len(uses) < copies:
         return
     if copies > 1:
-        whys = and_list([_use_text(state, use, one_of_two=True) for use in uses])
-        raise IllegalAction(f"Both {card}s are out this round: {whys}.", field)
+        whys = all_of(_use_text(state, use) for use in uses)
+        raise IllegalAction(BOTH_OUT(card=card, whys=whys), field)
     use = uses[0]
-    why = _use_text(state, use, one_of_two=False)
     if use[1] == "revealed":
-        raise IllegalAction(f"{why}: it is out of play this round.", field)
+        raise IllegalAction(REVEALED_OUT(card=card), field)
     if use[1] == "dealer":
-        raise IllegalAction(f"{why}: it leads trick 1; give another card.", field)
+        raise IllegalAction(DEALERS_LEADS(card=card), field)
     raise trickplay.already_played(card, use[2], state.players[use[3]], field)
 
 
@@ -520,11 +705,7 @@ def _check_won(state: State, raw: object) -> tuple[tuple[Card, ...], ...]:
     count = len(state.players)
     lists = _won_lists(raw)
     if len(lists) != count:
-        raise IllegalAction(
-            f"List the cards won by each of the {count} players, one list per seat "
-            f"({count} lists); {len(lists)} given.",
-            "cards",
-        )
+        raise IllegalAction(WON_LISTS(count=count, given=len(lists)), "cards")
     won = tuple(tuple(_check_card(state, card, "cards") for card in seat) for seat in lists)
     revealed = state.round.revealed
     listed = [card for seat in won for card in seat]
@@ -534,33 +715,30 @@ def _check_won(state: State, raw: object) -> tuple[tuple[Card, ...], ...]:
         if times + (card == revealed) <= copies:
             continue
         if card == revealed and copies == 1:
-            raise IllegalAction(
-                f"{card} is the revealed card: it is out of play this round.", "cards"
-            )
+            raise IllegalAction(REVEALED_OUT(card=card), "cards")
         if card == revealed:
-            raise IllegalAction(
-                f"{card} is listed {_times(times)}, but one {card} is the revealed card: "
-                "only one more is in play.",
-                "cards",
-            )
-        only = "there is only one" if copies == 1 else "there are only two"
-        raise IllegalAction(f"{card} is listed {_times(times)}; {only}.", "cards")
+            raise IllegalAction(LISTED_BUT_REVEALED(card=card, times=_times(times)), "cards")
+        only = LISTED_ONLY_ONE if copies == 1 else LISTED_ONLY_TWO
+        raise IllegalAction(only(card=card, times=_times(times)), "cards")
     most = TRICKS_PER_ROUND * count
     if len(listed) > most:
         raise IllegalAction(
-            f"At most {most} cards are won in a {count}-player round "
-            f"({TRICKS_PER_ROUND} tricks of {count}); {len(listed)} listed.",
+            AT_MOST_WON(most=most, count=count, tricks=TRICKS_PER_ROUND, listed=len(listed)),
             "cards",
         )
     return won
 
 
-def _times(number: int) -> str:
-    return {1: "once", 2: "twice"}.get(number, f"{number} times")
+def _times(number: int) -> Text:
+    if number == 1:
+        return ONCE()
+    if number == 2:
+        return TWICE()
+    return TIMES(count=number)
 
 
 def _won_lists(raw: object) -> list[list[object]]:
-    shape = 'List each seat\'s cards won, like [["red 3", "white 3"], [], ["blue 4"]].'
+    shape = WON_SHAPE()
     if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence):
         raise IllegalAction(shape, "cards")
     lists: list[list[object]] = []
@@ -597,53 +775,53 @@ def _apply_reveal(state: State, action: Reveal) -> State:
         state,
         "reveal",
         "card",
-        f"Round {state.round.number} already has its revealed card ({state.round.revealed}).",
+        HAS_REVEALED(number=state.round.number, card=state.round.revealed),
     )
     card = _check_card(state, action.card, "card")
     started = evolve(state, round=evolve(rnd, revealed=card, trump=card.colour))
-    ruling = (
-        f"Round {rnd.number}: {state.players[rnd.dealer]} deals; the revealed card {card} "
-        f"makes {_trump_text(card.colour)}. {_next_text(started)}"
+    dealer = state.players[rnd.dealer]
+    revealed = (
+        REVEALED_WHITE(number=rnd.number, dealer=dealer, card=card)
+        if card.colour == WHITE
+        else REVEALED_TRUMP(
+            number=rnd.number, dealer=dealer, card=card, colour=colour_words(card.colour)
+        )
     )
-    return evolve(started, last_ruling=ruling)
+    return evolve(started, last_ruling=sentences(revealed, _next_text(started)))
 
 
 def _apply_dealer_card(state: State, action: DealerCard) -> State:
     dealer = state.players[state.round.dealer]
     rnd = _require(
-        state, "dealer-card", "card", f"{dealer} already revealed {state.round.dealer_card}."
+        state, "dealer-card", "card", ALREADY_REVEALED(dealer=dealer, card=state.round.dealer_card)
     )
     card = _check_card(state, action.card, "card")
     _check_free(state, card, "card")
     revealed = evolve(state, round=evolve(rnd, dealer_card=card))
-    return evolve(revealed, last_ruling=f"{dealer} reveals {card}. {_next_text(revealed)}")
+    ruling = sentences(REVEALS(dealer=dealer, card=card), _next_text(revealed))
+    return evolve(revealed, last_ruling=ruling)
 
 
 def _apply_bid(state: State, action: Bid) -> State:
-    rnd = _require(state, "bid", "want", "The bidding is over.")
+    rnd = _require(state, "bid", "want", BIDDING_OVER())
     if not isinstance(action.want, bool):
-        raise IllegalAction("want must be true or false.", "want")
+        raise IllegalAction(WANT_BOOLEAN(), "want")
     seat = bidder(state)
     assert seat is not None
     players = state.players
     bids = (*rnd.bids, action.want)
-    sentences = [f"{players[seat]} wants it." if action.want else f"{players[seat]} passes."]
+    said = WANTS(name=players[seat]) if action.want else PASSES(name=players[seat])
     if len(bids) < len(players) - 1:
         bidding = evolve(state, round=evolve(rnd, bids=bids))
-        sentences.append(_next_text(bidding))
-        return evolve(bidding, last_ruling=" ".join(sentences))
+        return evolve(bidding, last_ruling=sentences(said, _next_text(bidding)))
     wanters = [index for index, want in enumerate(bids) if want]
     if wanters:
         taker = (rnd.dealer + 1 + wanters[-1]) % len(players)
         told = evolve(state, round=evolve(rnd, bids=bids, taker=taker))
-        sentences.append(_next_text(told))
-        return evolve(told, last_ruling=" ".join(sentences))
+        return evolve(told, last_ruling=sentences(said, _next_text(told)))
     led = _lead_dealer_card(evolve(state, round=evolve(rnd, bids=bids)), rnd.dealer)
-    sentences.append(
-        f"Nobody wants {rnd.dealer_card}: {players[rnd.dealer]} (the dealer) leads it."
-    )
-    sentences.append(_next_text(led))
-    return evolve(led, last_ruling=" ".join(sentences))
+    nobody = NOBODY_WANTS(card=rnd.dealer_card, dealer=players[rnd.dealer])
+    return evolve(led, last_ruling=sentences(said, nobody, _next_text(led)))
 
 
 def _lead_dealer_card(state: State, leader: int) -> State:
@@ -655,13 +833,12 @@ def _lead_dealer_card(state: State, leader: int) -> State:
 
 def _apply_give(state: State, action: Give) -> State:
     rnd = state.round
+    already: Text | str = ""
     if rnd.leader is not None and rnd.dealer_card is not None:
         if rnd.taker is None:
-            already = f"Nobody wanted {rnd.dealer_card}: no card changes hands."
+            already = NOBODY_WANTED(card=rnd.dealer_card)
         else:
-            already = f"{state.players[rnd.taker]} already took {rnd.dealer_card}."
-    else:
-        already = ""
+            already = ALREADY_TOOK(taker=state.players[rnd.taker], card=rnd.dealer_card)
     rnd = _require(state, "give", "card", already)
     taker, card = rnd.taker, rnd.dealer_card
     assert taker is not None and card is not None
@@ -670,12 +847,14 @@ def _apply_give(state: State, action: Give) -> State:
         _check_free(state, given, "card")
     led = _lead_dealer_card(evolve(state, round=evolve(rnd, given=given)), taker)
     players = state.players
-    what = "a card" if given is None else str(given)
-    ruling = (
-        f"{players[taker]} takes {card}, gives {players[rnd.dealer]} {what} and leads {card}. "
-        f"{_next_text(led)}"
+    took = (
+        TAKES_GIVES_A_CARD(taker=players[taker], card=card, dealer=players[rnd.dealer])
+        if given is None
+        else TAKES_GIVES_CARD(
+            taker=players[taker], card=card, dealer=players[rnd.dealer], given=given
+        )
     )
-    return evolve(led, last_ruling=ruling)
+    return evolve(led, last_ruling=sentences(took, _next_text(led)))
 
 
 def _apply_play(state: State, action: Play) -> State:
@@ -691,7 +870,7 @@ def _apply_play(state: State, action: Play) -> State:
     return evolve(played, last_ruling=play.ruling(_next_text(played)))
 
 
-def _complete_trick(state: State, sentences: list[str]) -> State:
+def _complete_trick(state: State, said: list[Text | str]) -> State:
     rnd = state.round
     leader, trump = rnd.leader, rnd.trump
     assert leader is not None and trump is not None
@@ -706,14 +885,12 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
     state = evolve(state, round=done)
     name = state.players[winner]
     blocks = sum(1 for card in won[winner] if card.number in BLOCK_NUMBERS)
-    sentences.append(
-        f"{trickplay.taken_text(trick.number, name, judged)} "
-        f"{name} has {plural(blocks, 'block')} this round."
-    )
+    said.append(trickplay.taken_text(trick.number, name, judged))
+    said.append(HAS_BLOCKS(name=name, count=blocks))
     if len(done.tricks) < TRICKS_PER_ROUND:
-        sentences.append(_next_text(state))
-        return evolve(state, last_ruling=" ".join(sentences))
-    return _finish_round(state, won, fast=False, sentences=sentences)
+        said.append(_next_text(state))
+        return evolve(state, last_ruling=sentences(*said))
+    return _finish_round(state, won, fast=False, said=said)
 
 
 def _apply_won(state: State, action: WonCards) -> State:
@@ -721,12 +898,11 @@ def _apply_won(state: State, action: WonCards) -> State:
         state,
         "dealer-card",
         "type",
-        "The cards won are entered right after the revealed card, instead of the tricks; "
-        f"round {state.round.number}'s cards are already being entered.",
+        WON_TOO_LATE(number=state.round.number),
     )
     won = _check_won(state, action.cards)
     entered = evolve(state, round=evolve(rnd, won=won))
-    return _finish_round(entered, won, fast=True, sentences=[])
+    return _finish_round(entered, won, fast=True, said=[])
 
 
 def _penalties(state: State, number: int) -> tuple[int, ...]:
@@ -738,14 +914,18 @@ def _penalties(state: State, number: int) -> tuple[int, ...]:
     return tuple(lost)
 
 
-def _seat_result_text(name: str, record: RoundRecord, seat: int) -> str:
+def _seat_result_text(name: str, record: RoundRecord, seat: int) -> Text:
     penalty = record.penalties[seat]
-    lost = f"; revoke penalty {MINUS}{penalty}" if penalty else ""
-    return f"{name} {record.points(seat)} ({record.breakdown[seat]}{lost})"
+    points, breakdown = record.points(seat), record.breakdown[seat]
+    if penalty:
+        return SEAT_RESULT_PENALTY(
+            name=name, points=points, breakdown=breakdown, penalty=Signed(-penalty)
+        )
+    return SEAT_RESULT(name=name, points=points, breakdown=breakdown)
 
 
 def _finish_round(
-    state: State, won: tuple[tuple[Card, ...], ...], *, fast: bool, sentences: list[str]
+    state: State, won: tuple[tuple[Card, ...], ...], *, fast: bool, said: list[Text | str]
 ) -> State:
     rnd = state.round
     assert rnd.trump is not None
@@ -775,14 +955,14 @@ def _finish_round(
         if finished
         else _new_round(rnd.number + 1, dealer_of(state, rnd.number + 1), seats),
     )
-    listed = ", ".join(
-        _seat_result_text(name, record, seat) for seat, name in enumerate(state.players)
+    listed = _commas(
+        [_seat_result_text(name, record, seat) for seat, name in enumerate(state.players)]
     )
-    entered = " (entered as the cards won)" if fast else ""
-    sentences.append(f"Round {rnd.number} scores{entered}: {listed}.")
-    sentences.append(_totals_text(ended))
-    sentences.append(_next_text(ended))
-    return evolve(ended, last_ruling=" ".join(sentences))
+    scores = ROUND_SCORES_FAST if fast else ROUND_SCORES
+    said.append(scores(number=rnd.number, scores=listed))
+    said.append(_totals_text(ended))
+    said.append(_next_text(ended))
+    return evolve(ended, last_ruling=sentences(*said))
 
 
 def _apply_revoke(state: State, action: ResolveRevoke) -> State:
@@ -793,7 +973,8 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
     settled = follow.settle(state.flags, action, state.players, MAX_PENALTY)
     if not settled.accepted:
         dismissed = evolve(state, flags=settled.flags)
-        return evolve(dismissed, last_ruling=f"{settled.dismissed_text()} {_next_text(dismissed)}")
+        ruling = sentences(settled.dismissed_text(), _next_text(dismissed))
+        return evolve(dismissed, last_ruling=ruling)
     flag = settled.flag
     totals = list(state.totals)
     totals[flag.seat] -= flag.penalty
@@ -807,10 +988,10 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
     accepted = evolve(accepted, rounds=rounds)
     name = state.players[flag.seat]
     if flag.penalty:
-        loses = f"{name} loses {plural(flag.penalty, 'point')} in round {flag.round}"
+        loses = LOSES(name=name, count=flag.penalty, round=flag.round)
     else:
-        loses = "no points lost"
-    ruling = f"{settled.accepted_text(loses)} {_totals_text(accepted)} {_next_text(accepted)}"
+        loses = NO_POINTS_LOST()
+    ruling = sentences(settled.accepted_text(loses), _totals_text(accepted), _next_text(accepted))
     return evolve(accepted, last_ruling=ruling)
 
 
@@ -823,7 +1004,7 @@ def _parse_card(raw: object, field: str) -> Card:
 
 def _parse_want(raw: object) -> bool:
     if not isinstance(raw, bool):
-        raise IllegalAction("want must be true (wants the card) or false (passes).", "want")
+        raise IllegalAction(WANT_TRUE_OR_FALSE(), "want")
     return raw
 
 
@@ -850,19 +1031,16 @@ def _colours_option(ticked: tuple[str, ...], seats: int) -> tuple[str, ...]:
     if not ticked:
         return COLOURS[:seats]
     if len(ticked) != seats:
-        raise IllegalAction(
-            f"A {seats}-player game uses {seats} colours; you ticked {len(ticked)}.",
-            "options.colours",
-        )
+        raise IllegalAction(COLOURS_TICKED(seats=seats, ticked=len(ticked)), "options.colours")
     return ticked
 
 
-def _describe_give(give: Give) -> str:
-    return "give a card" if give.card is None else f"give {give.card}"
+def _describe_give(give: Give) -> Text:
+    return LOG_GIVE_A_CARD() if give.card is None else LOG_GIVE(card=give.card)
 
 
-def _describe_won(won: WonCards) -> str:
-    return f"cards won: {plural(sum(len(seat) for seat in won.cards), 'card')}"
+def _describe_won(won: WonCards) -> Text:
+    return LOG_WON(count=sum(len(seat) for seat in won.cards))
 
 
 class Cryptruck(Engine[State, Action]):
@@ -873,37 +1051,37 @@ class Cryptruck(Engine[State, Action]):
     """
 
     slug = "cryptruck"
-    title = "Cryptruck"
+    title = TITLE()
     min_players = MIN_SEATS
     max_players = MAX_SEATS
     options = (
         OptionSpec(
             "colours",
-            "Colours in use",
+            COLOURS_OPTION(),
             "multi",
             (),
-            help="As many as players; none ticked = the first ones in this order.",
-            choices=tuple((colour, colour) for colour in COLOURS),
-            summary="colours: {}",
-            blank="the first ones",
+            help=COLOURS_HELP(),
+            choices=tuple((colour, colour_words(colour)) for colour in COLOURS),
+            summary=COLOURS_SUMMARY(),
+            blank=THE_FIRST_ONES(),
         ),
         OptionSpec(
             "first_dealer",
-            "First dealer",
+            FIRST_DEALER(),
             "seat",
             0,
-            help="The seat that deals round 1; the deal passes clockwise.",
+            help=FIRST_DEALER_HELP(),
             maximum=MAX_SEATS - 1,
-            summary="{} deals first",
+            summary=FIRST_DEALER_SUMMARY(),
         ),
     )
     actions = ACTIONS
     handlers = (
-        on(Reveal, _apply_reveal, lambda reveal: f"revealed card {reveal.card}"),
-        on(DealerCard, _apply_dealer_card, lambda dealt: f"dealer's card {dealt.card}"),
-        on(Bid, _apply_bid, lambda bid: "want" if bid.want else "pass"),
+        on(Reveal, _apply_reveal, lambda reveal: LOG_REVEALED(card=reveal.card)),
+        on(DealerCard, _apply_dealer_card, lambda dealt: LOG_DEALER_CARD(card=dealt.card)),
+        on(Bid, _apply_bid, lambda bid: LOG_WANT() if bid.want else LOG_PASS()),
         on(Give, _apply_give, _describe_give),
-        on(Play, _apply_play, lambda play: f"play {play.card}"),
+        on(Play, _apply_play, lambda play: LOG_PLAY(card=play.card)),
         on(WonCards, _apply_won, _describe_won),
         on(ResolveRevoke, _apply_revoke, follow.describe_resolve),
     )
@@ -914,7 +1092,7 @@ class Cryptruck(Engine[State, Action]):
         seats = len(players)
         colours = _colours_option(names_option(options, "colours"), seats)
         first = int_option(options, "first_dealer")
-        check_seat_option(first, seats, "First dealer", "options.first_dealer")
+        check_seat_option(first, seats, FIRST_DEALER(), "options.first_dealer")
         state = State(
             players=players,
             colours=colours,
@@ -949,9 +1127,9 @@ class Cryptruck(Engine[State, Action]):
                 points = record.points(seat)
                 totals[seat] += points
                 penalty = record.penalties[seat]
-                note = record.breakdown[seat]
+                note: Text | str = record.breakdown[seat]
                 if penalty:
-                    note += f"; revoke penalty {MINUS}{penalty}"
+                    note = NOTE_PENALTY(note=note, penalty=Signed(-penalty))
                 rows.append(ScoreRow(record.number, seat, name, points, totals[seat], note))
         return rows
 

@@ -21,9 +21,14 @@ from scorekeeper.games.web_interface import (
     read_revoke,
     trick_request,
 )
+from scorekeeper.games.words import phrase
 
 if TYPE_CHECKING:
     from scorekeeper.games.web_interface import SessionView
+
+CHOOSE_WHAT = phrase(
+    "cryptruck.choose-what", "Choose what happened: a card, a bid or the cards won."
+)
 
 
 def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]:
@@ -40,7 +45,7 @@ def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]
         return {"type": "won", "cards": [form.getlist(f"won-{seat}") for seat in seats]}
     if kind == "revoke":
         return read_revoke(form)
-    raise IllegalAction("Choose what happened: a card, a bid or the cards won.", "type")
+    raise IllegalAction(CHOOSE_WHAT(), "type")
 
 
 def picker_colours(state: Any) -> tuple[str, ...]:
@@ -50,7 +55,7 @@ def picker_colours(state: Any) -> tuple[str, ...]:
 
 
 JUDGE = TrickJudge(
-    "Cryptruck",
+    cards.TITLE(),
     cards.CRYPTRUCK,
     (3, 4, 5),
     4,

@@ -6,16 +6,20 @@ from collections.abc import Sequence
 
 from scorekeeper.games.cards import (
     Card,
-    PlayLabels,
     TrickWinner,
     coloured_deck,
-    lead_suit_win,
-    only_trump_text,
     parse_plays,
     parse_trump,
     play_list,
     seat_names,
 )
+from scorekeeper.games.trickplay import (
+    PlayLabels,
+    highest_trump_text,
+    lead_suit_win,
+    only_trump_text,
+)
+from scorekeeper.games.words import phrase
 
 YOKAI_SEPTET = coloured_deck(
     "Yokai Septet",
@@ -33,6 +37,10 @@ YOKAI_SEPTET = coloured_deck(
 
 _GREEN_ONE = Card("green", 1)
 
+GREEN_ONE_WINS = phrase(
+    "yokai-septet.green-one-wins", "The {play} takes every trick it is in, whatever the trump."
+)
+
 
 def yokai_septet_trick(
     trump: object, plays: Sequence[object], names: Sequence[str] | None = None
@@ -48,15 +56,14 @@ def yokai_septet_trick(
             winner,
             _GREEN_ONE,
             "green-one",
-            f"The {label(winner)} takes every trick it is in, whatever the trump.",
+            GREEN_ONE_WINS(play=label(winner)),
         )
     trumps = [i for i, card in enumerate(cards) if card.colour == trump_colour]
     if not trumps:
         return lead_suit_win(cards, label, "suit")
     winner = max(trumps, key=lambda i: cards[i].number)
     if len(trumps) == 1:
-        why = only_trump_text(cards, winner, label, "suit")
+        why = only_trump_text(winner, label, "suit")
     else:
-        beaten = [i for i in trumps if i != winner]
-        why = f"The highest trump wins: {label(winner)} beats {label.all(beaten)}."
+        why = highest_trump_text(winner, [i for i in trumps if i != winner], label)
     return TrickWinner(winner, cards[winner], "trump", why)

@@ -26,14 +26,12 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    and_list,
-    capitalised,
     parse_whole_number,
-    plural,
     rank_by_score,
 )
 from scorekeeper.games.cards import Card
-from scorekeeper.games.engine import CARDS, CHOICES, Engine, on
+from scorekeeper.games.cards import colour_words as colour_words
+from scorekeeper.games.engine import CARDS, CHOICES, GAME_OVER, Engine, on
 
 # Re-exported: the revoke flag and its action live in follow.py, shared with Cryptruck.
 from scorekeeper.games.follow import FlagStatus as FlagStatus
@@ -44,7 +42,11 @@ from scorekeeper.games.records import evolve
 
 # Re-exported: the play action lives in trickplay.py, shared with Cryptruck.
 from scorekeeper.games.trickplay import Play as Play
-from scorekeeper.games.words import Text, phrase
+from scorekeeper.games.trickplay import first_sentence as first_sentence
+from scorekeeper.games.trickplay import sentences
+from scorekeeper.games.trickplay import trick_headline as trick_headline
+from scorekeeper.games.trickplay import trick_reason as trick_reason
+from scorekeeper.games.words import Phrase, Text, all_of, counted, phrase
 from scorekeeper.games.yokai_septet.cards import YOKAI_SEPTET, yokai_septet_trick
 
 SEATS = 4
@@ -66,7 +68,235 @@ How = Literal["four-boss", "seven-tricks", "last-trick"]
 HOWS: tuple[How, ...] = ("four-boss", "seven-tricks", "last-trick")
 Step = Literal["trump", "first-lead", "play", "over"]
 
-_ORDINALS = ("0th", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th")
+
+# --- What the game says ----------------------------------------------------------
+
+TITLE = phrase("yokai-septet.title", "Yokai Septet")
+ASK_TRUMP = phrase("yokai-septet.ask-trump-card", "the trump card")
+ASK_LEAD = phrase("yokai-septet.ask-first-lead", "the seat that leads")
+ASK_TEAM = phrase("yokai-septet.ask-team", "the team that won the round")
+ASK_HOW = phrase("yokai-septet.ask-how", "how the round was won")
+ASK_BOSS = phrase("yokai-septet.ask-boss", "the winners' Boss Yokai")
+THE_SEAT = phrase("yokai-septet.label-seat", "The seat")
+THE_TEAM = phrase("yokai-septet.label-team", "The team")
+TRUMP_CARD = phrase("yokai-septet.trump-card", "trump card")
+# A round's stars: "3 stars (red 7: 2, pink 7: 1; green 7 has no stars)".
+STARS_COUNT = counted("yokai-septet.stars", "{count} star", "{count} stars")
+STARS_DETAILED = phrase("yokai-septet.stars-detailed", "{stars} ({detail})")
+CARD_STARS = phrase("yokai-septet.card-stars", "{card}: {stars}")
+STARS_AND = phrase("yokai-septet.stars-and", "{first}, {then}")
+DETAIL_AND = phrase("yokai-septet.detail-and", "{first}; {then}")
+NO_STARS = counted("yokai-septet.no-stars", "{cards} has no stars", "{cards} have no stars")
+TRUMP_SEVEN_NOTHING = phrase(
+    "yokai-septet.trump-seven-nothing", "the trump colour's 7 scores nothing"
+)
+SCORE = phrase("yokai-septet.score", "Score: {team_a} {score_a}, {team_b} {score_b}.")
+BOTH_WIN = counted(
+    "yokai-septet.game-over-tie",
+    "Game over: both teams have {count} point, so both win.",
+    "Game over: both teams have {count} points, so both win.",
+)
+TEAM_WINS = counted(
+    "yokai-septet.game-over",
+    "Game over: {team} win with {count} point to {other}.",
+    "Game over: {team} win with {count} points to {other}.",
+)
+HOLDER = phrase("yokai-septet.holder", "the holder of the {card}")
+HOLDER_GREEN_TRUMP = phrase(
+    "yokai-septet.holder-green-trump", "the holder of the {card} (the {green} is the trump card)"
+)
+TURN_UP_TRUMP = phrase(
+    "yokai-septet.turn-up-trump", "Turn up the trump card to start round {number}."
+)
+TURN_UP_TRUMP_LEADS = phrase(
+    "yokai-septet.turn-up-trump-leads",
+    "Turn up the trump card to start round {number}; {name} leads it.",
+)
+WHO_LEADS = phrase("yokai-septet.who-leads", "Who leads round 1? The holder of the {card}.")
+WHO_LEADS_GREEN_TRUMP = phrase(
+    "yokai-septet.who-leads-green-trump",
+    "Who leads round 1? The holder of the {card} (the {green} is the trump card).",
+)
+SEATS_ARE = phrase(
+    "yokai-septet.no-such-seat",
+    "Seats are numbered 0 to 3 in table order; there is no seat {number}.",
+)
+TEAMS_ARE = phrase(
+    "yokai-septet.no-such-team",
+    "The team is 0 (seats 1 & 3) or 1 (seats 2 & 4); there is no team {number}.",
+)
+HOW_IS = phrase(
+    "yokai-septet.how-won", "How the round was won: four-boss, seven-tricks or last-trick."
+)
+LIST_BOSS = phrase(
+    "yokai-septet.list-boss", 'List the winners\' Boss Yokai as cards, like ["red 7", "pink 7"].'
+)
+SAY_WHO_LEADS = phrase("yokai-septet.say-who-leads", "Say who leads round 1 first: {holder}.")
+HAS_TRUMP = phrase(
+    "yokai-septet.has-trump-card",
+    "Round {number} already has its trump card ({card}); one is turned up at the start of "
+    "each round.",
+)
+TRUMP_IS = phrase(
+    "yokai-septet.trump-is", "Round {number}: the trump card is {card}, so {colour} is trump."
+)
+SIX_BOSS = phrase(
+    "yokai-septet.six-boss",
+    "The trump card is out of play, so 6 Boss Yokai are in play this round.",
+)
+LEAD_MOVES = phrase("yokai-septet.lead-moves", "The lead moves one seat clockwise each round.")
+ONLY_ROUND_ONE = phrase(
+    "yokai-septet.only-round-one",
+    "Only round 1 needs a first lead; after it the lead moves one seat clockwise each round.",
+)
+ONLY_ROUND_ONE_LEADS = phrase(
+    "yokai-septet.only-round-one-leads",
+    "Only round 1 needs a first lead; after it the lead moves one seat clockwise each round: "
+    "{name} leads round {number}.",
+)
+TRUMP_FIRST = phrase(
+    "yokai-septet.trump-first",
+    "Turn up the trump card first: it decides who leads (the holder of the {green}, or of the "
+    "{blue} when the {green} is the trump card).",
+)
+BLUE_LEADS = phrase(
+    "yokai-septet.blue-leads",
+    "The {green} is the trump card, so the {blue} leads: {name} holds it and leads trick 1.",
+)
+GREEN_LEADS = phrase("yokai-septet.green-leads", "{name} holds the {green} and leads trick 1.")
+PASS_TOO_LATE = phrase(
+    "yokai-septet.pass-too-late",
+    "Partners pass before the first card of the round; this round's cards are already being "
+    "played.",
+)
+PASS_DONE = phrase("yokai-septet.pass-done", "The pass of this round is already recorded.")
+PASSED = phrase("yokai-septet.passed", "Partners passed 3 cards each.")
+OUT_OF_PLAY = phrase(
+    "yokai-septet.trump-out-of-play", "{card} is the face-up trump card: it is out of play."
+)
+TEAM_TALLY = counted(
+    "yokai-septet.team-tally",
+    "{team}: {count} trick, {boss} Boss Yokai.",
+    "{team}: {count} tricks, {boss} Boss Yokai.",
+)
+TEAM_CAPTURE_TALLY = counted(
+    "yokai-septet.team-capture-tally",
+    "{team} capture {cards}: {count} trick, {boss} Boss Yokai.",
+    "{team} capture {cards}: {count} tricks, {boss} Boss Yokai.",
+)
+CAPTURE_NTH = phrase(
+    "yokai-septet.capture-nth",
+    "{team} capture their {count}th Boss Yokai and win round {number}: {stars}.",
+)
+REACH = phrase(
+    "yokai-septet.reach", "{team} reach {count} Boss Yokai and win round {number}: {stars}."
+)
+LOSE_SEVEN_NONE = phrase(
+    "yokai-septet.lose-seven-none",
+    "{team} take their 7th trick with no Boss Yokai and lose round {number}.",
+)
+LOSE_SEVEN_ONLY = phrase(
+    "yokai-septet.lose-seven-only",
+    "{team} take their 7th trick with only {count} Boss Yokai and lose round {number}.",
+)
+WIN_FROM_HANDS = phrase(
+    "yokai-septet.win-from-hands",
+    "{team} take the Boss Yokai still in hand ({cards}) and win: {stars}.",
+)
+WIN_PLAIN = phrase("yokai-septet.win", "{team} win: {stars}.")
+LAST_TRICK = phrase(
+    "yokai-septet.last-trick-won",
+    "That was the last trick: {team} took it and win round {number}: {stars}.",
+)
+RESULT_FOUR = phrase(
+    "yokai-septet.result-four-boss",
+    "Round {number} result: {team} win with four or more Boss Yokai: {stars}.",
+)
+RESULT_SEVEN = phrase(
+    "yokai-septet.result-seven-tricks",
+    "Round {number} result: {team} win because {loser} took 7 tricks with 3 or fewer Boss "
+    "Yokai: {stars}.",
+)
+RESULT_LAST = phrase(
+    "yokai-septet.result-last-trick",
+    "Round {number} result: {team} win by taking the last trick: {stars}.",
+)
+NOT_A_BOSS = phrase("yokai-septet.not-boss", "The Boss Yokai are the 7s; {card} is not one.")
+LISTED_TWICE = phrase("yokai-septet.listed-twice", "{card} is listed twice.")
+TRUMP_NOT_CAPTURED = phrase(
+    "yokai-septet.trump-not-captured",
+    "{card} is the face-up trump card: it is out of play, so no team captures it.",
+)
+FOUR_NEEDED = phrase(
+    "yokai-septet.four-needed",
+    "A win by four Boss Yokai needs at least 4 of them; {count} listed.",
+)
+SEVEN_NEEDS = phrase(
+    "yokai-septet.seven-tricks-needs",
+    "The losers took 7 tricks with at most 3 Boss Yokai, so the winners end the round with "
+    "at least {needed} (counting those taken from the hands); {count} listed.",
+)
+NO_LAST_TRICK = phrase(
+    "yokai-septet.no-last-trick",
+    "A round cannot reach the last trick when the trump card ({card}) is not a 7: all seven "
+    "Boss Yokai are in play, so one team captures its 4th before trick 12.",
+)
+LAST_TRICK_THREE = phrase(
+    "yokai-septet.last-trick-three",
+    "A round that reaches the last trick ends with 3 Boss Yokai for each team (6 are in play); "
+    "{count} listed.",
+)
+RESULT_TOO_LATE = phrase(
+    "yokai-septet.result-too-late",
+    "A round's result is entered before any card is played; this round's cards are already "
+    "being entered one by one.",
+)
+PENALTY_TO = counted(
+    "yokai-septet.penalty-to",
+    "{count} penalty point to {team}",
+    "{count} penalty points to {team}",
+)
+# Score notes, one a team a round.
+NOTE_FOUR = phrase("yokai-septet.note-four-boss", "won by four Boss Yokai")
+NOTE_SEVEN = phrase("yokai-septet.note-seven-tricks", "won: the other team took 7 tricks")
+NOTE_LAST = phrase("yokai-septet.note-last-trick", "won the last trick")
+NOTE_ENTERED = phrase("yokai-septet.note-entered", "{note} (entered as a result)")
+NOTE_LOST = phrase("yokai-septet.note-lost", "lost")
+NOTE_PENALTY = phrase("yokai-septet.note-penalty", "revoke penalty +{penalty} ({name} revoked)")
+NOTE_REVOKED = phrase("yokai-septet.note-revoked", "{name} revoked: {penalty} to the other team")
+# Log lines: short, no names.
+LOG_TRUMP = phrase("yokai-septet.log-trump", "trump card {card}")
+LOG_FIRST_LEAD = phrase("yokai-septet.log-first-lead", "first lead: seat {seat}")
+LOG_PASS = phrase("yokai-septet.log-pass", "pass")
+LOG_PLAY = phrase("yokai-septet.log-play", "play {card}")
+LOG_FOUR = phrase("yokai-septet.log-result-four-boss", "result: team {team} by four Boss Yokai")
+LOG_SEVEN = phrase(
+    "yokai-septet.log-result-seven-tricks",
+    "result: team {team} as the other team took seven tricks",
+)
+LOG_LAST = phrase("yokai-septet.log-result-last-trick", "result: team {team} by the last trick")
+# How a round was won, as the table of rounds says it.
+HOW_WORDS: Mapping[str, Phrase] = MappingProxyType(
+    {
+        "four-boss": phrase("yokai-septet.how-four-boss", "four boss"),
+        "seven-tricks": phrase("yokai-septet.how-seven-tricks", "seven tricks"),
+        "last-trick": phrase("yokai-septet.how-last-trick", "last trick"),
+    }
+)
+# Options.
+TEAM_A = phrase("yokai-septet.option-team-a", "Team of seats 1 & 3")
+TEAM_A_HELP = phrase(
+    "yokai-septet.option-team-a-help",
+    "A name for the partners in seats 1 and 3; blank shows their two names.",
+)
+TEAM_A_SUMMARY = phrase("yokai-septet.option-team-a-summary", "seats 1 & 3: {{}}")
+TEAM_B = phrase("yokai-septet.option-team-b", "Team of seats 2 & 4")
+TEAM_B_HELP = phrase(
+    "yokai-septet.option-team-b-help",
+    "A name for the partners in seats 2 and 4; blank shows their two names.",
+)
+TEAM_B_SUMMARY = phrase("yokai-septet.option-team-b-summary", "seats 2 & 4: {{}}")
+THEIR_NAMES = phrase("yokai-septet.option-their-names", "their names")
 
 
 # --- Actions -------------------------------------------------------------------
@@ -79,7 +309,7 @@ class TrumpCard:
 
     type: Literal["trump"] = field(default="trump", kw_only=True, repr=False)
     card: Annotated[
-        CardText, Ask("the trump card"), BeforeValidator(lambda raw: _check_card(raw, "card"))
+        CardText, Ask(ASK_TRUMP()), BeforeValidator(lambda raw: _check_card(raw, "card"))
     ]
 
 
@@ -89,9 +319,7 @@ class FirstLead:
     """Round 1 only: the seat (from 0) holding the green 1 (blue 13 if the green 1 is trump)."""
 
     type: Literal["first-lead"] = field(default="first-lead", kw_only=True, repr=False)
-    seat: Annotated[
-        int, Field(ge=0, le=SEATS - 1), Ask("the seat that leads"), BeforeValidator(_check_seat)
-    ]
+    seat: Annotated[int, Field(ge=0, le=SEATS - 1), Ask(ASK_LEAD()), BeforeValidator(_check_seat)]
 
 
 @with_config(ACTION_CONFIG)
@@ -116,13 +344,11 @@ class RoundResult:
     """A whole round as its result: the winning team, how, and the Boss Yokai it ends with."""
 
     type: Literal["result"] = field(default="result", kw_only=True, repr=False)
-    team: Annotated[
-        int, Field(ge=0, le=1), Ask("the team that won the round"), BeforeValidator(_check_team)
-    ]
-    how: Annotated[How, Ask("how the round was won"), BeforeValidator(_check_how)]
+    team: Annotated[int, Field(ge=0, le=1), Ask(ASK_TEAM()), BeforeValidator(_check_team)]
+    how: Annotated[How, Ask(ASK_HOW()), BeforeValidator(_check_how)]
     boss: Annotated[
         tuple[BossCard, ...],
-        Ask("the winners' Boss Yokai"),
+        Ask(ASK_BOSS()),
         BeforeValidator(_check_boss),
         Field(json_schema_extra={"uniqueItems": True}),
     ]
@@ -225,6 +451,11 @@ class State:
 def team_of(seat: int) -> int:
     """Team 0 = seats 0 & 2, team 1 = seats 1 & 3."""
     return seat % 2
+
+
+def how_words(how: How) -> Text:
+    """How a round was won, in a few words: "four boss", "seven tricks", "last trick"."""
+    return HOW_WORDS[how]()
 
 
 def team_label(state: State, team: int) -> str:
@@ -349,47 +580,62 @@ def expected_actions(state: State) -> Expected:
 # --- Sentences -----------------------------------------------------------------
 
 
-def _stars_text(boss: Sequence[Card], trump_colour: str) -> str:
+def _chained(parts: Sequence[Text], joined_by: Phrase) -> Text:
+    """Parts said one after another, each pair joined by ``joined_by`` ("{first}; {then}")."""
+    said = parts[-1]
+    for part in reversed(parts[:-1]):
+        said = joined_by(first=part, then=said)
+    return said
+
+
+def _stars_text(boss: Sequence[Card], trump_colour: str) -> Text:
     """ "3 stars (red 7: 2, pink 7: 1; green 7 has no stars; the trump colour's 7 ...)"."""
     total = sum(stars(card, trump_colour) for card in boss)
-    parts: list[str] = []
-    scoring = [f"{card}: {stars(card, trump_colour)}" for card in boss if stars(card, trump_colour)]
+    parts: list[Text] = []
+    scoring = [
+        CARD_STARS(card=card, stars=stars(card, trump_colour))
+        for card in boss
+        if stars(card, trump_colour)
+    ]
     if scoring:
-        parts.append(", ".join(scoring))
+        parts.append(_chained(scoring, STARS_AND))
     blank = [card for card in boss if card.colour != trump_colour and not STARS.get(card.colour)]
     if blank:
-        verb = "has" if len(blank) == 1 else "have"
-        parts.append(f"{and_list(blank)} {verb} no stars")
+        parts.append(NO_STARS(cards=all_of(blank), count=len(blank)))
     if any(card.colour == trump_colour for card in boss):
-        parts.append("the trump colour's 7 scores nothing")
-    detail = f" ({'; '.join(parts)})" if parts else ""
-    return f"{plural(total, 'star')}{detail}"
+        parts.append(TRUMP_SEVEN_NOTHING())
+    counted_stars = STARS_COUNT(count=total)
+    if not parts:
+        return counted_stars
+    return STARS_DETAILED(stars=counted_stars, detail=_chained(parts, DETAIL_AND))
 
 
-def _score_text(state: State) -> str:
-    return (
-        f"Score: {state.team_names[0]} {state.scores[0]}, {state.team_names[1]} {state.scores[1]}."
+def _score_text(state: State) -> Text:
+    return SCORE(
+        team_a=state.team_names[0],
+        score_a=state.scores[0],
+        team_b=state.team_names[1],
+        score_b=state.scores[1],
     )
 
 
-def _game_over_text(state: State) -> str:
+def _game_over_text(state: State) -> Text:
     first, second = state.scores
     if first == second:
-        return f"Game over: both teams have {plural(first, 'point')}, so both win."
+        return BOTH_WIN(count=first)
     top = 0 if first > second else 1
-    return (
-        f"Game over: {state.team_names[top]} win with {plural(state.scores[top], 'point')} "
-        f"to {state.scores[1 - top]}."
+    return TEAM_WINS(
+        team=state.team_names[top], count=state.scores[top], other=state.scores[1 - top]
     )
 
 
-def _lead_holder_text(trump_card: Card | None) -> str:
+def _lead_holder_text(trump_card: Card | None) -> Text:
     if trump_card == GREEN_ONE:
-        return f"the holder of the {BLUE_THIRTEEN} (the {GREEN_ONE} is the trump card)"
-    return f"the holder of the {GREEN_ONE}"
+        return HOLDER_GREEN_TRUMP(card=BLUE_THIRTEEN, green=GREEN_ONE)
+    return HOLDER(card=GREEN_ONE)
 
 
-def _next_text(state: State) -> str:
+def _next_text(state: State) -> Text:
     """What happens next, as a sentence."""
     step = next_step(state)
     rnd = state.round
@@ -397,16 +643,14 @@ def _next_text(state: State) -> str:
         return _game_over_text(state)
     if step == "trump":
         lead = round_first_lead(state)
-        who = f"; {state.players[lead]} leads it" if lead is not None and rnd.number > 1 else ""
-        return f"Turn up the trump card to start round {rnd.number}{who}."
+        if lead is not None and rnd.number > 1:
+            return TURN_UP_TRUMP_LEADS(number=rnd.number, name=state.players[lead])
+        return TURN_UP_TRUMP(number=rnd.number)
     if step == "first-lead":
-        holder = _lead_holder_text(rnd.trump_card)
-        return f"Who leads round 1? {capitalised(holder)}."
+        if rnd.trump_card == GREEN_ONE:
+            return WHO_LEADS_GREEN_TRUMP(card=BLUE_THIRTEEN, green=GREEN_ONE)
+        return WHO_LEADS(card=GREEN_ONE)
     return trickplay.turn_text(rnd, state.players)
-
-
-def _ordinal(number: int) -> str:
-    return _ORDINALS[number] if number < len(_ORDINALS) else f"{number}th"
 
 
 # --- Counting ------------------------------------------------------------------
@@ -441,20 +685,16 @@ def _check_card(card: object, field: str) -> Card:
 
 
 def _check_seat(seat: object) -> int:
-    number = parse_whole_number(seat, "The seat", "seat")
+    number = parse_whole_number(seat, THE_SEAT(), "seat")
     if not 0 <= number < SEATS:
-        raise IllegalAction(
-            f"Seats are numbered 0 to 3 in table order; there is no seat {number}.", "seat"
-        )
+        raise IllegalAction(SEATS_ARE(number=number), "seat")
     return number
 
 
 def _check_team(team: object) -> int:
-    number = parse_whole_number(team, "The team", "team")
+    number = parse_whole_number(team, THE_TEAM(), "team")
     if number not in (0, 1):
-        raise IllegalAction(
-            f"The team is 0 (seats 1 & 3) or 1 (seats 2 & 4); there is no team {number}.", "team"
-        )
+        raise IllegalAction(TEAMS_ARE(number=number), "team")
     return number
 
 
@@ -462,17 +702,12 @@ def _check_how(how: object) -> How:
     for known in HOWS:
         if how == known:
             return known
-    raise IllegalAction(
-        "How the round was won: four-boss, seven-tricks or last-trick.",
-        "how",
-    )
+    raise IllegalAction(HOW_IS(), "how")
 
 
 def _check_boss(raw: object) -> tuple[Card, ...]:
     if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence):
-        raise IllegalAction(
-            'List the winners\' Boss Yokai as cards, like ["red 7", "pink 7"].', "boss"
-        )
+        raise IllegalAction(LIST_BOSS(), "boss")
     return tuple(_check_card(item, "boss") for item in raw)
 
 
@@ -481,13 +716,11 @@ def _require_cards_due(state: State, field: str) -> Round:
     rnd = state.round
     step = next_step(state)
     if step == "over":
-        raise IllegalAction("The game is over.", field)
+        raise IllegalAction(GAME_OVER(), field)
     if step == "trump":
-        raise trickplay.turn_up_first("trump card", rnd.number, bool(state.rounds), field)
+        raise trickplay.turn_up_first(TRUMP_CARD(), rnd.number, bool(state.rounds), field)
     if step == "first-lead":
-        raise IllegalAction(
-            f"Say who leads round 1 first: {_lead_holder_text(rnd.trump_card)}.", field
-        )
+        raise IllegalAction(SAY_WHO_LEADS(holder=_lead_holder_text(rnd.trump_card)), field)
     return rnd
 
 
@@ -501,52 +734,41 @@ def _new_round(number: int, first_lead: int | None) -> Round:
 
 def _apply_trump(state: State, action: TrumpCard) -> State:
     if state.finished:
-        raise IllegalAction("The game is over.", "card")
+        raise IllegalAction(GAME_OVER(), "card")
     rnd = state.round
     if rnd.trump_card is not None:
-        raise IllegalAction(
-            f"Round {rnd.number} already has its trump card ({rnd.trump_card}); "
-            "one is turned up at the start of each round.",
-            "card",
-        )
+        raise IllegalAction(HAS_TRUMP(number=rnd.number, card=rnd.trump_card), "card")
     card = _check_card(action.card, "card")
     started = evolve(state, round=evolve(rnd, trump_card=card))
-    sentences = [f"Round {rnd.number}: the trump card is {card}, so {card.colour} is trump."]
+    said = [TRUMP_IS(number=rnd.number, card=card, colour=colour_words(card.colour))]
     if card.number == BOSS_NUMBER:
-        sentences.append("The trump card is out of play, so 6 Boss Yokai are in play this round.")
+        said.append(SIX_BOSS())
     if rnd.number > 1:
-        sentences.append("The lead moves one seat clockwise each round.")
-    sentences.append(_next_text(started))
-    return evolve(started, last_ruling=" ".join(sentences))
+        said.append(LEAD_MOVES())
+    said.append(_next_text(started))
+    return evolve(started, last_ruling=sentences(*said))
 
 
 def _apply_first_lead(state: State, action: FirstLead) -> State:
     if state.finished:
-        raise IllegalAction("The game is over.", "seat")
+        raise IllegalAction(GAME_OVER(), "seat")
     rnd = state.round
     if rnd.number > 1 or state.first_lead is not None:
         lead = round_first_lead(state)
-        who = "" if lead is None else f": {state.players[lead]} leads round {rnd.number}"
+        if lead is None:
+            raise IllegalAction(ONLY_ROUND_ONE(), "seat")
         raise IllegalAction(
-            f"Only round 1 needs a first lead; after it the lead moves one seat clockwise "
-            f"each round{who}.",
-            "seat",
+            ONLY_ROUND_ONE_LEADS(name=state.players[lead], number=rnd.number), "seat"
         )
     if rnd.trump_card is None:
-        raise IllegalAction(
-            "Turn up the trump card first: it decides who leads "
-            "(the holder of the green 1, or of the blue 13 when the green 1 is the trump card).",
-            "seat",
-        )
+        raise IllegalAction(TRUMP_FIRST(green=GREEN_ONE, blue=BLUE_THIRTEEN), "seat")
     seat = _check_seat(action.seat)
     name = state.players[seat]
+    ruling: Text
     if rnd.trump_card == GREEN_ONE:
-        ruling = (
-            f"The green 1 is the trump card, so the blue 13 leads: {name} holds it "
-            f"and leads trick 1."
-        )
+        ruling = BLUE_LEADS(green=GREEN_ONE, blue=BLUE_THIRTEEN, name=name)
     else:
-        ruling = f"{name} holds the green 1 and leads trick 1."
+        ruling = GREEN_LEADS(name=name, green=GREEN_ONE)
     return evolve(
         state,
         first_lead=seat,
@@ -558,15 +780,11 @@ def _apply_first_lead(state: State, action: FirstLead) -> State:
 def _apply_pass(state: State) -> State:
     rnd = _require_cards_due(state, "type")
     if rnd.tricks or rnd.current:
-        raise IllegalAction(
-            "Partners pass before the first card of the round; this round's cards are "
-            "already being played.",
-            "type",
-        )
+        raise IllegalAction(PASS_TOO_LATE(), "type")
     if rnd.passed:
-        raise IllegalAction("The pass of this round is already recorded.", "type")
+        raise IllegalAction(PASS_DONE(), "type")
     passed = evolve(state, round=evolve(rnd, passed=True))
-    ruling = f"Partners passed 3 cards each. {_next_text(passed)}"
+    ruling = sentences(PASSED(), _next_text(passed))
     return evolve(passed, last_ruling=ruling)
 
 
@@ -574,7 +792,7 @@ def _apply_play(state: State, action: Play) -> State:
     rnd = _require_cards_due(state, "card")
     card = _check_card(action.card, "card")
     if card == rnd.trump_card:
-        raise IllegalAction(f"{card} is the face-up trump card: it is out of play.", "card")
+        raise IllegalAction(OUT_OF_PLAY(card=card), "card")
     where = _where_played(rnd, card)
     if where is not None:
         number, by = where
@@ -588,7 +806,7 @@ def _apply_play(state: State, action: Play) -> State:
     return evolve(played, last_ruling=play.ruling(_next_text(played)))
 
 
-def _complete_trick(state: State, sentences: list[str]) -> State:
+def _complete_trick(state: State, said: list[Text | str]) -> State:
     rnd = state.round
     trump_card, leader = rnd.trump_card, rnd.leader
     assert trump_card is not None and leader is not None
@@ -610,17 +828,17 @@ def _complete_trick(state: State, sentences: list[str]) -> State:
     label = state.team_names[team]
     taken = _tricks_of(tricks)[team]
     held = _boss_of(tricks)[team]
-    capture = f" capture {and_list(boss)}" if boss else ""
-    sentences.append(
-        f"{trickplay.taken_text(trick.number, state.players[winner], judged)} "
-        f"{label}{capture}: {plural(taken, 'trick')}, {len(held)} Boss Yokai."
-    )
+    said.append(trickplay.taken_text(trick.number, state.players[winner], judged))
+    if boss:
+        said.append(TEAM_CAPTURE_TALLY(team=label, cards=all_of(boss), count=taken, boss=len(held)))
+    else:
+        said.append(TEAM_TALLY(team=label, count=taken, boss=len(held)))
     record = _round_end(state, trick)
     if record is None:
-        sentences.append(_next_text(state))
-        return evolve(state, last_ruling=" ".join(sentences))
-    sentences.append(_round_end_text(state, record, len(boss)))
-    return _finish_round(state, record, sentences)
+        said.append(_next_text(state))
+        return evolve(state, last_ruling=sentences(*said))
+    said.append(_round_end_text(state, record, len(boss)))
+    return _finish_round(state, record, said)
 
 
 def _round_end(state: State, last: CompletedTrick) -> RoundRecord | None:
@@ -648,36 +866,35 @@ def _round_end(state: State, last: CompletedTrick) -> RoundRecord | None:
     return RoundRecord(rnd.number, trump_card, winner, how, won, points, tricks, fast=False)
 
 
-def _round_end_text(state: State, record: RoundRecord, captured_now: int) -> str:
+def _round_end_text(state: State, record: RoundRecord, captured_now: int) -> Text | str:
     winner = state.team_names[record.winner]
     loser = state.team_names[1 - record.winner]
     stars_text = _stars_text(record.boss, record.trump_card.colour)
     number = record.number
     if record.how == "four-boss":
         count = len(record.boss)
-        if captured_now == 1 or count == BOSS_TO_WIN:
-            reach = f"capture their {_ordinal(count)} Boss Yokai"
-        else:
-            reach = f"reach {count} Boss Yokai"
-        return f"{winner} {reach} and win round {number}: {stars_text}."
+        # Four Boss Yokai at least: their 4th to 7th.
+        reach = CAPTURE_NTH if captured_now == 1 or count == BOSS_TO_WIN else REACH
+        return reach(team=winner, count=count, number=number, stars=stars_text)
     if record.how == "seven-tricks":
         held = _boss_of(state.round.tricks)
         losers_boss = len(held[1 - record.winner])
-        only = "no Boss Yokai" if not losers_boss else f"only {losers_boss} Boss Yokai"
+        lose = (
+            LOSE_SEVEN_NONE(team=loser, number=number)
+            if not losers_boss
+            else LOSE_SEVEN_ONLY(team=loser, count=losers_boss, number=number)
+        )
         from_hands = [card for card in record.boss if card not in held[record.winner]]
         take = (
-            f"{winner} take the Boss Yokai still in hand ({and_list(from_hands)}) and win"
+            WIN_FROM_HANDS(team=winner, cards=all_of(from_hands), stars=stars_text)
             if from_hands
-            else f"{winner} win"
+            else WIN_PLAIN(team=winner, stars=stars_text)
         )
-        return (
-            f"{loser} take their 7th trick with {only} and lose round {number}. "
-            f"{take}: {stars_text}."
-        )
-    return f"That was the last trick: {winner} took it and win round {number}: {stars_text}."
+        return sentences(lose, take)
+    return LAST_TRICK(team=winner, number=number, stars=stars_text)
 
 
-def _finish_round(state: State, record: RoundRecord, sentences: list[str]) -> State:
+def _finish_round(state: State, record: RoundRecord, said: list[Text | str]) -> State:
     scores = list(state.scores)
     scores[record.winner] += record.points
     finished = max(scores) >= TARGET
@@ -688,17 +905,9 @@ def _finish_round(state: State, record: RoundRecord, sentences: list[str]) -> St
         finished=finished,
         round=state.round if finished else _new_round(record.number + 1, state.first_lead),
     )
-    sentences.append(_score_text(ended))
-    sentences.append(_next_text(ended))
-    return evolve(ended, last_ruling=" ".join(sentences))
-
-
-def _how_text(how: How, loser: str) -> str:
-    if how == "four-boss":
-        return "with four or more Boss Yokai"
-    if how == "seven-tricks":
-        return f"because {loser} took 7 tricks with 3 or fewer Boss Yokai"
-    return "by taking the last trick"
+    said.append(_score_text(ended))
+    said.append(_next_text(ended))
+    return evolve(ended, last_ruling=sentences(*said))
 
 
 def _check_result(state: State, action: RoundResult) -> tuple[int, How, tuple[Card, ...]]:
@@ -710,65 +919,46 @@ def _check_result(state: State, action: RoundResult) -> tuple[int, How, tuple[Ca
     seen: set[Card] = set()
     for card in boss:
         if card.number != BOSS_NUMBER:
-            raise IllegalAction(f"The Boss Yokai are the 7s; {card} is not one.", "boss")
+            raise IllegalAction(NOT_A_BOSS(card=card), "boss")
         if card in seen:
-            raise IllegalAction(f"{card} is listed twice.", "boss")
+            raise IllegalAction(LISTED_TWICE(card=card), "boss")
         if card == trump_card:
-            raise IllegalAction(
-                f"{card} is the face-up trump card: it is out of play, so no team captures it.",
-                "boss",
-            )
+            raise IllegalAction(TRUMP_NOT_CAPTURED(card=card), "boss")
         seen.add(card)
     trump_seven = trump_card.number == BOSS_NUMBER
     if how == "four-boss" and len(boss) < BOSS_TO_WIN:
-        raise IllegalAction(
-            f"A win by four Boss Yokai needs at least 4 of them; {len(boss)} listed.", "boss"
-        )
+        raise IllegalAction(FOUR_NEEDED(count=len(boss)), "boss")
     if how == "seven-tricks":
         needed = BOSS_NUMBER - (BOSS_TO_WIN - 1) - (1 if trump_seven else 0)
         if len(boss) < needed:
-            raise IllegalAction(
-                f"The losers took 7 tricks with at most 3 Boss Yokai, so the winners end the "
-                f"round with at least {needed} (counting those taken from the hands); "
-                f"{len(boss)} listed.",
-                "boss",
-            )
+            raise IllegalAction(SEVEN_NEEDS(needed=needed, count=len(boss)), "boss")
     if how == "last-trick":
         if not trump_seven:
-            raise IllegalAction(
-                f"A round cannot reach the last trick when the trump card ({trump_card}) is "
-                "not a 7: all seven Boss Yokai are in play, so one team captures its 4th "
-                "before trick 12.",
-                "how",
-            )
+            raise IllegalAction(NO_LAST_TRICK(card=trump_card), "how")
         if len(boss) != BOSS_TO_WIN - 1:
-            raise IllegalAction(
-                "A round that reaches the last trick ends with 3 Boss Yokai for each team "
-                f"(6 are in play); {len(boss)} listed.",
-                "boss",
-            )
+            raise IllegalAction(LAST_TRICK_THREE(count=len(boss)), "boss")
     return team, how, YOKAI_SEPTET.in_order(boss)
 
 
 def _apply_result(state: State, action: RoundResult) -> State:
     rnd = _require_cards_due(state, "type")
     if rnd.tricks or rnd.current:
-        raise IllegalAction(
-            "A round's result is entered before any card is played; this round's cards are "
-            "already being entered one by one.",
-            "type",
-        )
+        raise IllegalAction(RESULT_TOO_LATE(), "type")
     team, how, boss = _check_result(state, action)
     trump_card = rnd.trump_card
     assert trump_card is not None
     points = sum(stars(card, trump_card.colour) for card in boss)
     record = RoundRecord(rnd.number, trump_card, team, how, boss, points, (0, 0), fast=True)
     winner, loser = state.team_names[team], state.team_names[1 - team]
-    sentences = [
-        f"Round {rnd.number} result: {winner} win {_how_text(how, loser)}: "
-        f"{_stars_text(boss, trump_card.colour)}."
-    ]
-    return _finish_round(state, record, sentences)
+    stars_text = _stars_text(boss, trump_card.colour)
+    result: Text
+    if how == "four-boss":
+        result = RESULT_FOUR(number=rnd.number, team=winner, stars=stars_text)
+    elif how == "seven-tricks":
+        result = RESULT_SEVEN(number=rnd.number, team=winner, loser=loser, stars=stars_text)
+    else:
+        result = RESULT_LAST(number=rnd.number, team=winner, stars=stars_text)
+    return _finish_round(state, record, [result])
 
 
 def _settle_round(state: State) -> int:
@@ -785,7 +975,7 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
     flags, flag, penalty = settled.flags, settled.flag, settled.flag.penalty
     if not settled.accepted:
         dismissed = evolve(state, flags=flags)
-        ruling = f"{settled.dismissed_text()} {_next_text(dismissed)}"
+        ruling = sentences(settled.dismissed_text(), _next_text(dismissed))
         return evolve(dismissed, last_ruling=ruling)
     to = 1 - team_of(flag.seat)
     scores = list(state.scores)
@@ -793,8 +983,8 @@ def _apply_revoke(state: State, action: ResolveRevoke) -> State:
     # A penalty can end the game; one settled after the game is over never reopens it.
     finished = state.finished or scores[to] >= TARGET
     accepted = evolve(state, flags=flags, scores=(scores[0], scores[1]), finished=finished)
-    given = f"{plural(penalty, 'penalty point')} to {state.team_names[to]}"
-    ruling = f"{settled.accepted_text(given)} {_score_text(accepted)} {_next_text(accepted)}"
+    given = PENALTY_TO(count=penalty, team=state.team_names[to])
+    ruling = sentences(settled.accepted_text(given), _score_text(accepted), _next_text(accepted))
     return evolve(accepted, last_ruling=ruling)
 
 
@@ -809,12 +999,12 @@ ACTIONS: ActionSet[Action] = ActionSet(
 # --- The game ------------------------------------------------------------------------
 
 
-def _how_note(how: How) -> str:
+def _how_note(how: How) -> Text:
     if how == "four-boss":
-        return "won by four Boss Yokai"
+        return NOTE_FOUR()
     if how == "seven-tricks":
-        return "won: the other team took 7 tricks"
-    return "won the last trick"
+        return NOTE_SEVEN()
+    return NOTE_LAST()
 
 
 def _text_option(options: Mapping[str, OptionValue], name: str) -> str:
@@ -822,19 +1012,20 @@ def _text_option(options: Mapping[str, OptionValue], name: str) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _describe_result(result: RoundResult) -> str:
-    how = {
-        "four-boss": "by four Boss Yokai",
-        "seven-tricks": "as the other team took seven tricks",
-        "last-trick": "by the last trick",
-    }[result.how]
-    return f"result: team {result.team + 1} {how}"
+def _describe_result(result: RoundResult) -> Text:
+    said = {"four-boss": LOG_FOUR, "seven-tricks": LOG_SEVEN, "last-trick": LOG_LAST}[result.how]
+    return said(team=result.team + 1)
 
 
 PLAYERS_NEEDED = phrase(
     "yokai-septet.players-needed",
     "Yokai Septet is for exactly 4 players, two teams of partners sitting across",
 )
+
+
+def _notes(notes: Sequence[Text]) -> Text | str:
+    """A team's notes of a round, one after another ("won the last trick; ...")."""
+    return _chained(notes, DETAIL_AND) if notes else ""
 
 
 class YokaiSeptet(Engine[State, Action]):
@@ -845,38 +1036,38 @@ class YokaiSeptet(Engine[State, Action]):
     """
 
     slug = "yokai-septet"
-    title = "Yokai Septet"
+    title = TITLE()
     min_players = SEATS
     max_players = SEATS
     partners = tuple(tuple(s for s in range(SEATS) if team_of(s) == t) for t in (0, 1))
     options = (
         OptionSpec(
             "team_a",
-            "Team of seats 1 & 3",
+            TEAM_A(),
             "text",
             "",
-            help="A name for the partners in seats 1 and 3; blank shows their two names.",
+            help=TEAM_A_HELP(),
             maximum=40,
-            summary="seats 1 & 3: {}",
-            blank="their names",
+            summary=TEAM_A_SUMMARY(),
+            blank=THEIR_NAMES(),
         ),
         OptionSpec(
             "team_b",
-            "Team of seats 2 & 4",
+            TEAM_B(),
             "text",
             "",
-            help="A name for the partners in seats 2 and 4; blank shows their two names.",
+            help=TEAM_B_HELP(),
             maximum=40,
-            summary="seats 2 & 4: {}",
-            blank="their names",
+            summary=TEAM_B_SUMMARY(),
+            blank=THEIR_NAMES(),
         ),
     )
     actions = ACTIONS
     handlers = (
-        on(TrumpCard, _apply_trump, lambda trump: f"trump card {trump.card}"),
-        on(FirstLead, _apply_first_lead, lambda lead: f"first lead: seat {lead.seat + 1}"),
-        on(Pass, lambda state, _pass: _apply_pass(state), lambda _pass: "pass"),
-        on(Play, _apply_play, lambda play: f"play {play.card}"),
+        on(TrumpCard, _apply_trump, lambda trump: LOG_TRUMP(card=trump.card)),
+        on(FirstLead, _apply_first_lead, lambda lead: LOG_FIRST_LEAD(seat=lead.seat + 1)),
+        on(Pass, lambda state, _pass: _apply_pass(state), lambda _pass: LOG_PASS()),
+        on(Play, _apply_play, lambda play: LOG_PLAY(card=play.card)),
         on(RoundResult, _apply_result, _describe_result),
         on(ResolveRevoke, _apply_revoke, follow.describe_resolve),
     )
@@ -898,7 +1089,7 @@ class YokaiSeptet(Engine[State, Action]):
             flags=(),
             first_lead=None,
             finished=False,
-            last_ruling="Turn up the trump card to start round 1.",
+            last_ruling=TURN_UP_TRUMP(number=1),
         )
 
     def standings(self, state: State) -> list[Standing]:
@@ -915,25 +1106,25 @@ class YokaiSeptet(Engine[State, Action]):
         rows: list[ScoreRow] = []
         for number in sorted(set(records) | set(penalties)):
             points = [0, 0]
-            notes: list[list[str]] = [[], []]
+            notes: list[list[Text]] = [[], []]
             record = records.get(number)
             if record is not None:
                 points[record.winner] += record.points
-                entered = " (entered as a result)" if record.fast else ""
-                notes[record.winner].append(_how_note(record.how) + entered)
-                notes[1 - record.winner].append("lost")
+                note = _how_note(record.how)
+                notes[record.winner].append(NOTE_ENTERED(note=note) if record.fast else note)
+                notes[1 - record.winner].append(NOTE_LOST())
             for flag in penalties.get(number, []):
                 to = 1 - team_of(flag.seat)
                 name = state.players[flag.seat]
                 points[to] += flag.penalty
-                notes[to].append(f"revoke penalty +{flag.penalty} ({name} revoked)")
-                notes[1 - to].append(f"{name} revoked: {flag.penalty} to the other team")
+                notes[to].append(NOTE_PENALTY(penalty=flag.penalty, name=name))
+                notes[1 - to].append(NOTE_REVOKED(name=name, penalty=flag.penalty))
             for team in (0, 1):
                 totals[team] += points[team]
             for seat, name in enumerate(state.players):
                 team = team_of(seat)
                 rows.append(
-                    ScoreRow(number, seat, name, points[team], totals[team], "; ".join(notes[team]))
+                    ScoreRow(number, seat, name, points[team], totals[team], _notes(notes[team]))
                 )
         return rows
 

@@ -20,7 +20,13 @@ from scorekeeper.games.web_interface import (
     read_revoke,
     trick_request,
 )
+from scorekeeper.games.words import phrase
 from scorekeeper.games.yokai_septet import cards, rules
+
+CHOOSE_TEAM = phrase("yokai-septet.choose-team", "Choose the team that won the round.")
+CHOOSE_WHAT = phrase(
+    "yokai-septet.choose-what", "Choose what happened: a card, the trump card or a round result."
+)
 
 if TYPE_CHECKING:
     from scorekeeper.games.web_interface import SessionView
@@ -31,26 +37,29 @@ def read_form(form: MultiDict[str, str], _view: SessionView) -> dict[str, object
     if kind in ("trump", "play"):
         return {"type": kind, "card": form.get("card", "")}
     if kind == "first-lead":
-        return {"type": kind, "seat": parse_whole_number(form.get("seat", ""), "The seat", "seat")}
+        return {
+            "type": kind,
+            "seat": parse_whole_number(form.get("seat", ""), rules.THE_SEAT(), "seat"),
+        }
     if kind == "pass":
         return {"type": "pass"}
     if kind == "result":
         team = form.get("team", "")
         if not team:
-            raise IllegalAction("Choose the team that won the round.", "team")
+            raise IllegalAction(CHOOSE_TEAM(), "team")
         return {
             "type": "result",
-            "team": parse_whole_number(team, "The team", "team"),
+            "team": parse_whole_number(team, rules.THE_TEAM(), "team"),
             "how": form.get("how", ""),
             "boss": form.getlist("boss"),
         }
     if kind == "revoke":
         return read_revoke(form)
-    raise IllegalAction("Choose what happened: a card, the trump card or a round result.", "type")
+    raise IllegalAction(CHOOSE_WHAT(), "type")
 
 
 JUDGE = TrickJudge(
-    "Yokai Septet",
+    rules.TITLE(),
     cards.YOKAI_SEPTET,
     (3, 4),
     4,
