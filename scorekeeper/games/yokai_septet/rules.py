@@ -86,7 +86,9 @@ STARS_DETAILED = phrase("yokai-septet.stars-detailed", "{stars} ({detail})")
 CARD_STARS = phrase("yokai-septet.card-stars", "{card}: {stars}")
 STARS_AND = phrase("yokai-septet.stars-and", "{first}, {then}")
 DETAIL_AND = phrase("yokai-septet.detail-and", "{first}; {then}")
-NO_STARS = counted("yokai-septet.no-stars", "{cards} has no stars", "{cards} have no stars")
+# Green and purple 7s: one card "has", two "have".
+NO_STARS_ONE = phrase("yokai-septet.no-stars-one", "{cards} has no stars")
+NO_STARS = phrase("yokai-septet.no-stars", "{cards} have no stars")
 TRUMP_SEVEN_NOTHING = phrase(
     "yokai-septet.trump-seven-nothing", "the trump colour's 7 scores nothing"
 )
@@ -601,7 +603,8 @@ def _stars_text(boss: Sequence[Card], trump_colour: str) -> Text:
         parts.append(_chained(scoring, STARS_AND))
     blank = [card for card in boss if card.colour != trump_colour and not STARS.get(card.colour)]
     if blank:
-        parts.append(NO_STARS(cards=all_of(blank), count=len(blank)))
+        no_stars = NO_STARS_ONE if len(blank) == 1 else NO_STARS
+        parts.append(no_stars(cards=all_of(blank)))
     if any(card.colour == trump_colour for card in boss):
         parts.append(TRUMP_SEVEN_NOTHING())
     counted_stars = STARS_COUNT(count=total)
