@@ -17,20 +17,84 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from scorekeeper.games.base import IllegalAction, and_list, is_digits, or_list
-from scorekeeper.games.words import Text, phrase
+from scorekeeper.games.base import IllegalAction, is_digits
+from scorekeeper.games.words import Text, all_of, each_of, one_of, phrase
 
-_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
-_TIMES = ("never", "once", "twice", "three times", "four times", "five times", "six times")
 _LONGEST_SHOWN = 30
 
+# How often a card is played, and how many of it a deck holds, in words up to a few.
+_TIMES = {
+    2: phrase("card.played-twice", "twice"),
+    3: phrase("card.played-three-times", "three times"),
+    4: phrase("card.played-four-times", "four times"),
+    5: phrase("card.played-five-times", "five times"),
+    6: phrase("card.played-six-times", "six times"),
+}
+PLAYED_TIMES = phrase("card.played-times", "{count} times")
+_ONLY = {
+    1: phrase("card.only-one", "there is only one"),
+    2: phrase("card.only-two", "there are only two"),
+    3: phrase("card.only-three", "there are only three"),
+    4: phrase("card.only-four", "there are only four"),
+    5: phrase("card.only-five", "there are only five"),
+    6: phrase("card.only-six", "there are only six"),
+    7: phrase("card.only-seven", "there are only seven"),
+}
+ONLY_SO_MANY = phrase("card.only-so-many", "there are only {count}")
+PLAYED_TOO_OFTEN = phrase(
+    "card.played-too-often", "“{card}” is played {times} (plays {plays}); {only}."
+)
+NOT_A_CARD_TEXT = phrase(
+    "card.not-text", "{given} is not a card: write a card as text, like “{example}”."
+)
+ENTER_A_CARD = phrase("card.enter", "Enter a card, like “{example}”.")
+NOT_A_CARD = phrase(
+    "card.not-a-card", "“{typed}”: not a card; write it like “{example}” (colour, then number)."
+)
+NO_SUCH_COLOUR = phrase(
+    "card.no-such-colour", "“{typed}”: {deck} has no {colour} cards (its colours: {colours})."
+)
+NOT_A_NUMBER = phrase(
+    "card.not-a-number", "“{typed}”: {number} is not a number; write the number in digits."
+)
+NOT_A_NUMBER_OR_WORDS = phrase(
+    "card.not-a-number-or-words",
+    "“{typed}”: {number} is not a number; write the number in digits ({words}).",
+)
+NUMBER_WORDS = phrase("card.number-words", "{words} for the {value}")
+ONLY_CARD_OF_COLOUR = phrase(
+    "card.only-card-of-colour", "“{typed}”: the only {colour} card in {deck} is the {number}."
+)
+COLOUR_RUNS = phrase(
+    "card.colour-runs", "“{typed}”: {colour} runs from {lowest} to {highest} in {deck}."
+)
+PLAYS_AS_LIST = phrase(
+    "trick.plays-as-list",
+    "Enter the plays as a list of cards in the order they were played, lead first.",
+)
+TRICK_SIZE_OR = phrase(
+    "trick.size-or",
+    "A {game} trick has {smallest} or {largest} cards, one per player; this one has {count}.",
+)
+TRICK_SIZE_TO = phrase(
+    "trick.size-to",
+    "A {game} trick has {smallest} to {largest} cards, one per player; this one has {count}.",
+)
+SEAT_NAMES_LIST = phrase("trick.seat-names-list", "Seat names are a list, one name per play.")
+SEAT_NAME_PER_PLAY = phrase(
+    "trick.seat-name-per-play", "Give one seat name per play: {plays} plays, {names} names."
+)
+SEAT_NAME_TEXT = phrase("trick.seat-name-text", "Each seat name must be text.")
+CHOOSE_TRUMP = phrase("trick.choose-trump", "Choose the trump colour: {colours}.")
+NOT_A_TRUMP = phrase("trick.not-a-trump", "“{typed}”: the trump in {deck} is {colours}.")
 
-def count_word(number: int) -> str:
-    return _COUNT_WORDS[number] if number < len(_COUNT_WORDS) else str(number)
+
+def _times(number: int) -> Text:
+    return _TIMES[number]() if number in _TIMES else PLAYED_TIMES(count=number)
 
 
-def _times(number: int) -> str:
-    return _TIMES[number] if number < len(_TIMES) else f"{number} times"
+def _only(number: int) -> Text:
+    return _ONLY[number]() if number in _ONLY else ONLY_SO_MANY(count=number)
 
 
 def _typed(text: str) -> str:
@@ -116,9 +180,9 @@ class Deck:
         return self.copies.get(card, 1)
 
     @property
-    def _example(self) -> str:
+    def _example(self) -> Card:
         colour = self.colours[0]
-        return f"{colour} {self.numbers[colour][-1]}"
+        return Card(colour, self.numbers[colour][-1])
 
     def _split(self, lowered: str) -> tuple[str, str] | None:
         """The colour and number parts of a typed card, or None if it has no such shape."""
@@ -133,31 +197,32 @@ class Deck:
                 return colour, rest
         return None
 
-    def _words_for(self, value: int) -> str:
+    def _words_for(self, value: int) -> Text:
         words = sorted(word for word, number in self.aliases.items() if number == value)
-        return or_list([word.upper() if len(word) == 1 else word for word in words])
+        said = one_of([word.upper() if len(word) == 1 else word for word in words])
+        return NUMBER_WORDS(words=said, value=value)
 
     def parse(self, text: object, field: str) -> Card:
         """The card written in text ("Blue 13", "blue-13"), or IllegalAction naming field."""
         if not isinstance(text, str):
             raise IllegalAction(
-                f"{_not_text(text)} is not a card: write a card as text, like “{self._example}”.",
-                field,
+                NOT_A_CARD_TEXT(given=_not_text(text), example=self._example), field
             )
         typed = _typed(text)
         if not typed:
-            raise IllegalAction(f"Enter a card, like “{self._example}”.", field)
+            raise IllegalAction(ENTER_A_CARD(example=self._example), field)
         parts = self._split(" ".join(text.split()).lower())
         if parts is None:
-            raise IllegalAction(
-                f"“{typed}”: not a card; write it like “{self._example}” (colour, then number).",
-                field,
-            )
+            raise IllegalAction(NOT_A_CARD(typed=typed, example=self._example), field)
         colour, number_text = parts
         if colour not in self.numbers:
             raise IllegalAction(
-                f"“{typed}”: {self.title} has no {colour} cards "
-                f"(its colours: {', '.join(self.colours)}).",
+                NO_SUCH_COLOUR(
+                    typed=typed,
+                    deck=self.title,
+                    colour=colour,
+                    colours=each_of(colour_words(known) for known in self.colours),
+                ),
                 field,
             )
         if is_digits(number_text):
@@ -165,21 +230,28 @@ class Deck:
         else:
             number = self.aliases.get(number_text)
         if number is None:
-            words = "".join(
-                f" ({self._words_for(value)} for the {value})"
-                for value in sorted(set(self.aliases.values()))
-            )
+            if not self.aliases:
+                raise IllegalAction(NOT_A_NUMBER(typed=typed, number=number_text), field)
+            words = all_of(self._words_for(value) for value in sorted(set(self.aliases.values())))
             raise IllegalAction(
-                f"“{typed}”: {number_text} is not a number; write the number in digits{words}.",
-                field,
+                NOT_A_NUMBER_OR_WORDS(typed=typed, number=number_text, words=words), field
             )
         numbers = self.numbers[colour]
         if number not in numbers:
+            said_colour = colour_words(colour)
             if len(numbers) == 1:
-                reason = f"the only {colour} card in {self.title} is the {numbers[0]}"
+                reason = ONLY_CARD_OF_COLOUR(
+                    typed=typed, colour=said_colour, deck=self.title, number=numbers[0]
+                )
             else:
-                reason = f"{colour} runs from {numbers[0]} to {numbers[-1]} in {self.title}"
-            raise IllegalAction(f"“{typed}”: {reason}.", field)
+                reason = COLOUR_RUNS(
+                    typed=typed,
+                    colour=said_colour,
+                    lowest=numbers[0],
+                    highest=numbers[-1],
+                    deck=self.title,
+                )
+            raise IllegalAction(reason, field)
         return Card(colour, number)
 
 
@@ -341,17 +413,12 @@ def parse_playing_card(text: object, field: str) -> PlayingCard:
 
 def play_list(plays: object, title: str, smallest: int, largest: int) -> list[object]:
     if isinstance(plays, (str, bytes, Mapping)) or not isinstance(plays, Sequence):
-        raise IllegalAction(
-            "Enter the plays as a list of cards in the order they were played, lead first.",
-            "plays",
-        )
+        raise IllegalAction(PLAYS_AS_LIST(), "plays")
     items = list(plays)
     if not smallest <= len(items) <= largest:
-        between = "or" if largest == smallest + 1 else "to"
+        size = TRICK_SIZE_OR if largest == smallest + 1 else TRICK_SIZE_TO
         raise IllegalAction(
-            f"A {title} trick has {smallest} {between} {largest} cards, one per player; "
-            f"this one has {len(items)}.",
-            "plays",
+            size(game=title, smallest=smallest, largest=largest, count=len(items)), "plays"
         )
     return items
 
@@ -360,14 +427,12 @@ def seat_names(names: object, count: int) -> tuple[str, ...] | None:
     if names is None:
         return None
     if isinstance(names, (str, bytes, Mapping)) or not isinstance(names, Sequence):
-        raise IllegalAction("Seat names are a list, one name per play.", "names")
+        raise IllegalAction(SEAT_NAMES_LIST(), "names")
     listed = tuple(names)
     if len(listed) != count:
-        raise IllegalAction(
-            f"Give one seat name per play: {count} plays, {len(listed)} names.", "names"
-        )
+        raise IllegalAction(SEAT_NAME_PER_PLAY(plays=count, names=len(listed)), "names")
     if not all(isinstance(name, str) for name in listed):
-        raise IllegalAction("Each seat name must be text.", "names")
+        raise IllegalAction(SEAT_NAME_TEXT(), "names")
     return tuple(str(name) for name in listed)
 
 
@@ -378,39 +443,24 @@ def check_copies(deck: Deck, cards: Sequence[Card], field_suffix: str = "") -> N
         allowed = deck.copies_of(card)
         if len(earlier) >= allowed:
             at = [i for i, other in enumerate(cards) if other == card]
-            only = "there is only one" if allowed == 1 else f"there are only {count_word(allowed)}"
             raise IllegalAction(
-                f"“{card}” is played {_times(len(at))} (plays {and_list(at)}); {only}.",
+                PLAYED_TOO_OFTEN(
+                    card=card, times=_times(len(at)), plays=all_of(at), only=_only(allowed)
+                ),
                 f"plays.{index}{field_suffix}",
             )
 
 
 def parse_trump(deck: Deck, raw: object, choices: Sequence[str]) -> str:
-    listed = or_list(list(choices))
+    listed = one_of(colour_words(choice) for choice in choices)
     if not isinstance(raw, str) or not raw.strip():
-        raise IllegalAction(f"Choose the trump colour: {listed}.", "trump")
+        raise IllegalAction(CHOOSE_TRUMP(colours=listed), "trump")
     colour = raw.strip().lower()
     if colour not in choices:
         raise IllegalAction(
-            f"“{_typed(raw)}”: the trump in {deck.title} is {listed}.",
-            "trump",
+            NOT_A_TRUMP(typed=_typed(raw), deck=deck.title, colours=listed), "trump"
         )
     return colour
-
-
-class PlayLabels:
-    """How the explanation names a played card: "red 6", or "red 6 (Cy)" with seat names."""
-
-    def __init__(self, cards: Sequence[Card], names: tuple[str, ...] | None) -> None:
-        self.cards = cards
-        self.names = names
-
-    def __call__(self, index: int) -> str:
-        card = str(self.cards[index])
-        return f"{card} ({self.names[index]})" if self.names else card
-
-    def all(self, indexes: Sequence[int]) -> str:
-        return and_list([self(index) for index in indexes])
 
 
 # --- Who takes a trick where a trump or the led colour wins (Yokai Septet, Cryptruck)
@@ -440,23 +490,3 @@ def parse_plays(deck: Deck, raw: list[object]) -> tuple[Card, ...]:
     cards = tuple(deck.parse(play, f"plays.{index}") for index, play in enumerate(raw))
     check_copies(deck, cards)
     return cards
-
-
-def lead_suit_win(cards: Sequence[Card], label: PlayLabels, noun: str) -> TrickWinner:
-    led = cards[0].colour
-    following = [i for i, card in enumerate(cards) if card.colour == led]
-    winner = max(following, key=lambda i: cards[i].number)
-    if len(following) == 1:
-        why = f"No trump was played and no one followed {led}, so the lead wins: {label(0)}."
-    else:
-        why = (
-            f"No trump was played, so the highest card of the led {noun} ({led}) wins: "
-            f"{label(winner)}."
-        )
-    return TrickWinner(winner, cards[winner], "lead-suit", why)
-
-
-def only_trump_text(cards: Sequence[Card], winner: int, label: PlayLabels, noun: str) -> str:
-    if winner == 0:
-        return f"Trump wins: {label(0)} is the only trump."
-    return f"Trump beats the led {noun}: {label(winner)} is the only trump."

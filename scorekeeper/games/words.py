@@ -21,6 +21,7 @@ the keywords the extraction looks for (babel.cfg).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
@@ -101,10 +102,11 @@ class Text(str):
 
 @dataclass(frozen=True)
 class Listing:
-    """Values said as one list: "a, b and c" (all of them) or "a, b or c" (one of them)."""
+    """Values said as one list: "a, b and c" (all of them), "a, b or c" (one of them) or
+    "a, b, c" (each of them, as a list in brackets names them)."""
 
     items: tuple[object, ...]
-    joined_by: Literal["and", "or"]
+    joined_by: Literal["and", "or", "comma"]
 
 
 def all_of(items: Iterable[object]) -> Listing:
@@ -113,6 +115,10 @@ def all_of(items: Iterable[object]) -> Listing:
 
 def one_of(items: Iterable[object]) -> Listing:
     return Listing(tuple(items), "or")
+
+
+def each_of(items: Iterable[object]) -> Listing:
+    return Listing(tuple(items), "comma")
 
 
 @dataclass(frozen=True)
@@ -210,10 +216,14 @@ class Reader:
 
     def listing(self, listing: Listing) -> str:
         words = [str(self.value(item)) for item in listing.items]
-        if self._english:
-            return and_list(words) if listing.joined_by == "and" else or_list(words)
         if not words:
             return ""
+        if listing.joined_by == "comma":
+            # The locale's pattern between two items in the middle of a list (CLDR).
+            middle = self.locale.list_patterns["standard"]["middle"]
+            return functools.reduce(lambda done, word: middle.format(done, word), words)
+        if self._english:
+            return and_list(words) if listing.joined_by == "and" else or_list(words)
         if listing.joined_by == "and":
             return format_list(words, style="standard", locale=self.locale)
         return format_list(words, style="or", locale=self.locale)

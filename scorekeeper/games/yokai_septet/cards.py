@@ -21,8 +21,10 @@ from scorekeeper.games.trickplay import (
 )
 from scorekeeper.games.words import phrase
 
+TITLE = phrase("yokai-septet.title", "Yokai Septet")
+
 YOKAI_SEPTET = coloured_deck(
-    "Yokai Septet",
+    TITLE(),
     {
         "green": range(1, 8),
         "purple": range(2, 9),

@@ -47,7 +47,7 @@ from scorekeeper.games.trickplay import sentences
 from scorekeeper.games.trickplay import trick_headline as trick_headline
 from scorekeeper.games.trickplay import trick_reason as trick_reason
 from scorekeeper.games.words import Phrase, Text, all_of, counted, phrase
-from scorekeeper.games.yokai_septet.cards import YOKAI_SEPTET, yokai_septet_trick
+from scorekeeper.games.yokai_septet.cards import TITLE, YOKAI_SEPTET, yokai_septet_trick
 
 SEATS = 4
 TARGET = 7
@@ -71,7 +71,6 @@ Step = Literal["trump", "first-lead", "play", "over"]
 
 # --- What the game says ----------------------------------------------------------
 
-TITLE = phrase("yokai-septet.title", "Yokai Septet")
 ASK_TRUMP = phrase("yokai-septet.ask-trump-card", "the trump card")
 ASK_LEAD = phrase("yokai-septet.ask-first-lead", "the seat that leads")
 ASK_TEAM = phrase("yokai-septet.ask-team", "the team that won the round")

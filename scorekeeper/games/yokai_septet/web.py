@@ -59,7 +59,7 @@ def read_form(form: MultiDict[str, str], _view: SessionView) -> dict[str, object
 
 
 JUDGE = TrickJudge(
-    rules.TITLE(),
+    cards.TITLE(),
     cards.YOKAI_SEPTET,
     (3, 4),
     4,
