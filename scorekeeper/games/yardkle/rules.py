@@ -24,24 +24,241 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    and_list,
-    capitalised,
     int_option,
     is_digits,
     parse_whole_number,
     rank_by_score,
 )
-from scorekeeper.games.engine import CHOICES, Engine, on
+from scorekeeper.games.engine import CHOICES, GAME_OVER, Engine, on
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
+from scorekeeper.games.words import Grouped, Listing, Phrase, Text, all_of, counted, phrase
 
 FACES = (1, 2, 3, 4, 5, 6)
 ALL_DICE = 6
 MAX_TURN_POINTS = 1_000_000
 POINT_STEP = 50
 
-_WORDS = ("no", "one", "two", "three", "four", "five", "six")
+# --- What the game says ------------------------------------------------------
+#
+# Every sentence the engine says is one of these phrases, said with its values: a player's
+# name, the dice as typed ("1 1 5"), a number, a combo's name, or another phrase.
+
+TITLE = phrase("yardkle.title", "Yardkle")
+
+# How many of a face or of a combo, as a sentence says it ("only two 3s", "two single 1s").
+NUMBER_WORDS = (
+    phrase("yardkle.number-none", "no"),
+    phrase("yardkle.number-one", "one"),
+    phrase("yardkle.number-two", "two"),
+    phrase("yardkle.number-three", "three"),
+    phrase("yardkle.number-four", "four"),
+    phrase("yardkle.number-five", "five"),
+    phrase("yardkle.number-six", "six"),
+)
+
+# The scorecard's combos.
+SINGLE = counted("yardkle.combo.single", "single {face}", "single {face}s")
+THREE_OF_A_KIND = phrase("yardkle.combo.three-of-a-kind", "three {face}s")
+SIX_OF_A_KIND = phrase("yardkle.combo.six-of-a-kind", "six of a kind")
+FOUR_WITH_A_PAIR = phrase("yardkle.combo.four-of-a-kind-with-a-pair", "four of a kind with a pair")
+TWO_TRIPLETS = phrase("yardkle.combo.two-triplets", "two triplets")
+THREE_PAIRS = phrase("yardkle.combo.three-pairs", "three pairs")
+STRAIGHT = phrase("yardkle.combo.straight", "1-2-3-4-5-6")
+# A combo scored more than once in one set-aside ("two single 1s").
+COMBO_REPEATED = phrase("yardkle.combo-repeated", "{number} {combo}")
+COMBOS = phrase("yardkle.combos", "{combo}s")
+COMBO_POINTS = phrase("yardkle.combo-points", "{combo} ({points})")
+
+DICE = counted("yardkle.dice", "{count} die", "{count} dice")
+# Two sentences (or clauses) said one after the other.
+THEN = phrase("yardkle.then", "{first} {second}")
+
+# Refusals of dice as typed.
+DICE_NOT_A_LIST = phrase(
+    "yardkle.dice-not-a-list", "Enter the dice as a list of numbers from 1 to 6."
+)
+DIE_NOT_A_FACE = phrase("yardkle.die-not-a-face", "Die {position} is {given}: a die shows 1 to 6.")
+KEPT_DIE_NOT_A_FACE = phrase(
+    "yardkle.kept-die-not-a-face", "Kept die {position} is {given}: a die shows 1 to 6."
+)
+ROLL_SIZE = phrase("yardkle.roll-size", "A roll has 1 to 6 dice; you entered {count}.")
+KEEP_SIZE = phrase("yardkle.keep-size", "At most 6 dice can be set aside; you entered {count}.")
+BANK_NOT_A_FLAG = phrase("yardkle.bank-not-true-or-false", "bank must be true or false.")
+KEEP_SOMETHING = phrase("yardkle.keep-something", "Set aside at least one scoring die.")
+TURN_TOTAL_LABEL = phrase("yardkle.turn-total-label", "The turn total")
+# What a player is asked for when an action leaves it out ("Enter the dice rolled.").
+ASK_DICE_ROLLED = phrase("yardkle.ask.dice-rolled", "the dice rolled")
+ASK_DICE_SET_ASIDE = phrase("yardkle.ask.dice-set-aside", "the dice set aside")
+ASK_TURN_TOTAL = phrase("yardkle.ask.turn-total", "the turn total")
+
+# Why kept dice cannot all score: a clause ("{name} cannot set aside 2 2: ..."), or, said
+# on its own (the dice calculator), a sentence whose first clause opens with a capital.
+NO_SUCH_FACE = phrase("yardkle.keep.no-such-face", "there is no {face} in the roll")
+NO_SUCH_FACE_OPENING = phrase("yardkle.keep.no-such-face.opening", "There is no {face} in the roll")
+TOO_FEW_OF_A_FACE = counted(
+    "yardkle.keep.too-few-of-a-face",
+    "the roll has only {number} {face}",
+    "the roll has only {number} {face}s",
+)
+TOO_FEW_OF_A_FACE_OPENING = counted(
+    "yardkle.keep.too-few-of-a-face.opening",
+    "The roll has only {number} {face}",
+    "The roll has only {number} {face}s",
+)
+LONE_DIE = phrase("yardkle.keep.lone-die", "a {face} on its own scores nothing")
+LONE_DIE_OPENING = phrase("yardkle.keep.lone-die.opening", "A {face} on its own scores nothing")
+PAIR = phrase(
+    "yardkle.keep.pair", "two {face}s score nothing: {face}s score only as three of a kind"
+)
+PAIR_OPENING = phrase(
+    "yardkle.keep.pair.opening", "Two {face}s score nothing: {face}s score only as three of a kind"
+)
+FOURTH_DIE = phrase(
+    "yardkle.keep.fourth-die",
+    "the fourth {face} scores nothing: three {face}s score, the fourth does not",
+)
+FOURTH_DIE_OPENING = phrase(
+    "yardkle.keep.fourth-die.opening",
+    "The fourth {face} scores nothing: three {face}s score, the fourth does not",
+)
+FOURTH_AND_FIFTH_DICE = phrase(
+    "yardkle.keep.fourth-and-fifth-dice",
+    "the fourth and fifth {face}s score nothing: three {face}s score, the other two do not",
+)
+FOURTH_AND_FIFTH_DICE_OPENING = phrase(
+    "yardkle.keep.fourth-and-fifth-dice.opening",
+    "The fourth and fifth {face}s score nothing: three {face}s score, the other two do not",
+)
+SOME_SCORE_NOTHING = phrase("yardkle.keep.some-score-nothing", "some of these dice score nothing")
+SOME_SCORE_NOTHING_OPENING = phrase(
+    "yardkle.keep.some-score-nothing.opening", "Some of these dice score nothing"
+)
+MORE_REASONS = phrase("yardkle.keep.more-reasons", "{first}; {second}")
+WHOLE_ROLL = phrase(
+    "yardkle.keep.whole-roll", "{reasons} (to score the {combo}, set aside all six dice)"
+)
+KEEP_REFUSED = phrase("yardkle.keep.refused", "{reasons}.")
+
+# The turn, roll by roll.
+FIRST_PLAYER = phrase("yardkle.rolls-first", "{name} rolls first.")
+NEXT_PLAYER = phrase("yardkle.rolls-next", "{name} rolls next.")
+LAST_TURN = phrase("yardkle.rolls-next-last-turn", "{name} rolls next, for a last turn.")
+FINAL_ROUND = phrase(
+    "yardkle.final-round", "{name} reached {total}: final round, everyone else has one more turn."
+)
+WINS = phrase("yardkle.game-over.wins", "Game over: {name} wins with {points}.")
+SHARE_THE_WIN = phrase(
+    "yardkle.game-over.share-the-win", "Game over: {names} share the win with {points}."
+)
+HOT_DICE_COUNT = phrase(
+    "yardkle.hot-dice-count",
+    "{name} rolls all six dice again (hot dice): enter 6 dice, not {entered}.",
+)
+SIX_DICE_COUNT = phrase(
+    "yardkle.six-dice-count", "{name} rolls 6 dice now: enter 6 dice, not {entered}."
+)
+DICE_LEFT_COUNT = counted(
+    "yardkle.dice-left-count",
+    "{name} rolls {left} now ({count} is set aside): enter {left}, not {entered}.",
+    "{name} rolls {left} now ({count} are set aside): enter {left}, not {entered}.",
+)
+SET_ASIDE_FIRST = phrase(
+    "yardkle.set-aside-first", "Set aside dice from the last roll first: {name} rolled {dice}."
+)
+YARDKLE = phrase("yardkle.yardkle", "Yardkle! {name} rolled {dice}: no scoring die; {lost}.")
+TURN_TOTAL_LOST = phrase("yardkle.turn-total-lost", "the {points} of this turn is lost")
+TURN_SCORES_NOTHING = phrase("yardkle.turn-scores-nothing", "the turn scores nothing")
+ROLLED = phrase("yardkle.rolled", "{name} rolled {dice}: {combos} can score up to {points}.")
+NO_ROLL_TO_KEEP_FROM = phrase(
+    "yardkle.no-roll-to-keep-from", "{name} has no roll to set dice aside from: roll first."
+)
+MUST_KEEP_SOMETHING = phrase(
+    "yardkle.must-keep-something", "{name} must set aside at least one scoring die."
+)
+CANNOT_KEEP = phrase("yardkle.cannot-keep", "{name} cannot set aside {dice}: {reasons}.")
+KEPT = phrase(
+    "yardkle.kept", "{name} set aside {combos} for {points}: turn total {total}, {left} to roll."
+)
+KEPT_HOT_DICE = phrase(
+    "yardkle.kept-hot-dice",
+    "{name} set aside {combos} for {points}: turn total {total}. Hot dice! All six scored: "
+    "{name} must roll all six again before stopping.",
+)
+BANKS = phrase("yardkle.banks", "{name} banks {points}: total {total}.")
+BANKS_AND_ENTERS = phrase(
+    "yardkle.banks-and-enters", "{name} banks {points} and is on the scorecard: total {total}."
+)
+TOTAL_NOT_WHOLE = phrase("yardkle.turn-total-not-whole", "The turn total must be a whole number.")
+TOTAL_NEGATIVE = phrase(
+    "yardkle.turn-total-negative", "A turn total cannot be negative; you entered {points}."
+)
+TOTAL_TOO_HIGH = phrase(
+    "yardkle.turn-total-too-high", "A turn total is at most {most}; you entered {points}."
+)
+TOTAL_NOT_A_STEP = phrase(
+    "yardkle.turn-total-not-a-step", "A turn total is a multiple of 50; {points} is not."
+)
+TURN_UNDER_WAY = phrase(
+    "yardkle.turn-under-way",
+    "Finish or undo the turn in progress first: {name} has already rolled this turn.",
+)
+NOT_ON_THE_SCORECARD = phrase(
+    "yardkle.not-on-the-scorecard",
+    "{name} is not on the scorecard yet: a turn must bank at least {threshold}.",
+)
+ENTERED_A_TURN = phrase(
+    "yardkle.entered-a-turn", "{name} entered a turn of {points}: total {total}."
+)
+ENTERED_NOTHING = phrase(
+    "yardkle.entered-a-scoreless-turn", "{name} entered a scoreless turn: total {total}."
+)
+KEEP_BEFORE_STOPPING = phrase(
+    "yardkle.keep-before-stopping",
+    "{name} must set aside scoring dice from the last roll before stopping.",
+)
+NOTHING_TO_BANK = phrase(
+    "yardkle.nothing-to-bank", "Nothing to bank yet: {name} has no points this turn."
+)
+HOT_DICE_ROLL_ON = phrase(
+    "yardkle.hot-dice-roll-on",
+    "All six dice scored: {name} must roll all six again before stopping.",
+)
+UNDER_THE_THRESHOLD = phrase(
+    "yardkle.under-the-threshold",
+    "{name} needs {threshold} in one turn to get on the scorecard; "
+    "this turn has {points}: roll on.",
+)
+
+# The history's short lines.
+DESCRIBE_ROLL = phrase("yardkle.history.roll", "roll {dice}")
+DESCRIBE_KEEP = phrase("yardkle.history.keep", "set aside {dice}")
+DESCRIBE_KEEP_AND_BANK = phrase("yardkle.history.keep-and-bank", "set aside {dice} and bank")
+DESCRIBE_BANK = phrase("yardkle.history.bank", "bank")
+DESCRIBE_TOTAL = phrase("yardkle.history.total", "turn total {points}")
+
+# The score sheet's note of each turn.
+NOTE_BANKED = phrase("yardkle.note.banked", "banked")
+NOTE_YARDKLE = phrase("yardkle.note.yardkle", "Yardkle")
+NOTE_QUICK = phrase("yardkle.note.entered-as-a-total", "entered as a total")
+
+# The options.
+ENTRY_THRESHOLD = phrase("yardkle.option.entry-threshold", "Entry threshold")
+ENTRY_THRESHOLD_HELP = phrase(
+    "yardkle.option.entry-threshold.help",
+    "Points a player must make in one turn to get on the scorecard (0 = none).",
+)
+# A summary's value is written where the words say "{}" (OptionSpec.summary).
+ENTRY_THRESHOLD_SUMMARY = phrase(
+    "yardkle.option.entry-threshold.summary", "entry threshold {value}"
+)
+WINNING_SCORE = phrase("yardkle.option.final-round-score", "Final-round score")
+WINNING_SCORE_HELP = phrase(
+    "yardkle.option.final-round-score.help",
+    "A player who banks this many points starts the final round.",
+)
+WINNING_SCORE_SUMMARY = phrase("yardkle.option.final-round-score.summary", "final round at {value}")
 
 
 # --- Scoring -----------------------------------------------------------------
@@ -49,14 +266,15 @@ _WORDS = ("no", "one", "two", "three", "four", "five", "six")
 
 @dataclass(frozen=True)
 class Combo:
-    """One scoring combination of the scorecard, with its dice sorted."""
+    """One scoring combination of the scorecard, with its dice sorted; its name is what
+    the table says (a Text), given by the API in English."""
 
     name: str
     dice: tuple[int, ...]
     points: int
 
     def to_json(self) -> dict[str, object]:
-        return {"name": self.name, "dice": list(self.dice), "points": self.points}
+        return {"name": str(self.name), "dice": list(self.dice), "points": self.points}
 
 
 @dataclass(frozen=True)
@@ -83,11 +301,14 @@ class DiceScore:
 Counts = tuple[int, ...]
 Split = tuple[Combo, ...]
 
-_SINGLES = {1: Combo("single 1", (1,), 100), 5: Combo("single 5", (5,), 50)}
+_SINGLES = {
+    1: Combo(SINGLE(count=1, face=1), (1,), 100),
+    5: Combo(SINGLE(count=1, face=5), (5,), 50),
+}
 
 
 def _triple(face: int) -> Combo:
-    return Combo(f"three {face}s", (face,) * 3, 1000 if face == 1 else face * 100)
+    return Combo(THREE_OF_A_KIND(face=face), (face,) * 3, 1000 if face == 1 else face * 100)
 
 
 def _counts(dice: Sequence[int]) -> Counts:
@@ -102,18 +323,20 @@ def _dice_of(counts: Counts) -> tuple[int, ...]:
     return tuple(face for face in FACES for _ in range(counts[face - 1]))
 
 
+_SIX_DICE_TABLE = {
+    (6,): (SIX_OF_A_KIND(), 3000),
+    (4, 2): (FOUR_WITH_A_PAIR(), 3000),
+    (3, 3): (TWO_TRIPLETS(), 2500),
+    (2, 2, 2): (THREE_PAIRS(), 1500),
+    (1, 1, 1, 1, 1, 1): (STRAIGHT(), 1500),
+}
+
+
 def _six_dice_combos(counts: Counts) -> list[Combo]:
     """The combos that need all six dice of one roll and match these six dice."""
     shape = sorted((count for count in counts if count), reverse=True)
     dice = _dice_of(counts)
-    table = {
-        (6,): ("six of a kind", 3000),
-        (4, 2): ("four of a kind with a pair", 3000),
-        (3, 3): ("two triplets", 2500),
-        (2, 2, 2): ("three pairs", 1500),
-        (1, 1, 1, 1, 1, 1): ("1-2-3-4-5-6", 1500),
-    }
-    found = table.get(tuple(shape))
+    found = _SIX_DICE_TABLE.get(tuple(shape))
     return [Combo(found[0], dice, found[1])] if found else []
 
 
@@ -181,19 +404,19 @@ def _parse_die(raw: object) -> int | None:
 
 def _dice_list(raw: object, field: str) -> list[object]:
     if isinstance(raw, (str, bytes)) or not isinstance(raw, Sequence):
-        raise IllegalAction("Enter the dice as a list of numbers from 1 to 6.", field)
+        raise IllegalAction(DICE_NOT_A_LIST(), field)
     return list(raw)
 
 
-def _parse_dice(items: list[object], field: str, noun: str) -> tuple[int, ...]:
+def _parse_dice(items: list[object], field: str, refusal: Phrase) -> tuple[int, ...]:
+    """The dice as numbers; ``refusal`` says which die is not one (a die rolled or kept)."""
     dice: list[int] = []
     for position, item in enumerate(items, start=1):
         value = _parse_die(item)
         if value is None:
-            shown = repr(item)[:20]
-            raise IllegalAction(f"{noun} {position} is {shown}: a die shows 1 to 6.", field)
+            raise IllegalAction(refusal(position=position, given=repr(item)[:20]), field)
         if not 1 <= value <= 6:
-            raise IllegalAction(f"{noun} {position} is {value}: a die shows 1 to 6.", field)
+            raise IllegalAction(refusal(position=position, given=value), field)
         dice.append(value)
     return tuple(dice)
 
@@ -201,44 +424,44 @@ def _parse_dice(items: list[object], field: str, noun: str) -> tuple[int, ...]:
 def _parse_roll(raw: object, field: str = "dice") -> tuple[int, ...]:
     items = _dice_list(raw, field)
     if not 1 <= len(items) <= ALL_DICE:
-        raise IllegalAction(f"A roll has 1 to 6 dice; you entered {len(items)}.", field)
-    return _parse_dice(items, field, "Die")
+        raise IllegalAction(ROLL_SIZE(count=len(items)), field)
+    return _parse_dice(items, field, DIE_NOT_A_FACE)
 
 
 def _parse_kept(raw: object, field: str = "keep") -> tuple[int, ...]:
     items = _dice_list(raw, field)
     if len(items) > ALL_DICE:
-        raise IllegalAction(f"At most 6 dice can be set aside; you entered {len(items)}.", field)
-    return _parse_dice(items, field, "Kept die")
+        raise IllegalAction(KEEP_SIZE(count=len(items)), field)
+    return _parse_dice(items, field, KEPT_DIE_NOT_A_FACE)
 
 
-def _face_plural(face: int, number: int) -> str:
-    return f"{face}s" if number != 1 else str(face)
-
-
-def _missing_die(roll: tuple[int, ...], kept: tuple[int, ...]) -> str | None:
+def _missing_die(roll: tuple[int, ...], kept: tuple[int, ...], opening: bool) -> Text | None:
     for face in FACES:
         have = roll.count(face)
         if kept.count(face) > have:
             if have == 0:
-                return f"there is no {face} in the roll"
-            return f"the roll has only {_WORDS[have]} {_face_plural(face, have)}"
+                return (NO_SUCH_FACE_OPENING if opening else NO_SUCH_FACE)(face=face)
+            too_few = TOO_FEW_OF_A_FACE_OPENING if opening else TOO_FEW_OF_A_FACE
+            return too_few(count=have, number=NUMBER_WORDS[have](), face=face)
     return None
 
 
-def _leftover_reason(face: int, number: int) -> str:
+def _leftover_reason(face: int, number: int, opening: bool) -> Text:
     if number == 1:
-        return f"a {face} on its own scores nothing"
+        return (LONE_DIE_OPENING if opening else LONE_DIE)(face=face)
     if number == 2:
-        return f"two {face}s score nothing: {face}s score only as three of a kind"
+        return (PAIR_OPENING if opening else PAIR)(face=face)
     if number == 4:
-        return f"the fourth {face} scores nothing: three {face}s score, the fourth does not"
-    return f"the fourth and fifth {face}s score nothing: three {face}s score, the other two do not"
+        return (FOURTH_DIE_OPENING if opening else FOURTH_DIE)(face=face)
+    return (FOURTH_AND_FIFTH_DICE_OPENING if opening else FOURTH_AND_FIFTH_DICE)(face=face)
 
 
-def _keep_refusal(roll: tuple[int, ...], kept: tuple[int, ...]) -> str | None:
-    """Why these kept dice cannot all score (a clause), or None when they can."""
-    missing = _missing_die(roll, kept)
+def _keep_refusal(
+    roll: tuple[int, ...], kept: tuple[int, ...], opening: bool = False
+) -> Text | None:
+    """Why these kept dice cannot all score (a clause, or with ``opening`` one that opens
+    a sentence), or None when they can."""
+    missing = _missing_die(roll, kept, opening)
     if missing:
         return missing
     counts = _counts(kept)
@@ -246,20 +469,18 @@ def _keep_refusal(roll: tuple[int, ...], kept: tuple[int, ...]) -> str | None:
         return None
     # Only 1s and 5s score alone; any other face scores only in threes (or in a
     # six-dice combo, which needs the whole roll set aside).
-    reasons = [
-        _leftover_reason(face, counts[face - 1])
-        for face in FACES
-        if face not in _SINGLES and counts[face - 1] % 3
-    ]
-    text = "; ".join(reasons) or "some of these dice score nothing"
+    leftover = [face for face in FACES if face not in _SINGLES and counts[face - 1] % 3]
+    if leftover:
+        first, *others = leftover
+        text = _leftover_reason(first, counts[first - 1], opening)
+        for face in others:
+            text = MORE_REASONS(first=text, second=_leftover_reason(face, counts[face - 1], False))
+    else:
+        text = (SOME_SCORE_NOTHING_OPENING if opening else SOME_SCORE_NOTHING)()
     whole = _six_dice_combos(_counts(roll)) if len(roll) == ALL_DICE else []
     if whole:
-        text += f" (to score the {whole[0].name}, set aside all six dice)"
+        text = WHOLE_ROLL(reasons=text, combo=whole[0].name)
     return text
-
-
-def _sentence(clause: str) -> str:
-    return capitalised(clause) + "."
 
 
 def score_roll(dice: Sequence[object]) -> DiceScore:
@@ -272,10 +493,10 @@ def score_keep(roll: Sequence[int], keep: Sequence[object]) -> DiceScore:
     rolled = _parse_roll(roll)
     kept = _parse_kept(keep)
     if not kept:
-        raise IllegalAction("Set aside at least one scoring die.", "keep")
-    refusal = _keep_refusal(rolled, kept)
+        raise IllegalAction(KEEP_SOMETHING(), "keep")
+    refusal = _keep_refusal(rolled, kept, opening=True)
     if refusal:
-        raise IllegalAction(_sentence(refusal), "keep")
+        raise IllegalAction(KEEP_REFUSED(reasons=refusal), "keep")
     return _dice_score(_best_full(_counts(kept)) or ())
 
 
@@ -292,7 +513,7 @@ Die = Annotated[int, Field(ge=1, le=6)]
 
 def _check_bank(raw: object) -> bool:
     if not isinstance(raw, bool):
-        raise IllegalAction("bank must be true or false.", "bank")
+        raise IllegalAction(BANK_NOT_A_FLAG(), "bank")
     return raw
 
 
@@ -305,7 +526,7 @@ class Roll:
     dice: Annotated[
         tuple[Die, ...],
         Field(min_length=1, max_length=ALL_DICE),
-        Ask("the dice rolled"),
+        Ask(ASK_DICE_ROLLED()),
         BeforeValidator(_parse_roll),
     ]
 
@@ -319,7 +540,7 @@ class Keep:
     dice: Annotated[
         tuple[Die, ...],
         Field(max_length=ALL_DICE),
-        Ask("the dice set aside"),
+        Ask(ASK_DICE_SET_ASIDE()),
         BeforeValidator(lambda raw: _parse_kept(raw, "dice")),
     ]
     bank: Annotated[bool, BeforeValidator(_check_bank)] = False
@@ -342,8 +563,8 @@ class QuickTurn:
     # The bounds are the rules' (see _check_turn_points, applied with the turn).
     points: Annotated[
         int,
-        Ask("the turn total"),
-        BeforeValidator(lambda raw: parse_whole_number(raw, "The turn total", "points")),
+        Ask(ASK_TURN_TOTAL()),
+        BeforeValidator(lambda raw: parse_whole_number(raw, TURN_TOTAL_LABEL(), "points")),
         Field(
             json_schema_extra={"minimum": 0, "maximum": MAX_TURN_POINTS, "multipleOf": POINT_STEP}
         ),
@@ -431,43 +652,56 @@ class State:
         return self.final_round_by is not None
 
 
-def _num(number: int) -> str:
+def _num(number: int) -> Grouped:
     # House style: digit groups only from five digits on ("4350", "10,150").
-    return f"{number:,}" if abs(number) >= 10_000 else str(number)
+    return Grouped(number, grouped_from=10_000)
 
 
 def _dice_text(dice: Sequence[int]) -> str:
+    # The dice as typed, the same in every language ("1 1 5").
     return " ".join(str(die) for die in dice)
 
 
-def _dice_count(number: int) -> str:
-    return f"{number} die" if number == 1 else f"{number} dice"
+def _dice_count(number: int) -> Text:
+    return DICE(count=number)
 
 
-def _combo_list(combos: Sequence[Combo], with_points: bool) -> str:
-    phrases: list[str] = []
+def _combo_name(combo: Combo, times: int) -> str:
+    """A combo's name, said ``times`` times ("two single 1s")."""
+    if times == 1:
+        return combo.name
+    if len(combo.dice) == 1:
+        names = SINGLE(count=times, face=combo.dice[0])
+    else:
+        names = COMBOS(combo=combo.name)
+    return COMBO_REPEATED(number=NUMBER_WORDS[times](), combo=names)
+
+
+def _combo_list(combos: Sequence[Combo], with_points: bool) -> Listing:
+    phrases: list[object] = []
     for combo in dict.fromkeys(combos):
         times = combos.count(combo)
-        name = combo.name if times == 1 else f"{_WORDS[times]} {combo.name}s"
-        phrases.append(f"{name} ({combo.points * times})" if with_points else name)
-    return and_list(phrases)
+        name = _combo_name(combo, times)
+        phrases.append(
+            COMBO_POINTS(combo=name, points=combo.points * times) if with_points else name
+        )
+    return all_of(phrases)
 
 
-def bank_refusal(state: State) -> str | None:
+def bank_refusal(state: State) -> Text | None:
     """Why the current player cannot stop now (a sentence), or None when they can."""
     name, turn = state.current_player, state.turn
     if state.finished:
-        return "The game is over."
+        return GAME_OVER()
     if turn.pending_roll is not None:
-        return f"{name} must set aside scoring dice from the last roll before stopping."
+        return KEEP_BEFORE_STOPPING(name=name)
     if turn.total == 0:
-        return f"Nothing to bank yet: {name} has no points this turn."
+        return NOTHING_TO_BANK(name=name)
     if turn.hot_dice:
-        return f"All six dice scored: {name} must roll all six again before stopping."
+        return HOT_DICE_ROLL_ON(name=name)
     if not state.entered[state.current] and turn.total < state.entry_threshold:
-        return (
-            f"{name} needs {_num(state.entry_threshold)} in one turn to get on the scorecard; "
-            f"this turn has {_num(turn.total)}: roll on."
+        return UNDER_THE_THRESHOLD(
+            name=name, threshold=_num(state.entry_threshold), points=_num(turn.total)
         )
     return None
 
@@ -601,15 +835,23 @@ def winning_seats(state: State) -> list[int]:
 # --- Rules -------------------------------------------------------------------
 
 
-def _game_over(state: State) -> str:
+def _game_over(state: State) -> Text:
     seats = winning_seats(state)
     top = _num(state.scores[seats[0]])
     if len(seats) == 1:
-        return f"Game over: {state.players[seats[0]]} wins with {top}."
-    return f"Game over: {and_list([state.players[s] for s in seats])} share the win with {top}."
+        return WINS(name=state.players[seats[0]], points=top)
+    return SHARE_THE_WIN(names=all_of(state.players[s] for s in seats), points=top)
 
 
-def _end_turn(state: State, points: int, result: TurnResult, ruling: str, lost: int = 0) -> State:
+def _sentences(first: Text, *others: Text) -> Text:
+    """Sentences said one after the other."""
+    said = first
+    for sentence in others:
+        said = THEN(first=said, second=sentence)
+    return said
+
+
+def _end_turn(state: State, points: int, result: TurnResult, ruling: Text, lost: int = 0) -> State:
     """Record the turn (``lost``: a Yardkle's lost total), start the final round or end
     the game, and pass the dice on."""
     seat, name = state.current, state.current_player
@@ -622,10 +864,7 @@ def _end_turn(state: State, points: int, result: TurnResult, ruling: str, lost: 
     if final_by is None and scores[seat] >= state.winning_score:
         final_by = seat
         if len(state.players) > 1:
-            sentences.append(
-                f"{name} reached {_num(scores[seat])}: final round, "
-                "everyone else has one more turn."
-            )
+            sentences.append(FINAL_ROUND(name=name, total=_num(scores[seat])))
     following = (seat + 1) % len(state.players)
     finished = final_by is not None and following == final_by
     turns = state.turns.plus(TurnRecord(state.round_number, seat, points, result, lost))
@@ -646,28 +885,24 @@ def _end_turn(state: State, points: int, result: TurnResult, ruling: str, lost: 
     if finished:
         # The sentence of the game's end reads the final scores off the ended state.
         over = ended("")
-        return evolve(over, last_ruling=" ".join([*sentences, _game_over(over)]))
+        return evolve(over, last_ruling=_sentences(*sentences, _game_over(over)))
     if final_by is not None:
-        sentences.append(f"{state.players[following]} rolls next, for a last turn.")
+        sentences.append(LAST_TURN(name=state.players[following]))
     else:
-        sentences.append(f"{state.players[following]} rolls next.")
+        sentences.append(NEXT_PLAYER(name=state.players[following]))
     # One copy of the state, its ruling with it: every turn ends here, and each worker
     # applies every event of a session it keeps, its own and those it catches up on.
-    return ended(" ".join(sentences))
+    return ended(_sentences(*sentences))
 
 
-def _wrong_dice_count(state: State, entered: int) -> str:
+def _wrong_dice_count(state: State, entered: int) -> Text:
     name, left = state.current_player, state.turn.dice_left
     if state.turn.hot_dice:
-        return f"{name} rolls all six dice again (hot dice): enter 6 dice, not {entered}."
+        return HOT_DICE_COUNT(name=name, entered=entered)
     if left == ALL_DICE:
-        return f"{name} rolls 6 dice now: enter 6 dice, not {entered}."
+        return SIX_DICE_COUNT(name=name, entered=entered)
     aside = ALL_DICE - left
-    verb = "is" if aside == 1 else "are"
-    return (
-        f"{name} rolls {_dice_count(left)} now ({aside} {verb} set aside): "
-        f"enter {_dice_count(left)}, not {entered}."
-    )
+    return DICE_LEFT_COUNT(name=name, left=_dice_count(left), count=aside, entered=entered)
 
 
 def _apply_roll(state: State, action: Roll) -> State:
@@ -676,28 +911,24 @@ def _apply_roll(state: State, action: Roll) -> State:
         forced = forced_keep(state)
         if forced is None:
             raise IllegalAction(
-                f"Set aside dice from the last roll first: {name} rolled "
-                f"{_dice_text(turn.pending_roll)}.",
-                "dice",
+                SET_ASIDE_FIRST(name=name, dice=_dice_text(turn.pending_roll)), "dice"
             )
         kept = _apply_keep(state, Keep(forced))
         rolled = _apply_roll(kept, action)
-        return evolve(rolled, last_ruling=f"{kept.last_ruling} {rolled.last_ruling}")
-    dice = _parse_dice(_dice_list(action.dice, "dice"), "dice", "Die")
+        return evolve(rolled, last_ruling=THEN(first=kept.last_ruling, second=rolled.last_ruling))
+    dice = _parse_dice(_dice_list(action.dice, "dice"), "dice", DIE_NOT_A_FACE)
     if len(dice) != turn.dice_left:
         raise IllegalAction(_wrong_dice_count(state, len(dice)), "dice")
     score = _dice_score(_best_any(_counts(dice)))
     if score.yardkle:
-        lost = (
-            f"the {_num(turn.total)} of this turn is lost"
-            if turn.total
-            else "the turn scores nothing"
-        )
-        ruling = f"Yardkle! {name} rolled {_dice_text(dice)}: no scoring die; {lost}."
+        lost = TURN_TOTAL_LOST(points=_num(turn.total)) if turn.total else TURN_SCORES_NOTHING()
+        ruling = YARDKLE(name=name, dice=_dice_text(dice), lost=lost)
         return _end_turn(state, 0, "yardkle", ruling, lost=turn.total)
-    ruling = (
-        f"{name} rolled {_dice_text(dice)}: {_combo_list(score.combos, with_points=True)} "
-        f"can score up to {_num(score.points)}."
+    ruling = ROLLED(
+        name=name,
+        dice=_dice_text(dice),
+        combos=_combo_list(score.combos, with_points=True),
+        points=_num(score.points),
     )
     waiting = evolve(turn, pending_roll=dice, rolls=turn.rolls + 1, hot_dice=False)
     return evolve(state, turn=waiting, last_ruling=ruling)
@@ -713,84 +944,84 @@ def _turn_after_keep(turn: Turn, points: int, kept: int) -> Turn:
 def _apply_keep(state: State, action: Keep) -> State:
     name, turn = state.current_player, state.turn
     if turn.pending_roll is None:
-        raise IllegalAction(f"{name} has no roll to set dice aside from: roll first.", "keep")
+        raise IllegalAction(NO_ROLL_TO_KEEP_FROM(name=name), "keep")
     kept = _parse_kept(action.dice)
     if not kept:
-        raise IllegalAction(f"{name} must set aside at least one scoring die.", "keep")
+        raise IllegalAction(MUST_KEEP_SOMETHING(name=name), "keep")
     refusal = _keep_refusal(turn.pending_roll, kept)
     if refusal:
-        raise IllegalAction(f"{name} cannot set aside {_dice_text(kept)}: {refusal}.", "keep")
+        raise IllegalAction(CANNOT_KEEP(name=name, dice=_dice_text(kept), reasons=refusal), "keep")
     score = _dice_score(_best_full(_counts(kept)) or ())
     after = _turn_after_keep(turn, score.points, len(kept))
     total, left = after.total, turn.dice_left - len(kept)
-    head = (
-        f"{name} set aside {_combo_list(score.combos, with_points=False)} for {_num(score.points)}"
-    )
+    combos = _combo_list(score.combos, with_points=False)
     if after.hot_dice:
-        ruling = (
-            f"{head}: turn total {_num(total)}. Hot dice! All six scored: "
-            f"{name} must roll all six again before stopping."
+        ruling = KEPT_HOT_DICE(
+            name=name, combos=combos, points=_num(score.points), total=_num(total)
         )
     else:
-        ruling = f"{head}: turn total {_num(total)}, {_dice_count(left)} to roll."
+        ruling = KEPT(
+            name=name,
+            combos=combos,
+            points=_num(score.points),
+            total=_num(total),
+            left=_dice_count(left),
+        )
     kept_state = evolve(state, turn=after, last_ruling=ruling)
     return _apply_bank(kept_state, prefix=ruling) if action.bank else kept_state
 
 
-def _apply_bank(state: State, prefix: str = "") -> State:
+def _apply_bank(state: State, prefix: Text | None = None) -> State:
     refusal = bank_refusal(state)
     if refusal:
         raise IllegalAction(refusal)
     name, total = state.current_player, state.turn.total
     new_score = state.scores[state.current] + total
-    ruling = f"{name} banks {_num(total)}: total {_num(new_score)}."
+    banks = BANKS
     if not state.entered[state.current] and state.entry_threshold:
-        ruling = f"{name} banks {_num(total)} and is on the scorecard: total {_num(new_score)}."
-    return _end_turn(state, total, "banked", f"{prefix} {ruling}".strip())
+        banks = BANKS_AND_ENTERS
+    ruling = banks(name=name, points=_num(total), total=_num(new_score))
+    if prefix is not None:
+        ruling = THEN(first=prefix, second=ruling)
+    return _end_turn(state, total, "banked", ruling)
 
 
 def _check_turn_points(points: object) -> int:
     if isinstance(points, bool) or not isinstance(points, int):
-        raise IllegalAction("The turn total must be a whole number.", "points")
+        raise IllegalAction(TOTAL_NOT_WHOLE(), "points")
     if points < 0:
-        raise IllegalAction(f"A turn total cannot be negative; you entered {points}.", "points")
+        raise IllegalAction(TOTAL_NEGATIVE(points=points), "points")
     if points > MAX_TURN_POINTS:
         raise IllegalAction(
-            f"A turn total is at most {_num(MAX_TURN_POINTS)}; you entered {_num(points)}.",
-            "points",
+            TOTAL_TOO_HIGH(most=_num(MAX_TURN_POINTS), points=_num(points)), "points"
         )
     if points % POINT_STEP:
-        raise IllegalAction(f"A turn total is a multiple of 50; {points} is not.", "points")
+        raise IllegalAction(TOTAL_NOT_A_STEP(points=points), "points")
     return points
 
 
 def _apply_quick(state: State, action: QuickTurn) -> State:
     name = state.current_player
     if not can_enter_total(state):
-        raise IllegalAction(
-            f"Finish or undo the turn in progress first: {name} has already rolled this turn.",
-            "points",
-        )
+        raise IllegalAction(TURN_UNDER_WAY(name=name), "points")
     points = _check_turn_points(action.points)
     if not state.entered[state.current] and 0 < points < state.entry_threshold:
         raise IllegalAction(
-            f"{name} is not on the scorecard yet: a turn must bank at least "
-            f"{_num(state.entry_threshold)}.",
-            "points",
+            NOT_ON_THE_SCORECARD(name=name, threshold=_num(state.entry_threshold)), "points"
         )
     new_score = state.scores[state.current] + points
     if points:
-        ruling = f"{name} entered a turn of {_num(points)}: total {_num(new_score)}."
+        ruling = ENTERED_A_TURN(name=name, points=_num(points), total=_num(new_score))
     else:
-        ruling = f"{name} entered a scoreless turn: total {_num(new_score)}."
+        ruling = ENTERED_NOTHING(name=name, total=_num(new_score))
     return _end_turn(state, points, "quick", ruling)
 
 
 ACTIONS: ActionSet[Action] = ActionSet(Action)
 
 
-def _describe_keep(keep: Keep) -> str:
-    return f"set aside {_dice_text(keep.dice)}" + (" and bank" if keep.bank else "")
+def _describe_keep(keep: Keep) -> Text:
+    return (DESCRIBE_KEEP_AND_BANK if keep.bank else DESCRIBE_KEEP)(dice=_dice_text(keep.dice))
 
 
 class Yardkle(Engine[State, Action]):
@@ -801,39 +1032,39 @@ class Yardkle(Engine[State, Action]):
     """
 
     slug = "yardkle"
-    title = "Yardkle"
+    title = TITLE()
     min_players = 1
     max_players = 8
     options = (
         OptionSpec(
             "entry_threshold",
-            "Entry threshold",
+            ENTRY_THRESHOLD(),
             "int",
             500,
-            help="Points a player must make in one turn to get on the scorecard (0 = none).",
+            help=ENTRY_THRESHOLD_HELP(),
             minimum=0,
             maximum=10000,
             step=50,
-            summary="entry threshold {}",
+            summary=ENTRY_THRESHOLD_SUMMARY(value="{}"),
         ),
         OptionSpec(
             "winning_score",
-            "Final-round score",
+            WINNING_SCORE(),
             "int",
             10000,
-            help="A player who banks this many points starts the final round.",
+            help=WINNING_SCORE_HELP(),
             minimum=500,
             maximum=100000,
             step=50,
-            summary="final round at {}",
+            summary=WINNING_SCORE_SUMMARY(value="{}"),
         ),
     )
     actions = ACTIONS
     handlers = (
-        on(Roll, _apply_roll, lambda roll: f"roll {_dice_text(roll.dice)}"),
+        on(Roll, _apply_roll, lambda roll: DESCRIBE_ROLL(dice=_dice_text(roll.dice))),
         on(Keep, _apply_keep, _describe_keep),
-        on(Bank, lambda state, _bank: _apply_bank(state), lambda _bank: "bank"),
-        on(QuickTurn, _apply_quick, lambda total: f"turn total {_num(total.points)}"),
+        on(Bank, lambda state, _bank: _apply_bank(state), lambda _bank: DESCRIBE_BANK()),
+        on(QuickTurn, _apply_quick, lambda total: DESCRIBE_TOTAL(points=_num(total.points))),
     )
     listed = (CHOICES,)
     over_at_the_end = True
@@ -852,7 +1083,7 @@ class Yardkle(Engine[State, Action]):
             turns=GrowingTuple(),
             final_round_by=None,
             finished=False,
-            last_ruling=f"{players[0]} rolls first.",
+            last_ruling=FIRST_PLAYER(name=players[0]),
         )
 
     def standings(self, state: State) -> list[Standing]:
@@ -864,7 +1095,7 @@ class Yardkle(Engine[State, Action]):
         return 1 % len(state.players)
 
     def score_rows(self, state: State) -> list[ScoreRow]:
-        notes = {"banked": "banked", "yardkle": "Yardkle", "quick": "entered as a total"}
+        notes = {"banked": NOTE_BANKED(), "yardkle": NOTE_YARDKLE(), "quick": NOTE_QUICK()}
         totals = [0] * len(state.players)
         rows: list[ScoreRow] = []
         for record in state.turns:

@@ -21,21 +21,34 @@ from scorekeeper.games.web_interface import (
     json_body,
     only_fields,
 )
+from scorekeeper.games.words import phrase
 from scorekeeper.games.yardkle import rules
 
 if TYPE_CHECKING:
     from scorekeeper.games.web_interface import SessionView
 
 
+DICE_COUNT_LABEL = phrase("yardkle.form.number-of-dice", "The number of dice")
+TAP_THE_DIE = phrase("yardkle.form.tap-the-die", "Die {position}: tap the number it shows.")
+CHOOSE_WHAT_HAPPENED = phrase(
+    "yardkle.form.choose-what-happened",
+    "Choose what happened: a roll, a set-aside, a bank or a turn total.",
+)
+DICE_NOT_A_LIST = phrase("yardkle.api.dice-not-a-list", "“dice” must be a list of 1 to 6 dice.")
+KEEP_NOT_A_LIST = phrase(
+    "yardkle.api.keep-not-a-list", "“keep” must be a list of dice from the roll."
+)
+
+
 def read_form(form: MultiDict[str, str], _view: SessionView) -> dict[str, object]:
     kind = form.get("type", "")
     if kind == "roll":
-        count = parse_whole_number(form.get("dice_count", ""), "The number of dice", "dice")
+        count = parse_whole_number(form.get("dice_count", ""), DICE_COUNT_LABEL(), "dice")
         dice: list[object] = []
         for index in range(1, min(count, 6) + 1):
             value = form.get(f"die{index}")
             if not value:
-                raise IllegalAction(f"Die {index}: tap the number it shows.", f"die{index}")
+                raise IllegalAction(TAP_THE_DIE(position=index), f"die{index}")
             dice.append(value)
         return {"type": "roll", "dice": dice}
     if kind == "keep":
@@ -44,9 +57,7 @@ def read_form(form: MultiDict[str, str], _view: SessionView) -> dict[str, object
         return {"type": "bank"}
     if kind == "total":
         return {"type": "total", "points": form.get("points", "").strip()}
-    raise IllegalAction(
-        "Choose what happened: a roll, a set-aside, a bank or a turn total.", "type"
-    )
+    raise IllegalAction(CHOOSE_WHAT_HAPPENED(), "type")
 
 
 def refill(action: Mapping[str, Any]) -> dict[str, str]:
@@ -64,13 +75,13 @@ def score_dice() -> Response:
     only_fields(body, "dice", "keep")
     dice = body.get("dice")
     if not isinstance(dice, list):
-        raise IllegalAction("“dice” must be a list of 1 to 6 dice.", "dice")
+        raise IllegalAction(DICE_NOT_A_LIST(), "dice")
     roll = rules.score_roll(dice)
     if "keep" not in body:
         return jsonify(roll.to_json())
     keep = body["keep"]
     if not isinstance(keep, list):
-        raise IllegalAction("“keep” must be a list of dice from the roll.", "keep")
+        raise IllegalAction(KEEP_NOT_A_LIST(), "keep")
     return jsonify(rules.score_keep([int(d) for d in dice], keep).to_json())
 
 
