@@ -27,18 +27,16 @@ from scorekeeper.games.base import (
     OptionValue,
     ScoreRow,
     Standing,
-    and_list,
     capitalised,
     int_option,
     is_digits,
     rank_by_score,
-    signed,
 )
 from scorekeeper.games.engine import Engine, on
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
-from scorekeeper.games.words import Text, phrase
+from scorekeeper.games.words import Grouped, Phrase, Signed, Text, all_of, counted, phrase
 
 # Bigger than any game's round; a typo of a few extra digits is refused, not added up.
 MAX_ROUND_POINTS = 1_000_000
@@ -49,6 +47,131 @@ GAME_NAME_MAX_LENGTH = 40
 # The signs a player may type before a negative number: the hyphen of a keyboard and the
 # minus sign the sheet itself writes (pasted from the sheet, MINUS and "4" is minus four).
 _MINUS_SIGNS = ("-", MINUS)
+
+
+# --- What the sheet says ------------------------------------------------------
+#
+# Every sentence is one of these phrases, said with its values: the players' names as
+# typed, the numbers as the sheet writes them, or another phrase.
+
+TITLE = phrase("score-sheet.title", "Score sheet")
+# A number as the sheet writes it (digit groups from five digits on, as the reader's
+# language groups them), and a negative one with its minus sign.
+NUMBER = phrase("score-sheet.number", "{number}")
+NEGATIVE_NUMBER = phrase("score-sheet.negative-number", "\u2212{number}")
+# Parts said one after the other: sentences, and the items of a list.
+THEN = phrase("score-sheet.then", "{first} {second}")
+LISTED = phrase("score-sheet.listed", "{first}, {second}")
+
+HAS = phrase("score-sheet.has", "{name} has {total}.")
+ALL_TIED = phrase("score-sheet.all-tied", "All tied on {total}.")
+LEADS = phrase("score-sheet.leads", "{name} leads with {total}.")
+SHARE_THE_LEAD = phrase("score-sheet.share-the-lead", "{names} share the lead with {total}.")
+FINISHES = phrase("score-sheet.game-over.finishes", "Game over: {name} finishes with {total}.")
+WINS = phrase("score-sheet.game-over.wins", "Game over: {name} wins with {total}.")
+WINS_LOWEST = phrase(
+    "score-sheet.game-over.wins-lowest", "Game over: {name} wins with {total} (lowest wins)."
+)
+SHARE_THE_WIN = phrase(
+    "score-sheet.game-over.share-the-win", "Game over: {names} share the win with {total}."
+)
+SHARE_THE_WIN_LOWEST = phrase(
+    "score-sheet.game-over.share-the-win-lowest",
+    "Game over: {names} share the win with {total} (lowest wins).",
+)
+PLAYER_POINTS = phrase("score-sheet.player-points", "{name} {points}")
+ROUND = phrase("score-sheet.round", "Round {number}: {points}.")
+PLAYER_TOTAL = phrase("score-sheet.player-total", "{name} ({total})")
+REACHED_THE_TARGET = phrase(
+    "score-sheet.reached-the-target", "{names} reached the target of {target}."
+)
+ONE_NUMBER_PER_PLAYER = phrase(
+    "score-sheet.one-number-per-player",
+    "Enter one number per player: {count} for {names}, not {given}.",
+)
+TOO_MANY_POINTS = phrase(
+    "score-sheet.too-many-points",
+    "{name}'s {points} is more than a round can score here: at most {most} either way.",
+)
+NOTHING_TO_FINISH = phrase(
+    "score-sheet.nothing-to-finish", "Nothing to finish: enter a round first."
+)
+TABLE_STOPPED = counted(
+    "score-sheet.table-stopped",
+    "The table stopped after {count} round.",
+    "The table stopped after {count} rounds.",
+)
+POINTS_NOT_A_LIST = phrase(
+    "score-sheet.points-not-a-list", "Enter the points as a list: one whole number per player."
+)
+TOO_MANY_NUMBERS = phrase(
+    "score-sheet.too-many-numbers",
+    "A score sheet has at most {most} players; you entered {count} numbers.",
+)
+# A seat with no name given (the API's round of numbers alone), inside a sentence and
+# opening one.
+SEAT = phrase("score-sheet.seat", "seat {number}")
+SEAT_OPENING = phrase("score-sheet.seat.opening", "Seat {number}")
+ENTER_POINTS = phrase(
+    "score-sheet.enter-points", "Enter {name}'s points for this round (0 if none)."
+)
+POINTS_NOT_WHOLE = phrase(
+    "score-sheet.points-not-whole",
+    "{name}'s points must be a whole number, like 12 or {example}; {given} is not.",
+)
+START_HIGHEST_TARGET = phrase(
+    "score-sheet.start.highest-wins-target",
+    "Enter round 1: one number per player. The highest total wins; a round that takes "
+    "anyone to {target} ends the game.",
+)
+START_LOWEST_TARGET = phrase(
+    "score-sheet.start.lowest-wins-target",
+    "Enter round 1: one number per player. The lowest total wins; a round that takes "
+    "anyone to {target} ends the game.",
+)
+START_HIGHEST = phrase(
+    "score-sheet.start.highest-wins",
+    "Enter round 1: one number per player. The highest total wins; finish the game when "
+    "the table stops.",
+)
+START_LOWEST = phrase(
+    "score-sheet.start.lowest-wins",
+    "Enter round 1: one number per player. The lowest total wins; finish the game when "
+    "the table stops.",
+)
+DESCRIBE_ROUND = phrase("score-sheet.history.round", "round: {points}")
+DESCRIBE_FINISH = phrase("score-sheet.history.finish", "finish")
+
+GAME_PLAYED = phrase("score-sheet.option.game-played", "Game played")
+GAME_PLAYED_HELP = phrase(
+    "score-sheet.option.game-played.help",
+    "What the table is playing, shown on the sheet (optional).",
+)
+# A summary's value is written where the words say "{}" (OptionSpec.summary).
+GAME_PLAYED_SUMMARY = phrase("score-sheet.option.game-played.summary", "game: {value}")
+UNNAMED = phrase("score-sheet.option.game-played.blank", "unnamed")
+WHO_WINS = phrase("score-sheet.option.who-wins", "Who wins")
+WHO_WINS_HELP = phrase(
+    "score-sheet.option.who-wins.help", "The highest total wins, or the lowest (golf, Hearts)."
+)
+HIGHEST_TOTAL = phrase("score-sheet.option.who-wins.highest", "Highest total")
+LOWEST_TOTAL = phrase("score-sheet.option.who-wins.lowest", "Lowest total")
+WHO_WINS_SUMMARY = phrase("score-sheet.option.who-wins.summary", "{value} wins")
+TARGET = phrase("score-sheet.option.target", "Target score")
+TARGET_HELP = phrase(
+    "score-sheet.option.target.help",
+    "A round that leaves anyone at or past this total ends the game "
+    "(0 = no target: end it by hand).",
+)
+TARGET_SUMMARY = phrase("score-sheet.option.target.summary", "target {value}")
+
+
+def _listed(first: Text, *others: Text, joined_by: Phrase = LISTED) -> Text:
+    """Parts said one after the other ("Ann 12, Bo 4"; sentences with ``THEN``)."""
+    said = first
+    for part in others:
+        said = joined_by(first=said, second=part)
+    return said
 
 
 _RoundPoints = Annotated[
@@ -116,11 +239,12 @@ class State:
         return self.winner == "lowest"
 
 
-def number_text(number: int) -> str:
+def number_text(number: int) -> Text:
     """A number as the sheet writes it: digit groups only from five digits on ("4350",
     "10,150"), MINUS before a negative."""
-    text = f"{abs(number):,}" if abs(number) >= 10_000 else str(abs(number))
-    return f"{MINUS}{text}" if number < 0 else text
+    if number < 0:
+        return NEGATIVE_NUMBER(number=Grouped(-number, grouped_from=10_000))
+    return NUMBER(number=Grouped(number, grouped_from=10_000))
 
 
 def best_seats(state: State) -> list[int]:
@@ -134,33 +258,33 @@ def leaders(state: State) -> list[int]:
     return best_seats(state) if state.rounds else []
 
 
-def _who_leads(state: State) -> str:
+def _who_leads(state: State) -> Text:
     seats = best_seats(state)
-    names = and_list([state.players[seat] for seat in seats])
     total = number_text(state.totals[seats[0]])
     if len(state.players) == 1:
-        return f"{names} has {total}."
+        return HAS(name=state.players[seats[0]], total=total)
     if len(seats) == len(state.players):
-        return f"All tied on {total}."
-    verb = "leads" if len(seats) == 1 else "share the lead"
-    return f"{names} {verb} with {total}."
+        return ALL_TIED(total=total)
+    if len(seats) == 1:
+        return LEADS(name=state.players[seats[0]], total=total)
+    return SHARE_THE_LEAD(names=all_of(state.players[seat] for seat in seats), total=total)
 
 
-def _who_wins(state: State) -> str:
+def _who_wins(state: State) -> Text:
     seats = best_seats(state)
     total = number_text(state.totals[seats[0]])
     if len(state.players) == 1:
-        return f"Game over: {state.players[0]} finishes with {total}."
-    names = and_list([state.players[seat] for seat in seats])
-    least = " (lowest wins)" if state.lowest_wins else ""
+        return FINISHES(name=state.players[0], total=total)
     if len(seats) == 1:
-        return f"Game over: {names} wins with {total}{least}."
-    return f"Game over: {names} share the win with {total}{least}."
+        wins = WINS_LOWEST if state.lowest_wins else WINS
+        return wins(name=state.players[seats[0]], total=total)
+    share = SHARE_THE_WIN_LOWEST if state.lowest_wins else SHARE_THE_WIN
+    return share(names=all_of(state.players[seat] for seat in seats), total=total)
 
 
-def _round_text(players: Sequence[str], points: Sequence[int]) -> str:
+def _round_text(players: Sequence[str], points: Sequence[int]) -> Text:
     pairs = zip(players, points, strict=True)
-    return ", ".join(f"{name} {number_text(value)}" for name, value in pairs)
+    return _listed(*(PLAYER_POINTS(name=name, points=number_text(value)) for name, value in pairs))
 
 
 def _reached_target(state: State) -> list[int]:
@@ -174,39 +298,42 @@ def _apply_round(state: State, action: Round) -> State:
     players = state.players
     if len(action.points) != len(players):
         raise IllegalAction(
-            f"Enter one number per player: {len(players)} for "
-            f"{and_list(list(players))}, not {len(action.points)}.",
+            ONE_NUMBER_PER_PLAYER(
+                count=len(players), names=all_of(players), given=len(action.points)
+            ),
             "points",
         )
     for seat, value in enumerate(action.points):
         if abs(value) > MAX_ROUND_POINTS:
             raise IllegalAction(
-                f"{players[seat]}'s {number_text(value)} is more than a round can score here: "
-                f"at most {number_text(MAX_ROUND_POINTS)} either way.",
+                TOO_MANY_POINTS(
+                    name=players[seat],
+                    points=number_text(value),
+                    most=number_text(MAX_ROUND_POINTS),
+                ),
                 f"points.{seat}",
             )
     totals = tuple(total + value for total, value in zip(state.totals, action.points, strict=True))
     played = evolve(state, rounds=state.rounds.plus(action.points), totals=totals)
     number = len(played.rounds)
-    head = f"Round {number}: {_round_text(players, action.points)}."
+    head = ROUND(number=number, points=_round_text(players, action.points))
     reached = _reached_target(played)
     if not reached:
-        return evolve(played, last_ruling=f"{head} {_who_leads(played)}")
-    names = and_list([f"{players[seat]} ({number_text(totals[seat])})" for seat in reached])
-    over = evolve(played, finished=True)
-    return evolve(
-        over,
-        last_ruling=f"{head} {names} reached the target of {number_text(state.target)}. "
-        f"{_who_wins(over)}",
+        return evolve(played, last_ruling=_listed(head, _who_leads(played), joined_by=THEN))
+    names = all_of(
+        PLAYER_TOTAL(name=players[seat], total=number_text(totals[seat])) for seat in reached
     )
+    over = evolve(played, finished=True)
+    target = REACHED_THE_TARGET(names=names, target=number_text(state.target))
+    return evolve(over, last_ruling=_listed(head, target, _who_wins(over), joined_by=THEN))
 
 
 def _apply_finish(state: State) -> State:
     if not state.rounds:
-        raise IllegalAction("Nothing to finish: enter a round first.", "type")
+        raise IllegalAction(NOTHING_TO_FINISH(), "type")
     over = evolve(state, finished=True)
-    rounds = "1 round" if len(state.rounds) == 1 else f"{len(state.rounds)} rounds"
-    return evolve(over, last_ruling=f"The table stopped after {rounds}. {_who_wins(over)}")
+    stopped = TABLE_STOPPED(count=len(state.rounds))
+    return evolve(over, last_ruling=_listed(stopped, _who_wins(over), joined_by=THEN))
 
 
 def expected_actions(state: State) -> Expected:
@@ -227,35 +354,32 @@ def parse_points(raw: object, players: Sequence[str] = ()) -> tuple[int, ...]:
     ``players`` are given (a form knows them), the player.
     """
     if isinstance(raw, str | bytes) or not isinstance(raw, Sequence):
-        raise IllegalAction("Enter the points as a list: one whole number per player.", "points")
+        raise IllegalAction(POINTS_NOT_A_LIST(), "points")
     if len(raw) > MAX_PLAYERS:
-        raise IllegalAction(
-            f"A score sheet has at most {MAX_PLAYERS} players; you entered {len(raw)} numbers.",
-            "points",
-        )
+        raise IllegalAction(TOO_MANY_NUMBERS(most=MAX_PLAYERS, count=len(raw)), "points")
     return tuple(
-        _parse_point(item, seat, players[seat] if seat < len(players) else f"seat {seat + 1}")
+        _parse_point(item, seat, players[seat] if seat < len(players) else None)
         for seat, item in enumerate(raw)
     )
 
 
-def _parse_point(raw: object, seat: int, who: str) -> int:
+def _parse_point(raw: object, seat: int, name: str | None) -> int:
+    """A seat's points; a refusal names the player, or the seat (``name`` None)."""
     field = f"points.{seat}"
     if isinstance(raw, int) and not isinstance(raw, bool):
         return raw
     if isinstance(raw, str):
         text = raw.strip()
         if not text:
-            raise IllegalAction(f"Enter {who}'s points for this round (0 if none).", field)
+            who = SEAT(number=seat + 1) if name is None else name
+            raise IllegalAction(ENTER_POINTS(name=who), field)
         digits = text[1:] if text.startswith(_MINUS_SIGNS) else text
         # Seven digits hold the largest round; longer text is refused before int() reads it.
         if is_digits(digits) and len(digits) <= 7:
             return -int(digits) if digits != text else int(digits)
-    shown = repr(raw)[:20]
+    opening = SEAT_OPENING(number=seat + 1) if name is None else capitalised(name)
     raise IllegalAction(
-        f"{capitalised(who)}'s points must be a whole number, like 12 or {signed(-4)}; "
-        f"{shown} is not.",
-        field,
+        POINTS_NOT_WHOLE(name=opening, example=Signed(-4), given=repr(raw)[:20]), field
     )
 
 
@@ -275,39 +399,38 @@ class ScoreSheet(Engine[State, Action]):
     """
 
     slug = "score-sheet"
-    title = "Score sheet"
+    title = TITLE()
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options = (
         OptionSpec(
             "game_name",
-            "Game played",
+            GAME_PLAYED(),
             "text",
             "",
-            help="What the table is playing, shown on the sheet (optional).",
+            help=GAME_PLAYED_HELP(),
             maximum=GAME_NAME_MAX_LENGTH,
-            summary="game: {}",
-            blank="unnamed",
+            summary=GAME_PLAYED_SUMMARY(value="{}"),
+            blank=UNNAMED(),
         ),
         OptionSpec(
             "winner",
-            "Who wins",
+            WHO_WINS(),
             "choice",
             "highest",
-            help="The highest total wins, or the lowest (golf, Hearts).",
-            choices=(("highest", "Highest total"), ("lowest", "Lowest total")),
-            summary="{} wins",
+            help=WHO_WINS_HELP(),
+            choices=(("highest", HIGHEST_TOTAL()), ("lowest", LOWEST_TOTAL())),
+            summary=WHO_WINS_SUMMARY(value="{}"),
         ),
         OptionSpec(
             "target",
-            "Target score",
+            TARGET(),
             "int",
             0,
-            help="A round that leaves anyone at or past this total ends the game "
-            "(0 = no target: end it by hand).",
+            help=TARGET_HELP(),
             minimum=0,
             maximum=MAX_ROUND_POINTS,
-            summary="target {}",
+            summary=TARGET_SUMMARY(value="{}"),
         ),
     )
     actions = ACTIONS
@@ -315,9 +438,11 @@ class ScoreSheet(Engine[State, Action]):
         on(
             Round,
             _apply_round,
-            lambda scored: "round: " + ", ".join(number_text(value) for value in scored.points),
+            lambda scored: DESCRIBE_ROUND(
+                points=_listed(*(number_text(value) for value in scored.points))
+            ),
         ),
-        on(Finish, lambda state, _finish: _apply_finish(state), lambda _finish: "finish"),
+        on(Finish, lambda state, _finish: _apply_finish(state), lambda _finish: DESCRIBE_FINISH()),
     )
     over_at_the_end = True
     expected_actions = staticmethod(expected_actions)
@@ -337,16 +462,11 @@ class ScoreSheet(Engine[State, Action]):
             finished=False,
             last_ruling="",
         )
-        goal = "lowest" if state.lowest_wins else "highest"
-        end = (
-            f"a round that takes anyone to {number_text(target)} ends the game"
-            if target
-            else "finish the game when the table stops"
-        )
-        return evolve(
-            state,
-            last_ruling=f"Enter round 1: one number per player. The {goal} total wins; {end}.",
-        )
+        if target:
+            start = START_LOWEST_TARGET if state.lowest_wins else START_HIGHEST_TARGET
+            return evolve(state, last_ruling=start(target=number_text(target)))
+        start = START_LOWEST if state.lowest_wins else START_HIGHEST
+        return evolve(state, last_ruling=start())
 
     def standings(self, state: State) -> list[Standing]:
         # Where the lowest total wins, ranking the negated totals puts the lowest first.

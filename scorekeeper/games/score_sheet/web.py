@@ -10,9 +10,16 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.games.base import MINUS, IllegalAction
 from scorekeeper.games.score_sheet import rules
 from scorekeeper.games.web_interface import ActionsDoc, GameAdapter
+from scorekeeper.games.words import phrase
 
 if TYPE_CHECKING:
     from scorekeeper.games.web_interface import SessionView
+
+
+CHOOSE_WHAT_HAPPENED = phrase(
+    "score-sheet.form.choose-what-happened",
+    "Choose what happened: a round's points or the end of the game.",
+)
 
 
 def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]:
@@ -23,7 +30,7 @@ def read_form(form: MultiDict[str, str], view: SessionView) -> dict[str, object]
         return {"type": kind, "points": list(rules.parse_points(typed, view.seats))}
     if kind == "finish":
         return {"type": kind}
-    raise IllegalAction("Choose what happened: a round's points or the end of the game.", "type")
+    raise IllegalAction(CHOOSE_WHAT_HAPPENED(), "type")
 
 
 def signed_points(form: MultiDict[str, str], seat: int) -> str:
