@@ -139,6 +139,8 @@ START_LOWEST = phrase(
     "Enter round 1: one number per player. The lowest total wins; finish the game when "
     "the table stops.",
 )
+# What a player is asked for when a round leaves its points out ("Enter each player's points.").
+ASK_POINTS = phrase("score-sheet.ask.points", "each player's points")
 DESCRIBE_ROUND = phrase("score-sheet.history.round", "round: {points}")
 DESCRIBE_FINISH = phrase("score-sheet.history.finish", "finish")
 
@@ -189,7 +191,7 @@ class Round:
     points: Annotated[
         tuple[_RoundPoints, ...],
         Field(json_schema_extra={"minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS}),
-        Ask("each player's points"),
+        Ask(ASK_POINTS()),
         BeforeValidator(lambda raw: parse_points(raw)),
     ]
 
