@@ -66,7 +66,8 @@ FOUR_WITH_A_PAIR = phrase("yardkle.combo.four-of-a-kind-with-a-pair", "four of a
 TWO_TRIPLETS = phrase("yardkle.combo.two-triplets", "two triplets")
 THREE_PAIRS = phrase("yardkle.combo.three-pairs", "three pairs")
 STRAIGHT = phrase("yardkle.combo.straight", "1-2-3-4-5-6")
-# A combo scored more than once in one set-aside ("two single 1s").
+# A combo scored more than once in one set-aside ("two single 1s"); a single's name for
+# more than one is its own (SINGLE), any other one's COMBOS (no best split repeats one).
 COMBO_REPEATED = phrase("yardkle.combo-repeated", "{number} {combo}")
 COMBOS = phrase("yardkle.combos", "{combo}s")
 COMBO_POINTS = phrase("yardkle.combo-points", "{combo} ({points})")
