@@ -18,7 +18,15 @@ from scorekeeper.games.score_sheet.rules import GAME as SCORE_SHEET
 from scorekeeper.games.score_sheet.rules import Finish, Round, number_text
 from scorekeeper.games.words import Reader, Text
 from scorekeeper.games.yardkle.rules import GAME as YARDKLE
-from scorekeeper.games.yardkle.rules import Bank, Keep, QuickTurn, Roll, State, score_keep
+from scorekeeper.games.yardkle.rules import (
+    Bank,
+    Keep,
+    QuickTurn,
+    Roll,
+    State,
+    headline,
+    score_keep,
+)
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 NNBSP = "\u202f"
@@ -183,7 +191,7 @@ def test_a_ruling_s_json_is_its_code_and_values_each_part_with_its_own() -> None
             {
                 "code": "yardkle.combo-points",
                 "values": {
-                    "combo": {"code": "yardkle.combo.single", "values": {"count": 1, "face": 5}},
+                    "combo": {"code": "yardkle.combo.single", "values": {"face": 5}},
                     "points": 50,
                 },
             }
@@ -234,4 +242,18 @@ def test_a_score_sheet_refusal_names_the_player_in_each_language() -> None:
     )
     assert JA.read(caught.value.said) == (
         "1人に1つずつ数を入力してください：Ann、Boの2個です（3個ではありません）。"
+    )
+
+
+def test_the_headline_is_the_ruling_s_first_sentence_in_each_language() -> None:
+    state = play(yardkle(threshold=0), Roll((2, 2, 4, 4, 6, 6)), Keep((2, 2, 4, 4, 6, 6)))
+    first = headline(state.last_ruling)
+    assert first == "Ann set aside three pairs for 1500: turn total 1500."
+    assert isinstance(first, Text)
+    assert FR.read(first) == f"Ann met de côté trois paires pour 1500{NNBSP}: total du tour 1500."
+    assert JA.read(first) == "Annはスリーペアをキープして1500点：このターンの合計は1500。"
+    # A name the pages would draw as a card stays as the filters write it, in English.
+    state = play(yardkle(("KH", "Bo"), threshold=0), Roll((2, 2, 4, 4, 6, 6)))
+    assert headline(state.last_ruling) == (
+        "K\u2665 rolled 2 2 4 4 6 6: three pairs (1500) can score up to 1500."
     )

@@ -29,6 +29,7 @@ from scorekeeper.games.base import (
     parse_whole_number,
     rank_by_score,
 )
+from scorekeeper.games.cards import with_suit_symbols
 from scorekeeper.games.engine import CHOICES, GAME_OVER, Engine, on
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import HISTORY
@@ -59,7 +60,8 @@ NUMBER_WORDS = (
 )
 
 # The scorecard's combos.
-SINGLE = counted("yardkle.combo.single", "single {face}", "single {face}s")
+SINGLE = phrase("yardkle.combo.single", "single {face}")
+SINGLES = phrase("yardkle.combo.singles", "single {face}s")
 THREE_OF_A_KIND = phrase("yardkle.combo.three-of-a-kind", "three {face}s")
 SIX_OF_A_KIND = phrase("yardkle.combo.six-of-a-kind", "six of a kind")
 FOUR_WITH_A_PAIR = phrase("yardkle.combo.four-of-a-kind-with-a-pair", "four of a kind with a pair")
@@ -67,7 +69,7 @@ TWO_TRIPLETS = phrase("yardkle.combo.two-triplets", "two triplets")
 THREE_PAIRS = phrase("yardkle.combo.three-pairs", "three pairs")
 STRAIGHT = phrase("yardkle.combo.straight", "1-2-3-4-5-6")
 # A combo scored more than once in one set-aside ("two single 1s"); a single's name for
-# more than one is its own (SINGLE), any other one's COMBOS (no best split repeats one).
+# more than one is its own (SINGLES), any other one's COMBOS (no best split repeats one).
 COMBO_REPEATED = phrase("yardkle.combo-repeated", "{number} {combo}")
 COMBOS = phrase("yardkle.combos", "{combo}s")
 COMBO_POINTS = phrase("yardkle.combo-points", "{combo} ({points})")
@@ -98,15 +100,13 @@ ASK_TURN_TOTAL = phrase("yardkle.ask.turn-total", "the turn total")
 # on its own (the dice calculator), a sentence whose first clause opens with a capital.
 NO_SUCH_FACE = phrase("yardkle.keep.no-such-face", "there is no {face} in the roll")
 NO_SUCH_FACE_OPENING = phrase("yardkle.keep.no-such-face.opening", "There is no {face} in the roll")
-TOO_FEW_OF_A_FACE = counted(
-    "yardkle.keep.too-few-of-a-face",
-    "the roll has only {number} {face}",
-    "the roll has only {number} {face}s",
+ONLY_ONE_OF_A_FACE = phrase("yardkle.keep.only-one-of-a-face", "the roll has only one {face}")
+ONLY_ONE_OF_A_FACE_OPENING = phrase(
+    "yardkle.keep.only-one-of-a-face.opening", "The roll has only one {face}"
 )
-TOO_FEW_OF_A_FACE_OPENING = counted(
-    "yardkle.keep.too-few-of-a-face.opening",
-    "The roll has only {number} {face}",
-    "The roll has only {number} {face}s",
+TOO_FEW_OF_A_FACE = phrase("yardkle.keep.too-few-of-a-face", "the roll has only {number} {face}s")
+TOO_FEW_OF_A_FACE_OPENING = phrase(
+    "yardkle.keep.too-few-of-a-face.opening", "The roll has only {number} {face}s"
 )
 LONE_DIE = phrase("yardkle.keep.lone-die", "a {face} on its own scores nothing")
 LONE_DIE_OPENING = phrase("yardkle.keep.lone-die.opening", "A {face} on its own scores nothing")
@@ -182,10 +182,13 @@ CANNOT_KEEP = phrase("yardkle.cannot-keep", "{name} cannot set aside {dice}: {re
 KEPT = phrase(
     "yardkle.kept", "{name} set aside {combos} for {points}: turn total {total}, {left} to roll."
 )
-KEPT_HOT_DICE = phrase(
-    "yardkle.kept-hot-dice",
-    "{name} set aside {combos} for {points}: turn total {total}. Hot dice! All six scored: "
-    "{name} must roll all six again before stopping.",
+# All six dice set aside: the set-aside, then the hot dice (two sentences).
+KEPT_ALL_SIX = phrase(
+    "yardkle.kept-all-six", "{name} set aside {combos} for {points}: turn total {total}."
+)
+HOT_DICE = phrase(
+    "yardkle.hot-dice",
+    "Hot dice! All six scored: {name} must roll all six again before stopping.",
 )
 BANKS = phrase("yardkle.banks", "{name} banks {points}: total {total}.")
 BANKS_AND_ENTERS = phrase(
@@ -303,8 +306,8 @@ Counts = tuple[int, ...]
 Split = tuple[Combo, ...]
 
 _SINGLES = {
-    1: Combo(SINGLE(count=1, face=1), (1,), 100),
-    5: Combo(SINGLE(count=1, face=5), (5,), 50),
+    1: Combo(SINGLE(face=1), (1,), 100),
+    5: Combo(SINGLE(face=5), (5,), 50),
 }
 
 
@@ -442,8 +445,10 @@ def _missing_die(roll: tuple[int, ...], kept: tuple[int, ...], opening: bool) ->
         if kept.count(face) > have:
             if have == 0:
                 return (NO_SUCH_FACE_OPENING if opening else NO_SUCH_FACE)(face=face)
+            if have == 1:
+                return (ONLY_ONE_OF_A_FACE_OPENING if opening else ONLY_ONE_OF_A_FACE)(face=face)
             too_few = TOO_FEW_OF_A_FACE_OPENING if opening else TOO_FEW_OF_A_FACE
-            return too_few(count=have, number=NUMBER_WORDS[have](), face=face)
+            return too_few(number=NUMBER_WORDS[have](), face=face)
     return None
 
 
@@ -671,10 +676,7 @@ def _combo_name(combo: Combo, times: int) -> str:
     """A combo's name, said ``times`` times ("two single 1s")."""
     if times == 1:
         return combo.name
-    if len(combo.dice) == 1:
-        names = SINGLE(count=times, face=combo.dice[0])
-    else:
-        names = COMBOS(combo=combo.name)
+    names = SINGLES(face=combo.dice[0]) if len(combo.dice) == 1 else COMBOS(combo=combo.name)
     return COMBO_REPEATED(number=NUMBER_WORDS[times](), combo=names)
 
 
@@ -705,6 +707,22 @@ def bank_refusal(state: State) -> Text | None:
             name=name, threshold=_num(state.entry_threshold), points=_num(turn.total)
         )
     return None
+
+
+def headline(ruling: str) -> str:
+    """The ruling's first sentence, what it decided: the page's one line of it.
+
+    Its English is what the pages' first_sentence and suit_symbols filters make of any
+    ruling; a ruling said as sentences one after the other (``THEN``) gives its first
+    one, read in the reader's language when its English is that.
+    """
+    head, end, _ = str(ruling).partition(". ")
+    english = with_suit_symbols(f"{head}." if end else str(ruling))
+    first: str = ruling
+    while isinstance(first, Text) and first.phrase is THEN:
+        part = dict(first.values)["first"]
+        first = part if isinstance(part, str) else str(part)
+    return first if first == english else english
 
 
 def can_bank(state: State) -> bool:
@@ -957,9 +975,10 @@ def _apply_keep(state: State, action: Keep) -> State:
     total, left = after.total, turn.dice_left - len(kept)
     combos = _combo_list(score.combos, with_points=False)
     if after.hot_dice:
-        ruling = KEPT_HOT_DICE(
+        kept_all = KEPT_ALL_SIX(
             name=name, combos=combos, points=_num(score.points), total=_num(total)
         )
+        ruling = THEN(first=kept_all, second=HOT_DICE(name=name))
     else:
         ruling = KEPT(
             name=name,
