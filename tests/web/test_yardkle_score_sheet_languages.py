@@ -94,6 +94,7 @@ def test_a_score_sheet_reads_in_french_and_japanese(client: FlaskClient) -> None
         "M1",
     ):
         assert words in french
+    assert f"Manche 1{NNBSP}: Ann 12{NNBSP}500, Bo \u22124. " in french  # the headline
     for words in ("1ラウンド", "合計が最も低い人の勝ち · 20,000でゲーム終了", "ラウンド2を記録"):
         assert words in japanese
     correction = table.client.get(

@@ -32,6 +32,7 @@ from scorekeeper.games.base import (
     is_digits,
     rank_by_score,
 )
+from scorekeeper.games.cards import with_suit_symbols
 from scorekeeper.games.engine import Engine, on
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import HISTORY
@@ -247,6 +248,22 @@ def number_text(number: int) -> Text:
     if number < 0:
         return NEGATIVE_NUMBER(number=Grouped(-number, grouped_from=10_000))
     return NUMBER(number=Grouped(number, grouped_from=10_000))
+
+
+def headline(ruling: str) -> str:
+    """The ruling's first sentence, what it decided: the page's one line of it.
+
+    Its English is what the pages' first_sentence and suit_symbols filters make of any
+    ruling; a ruling said as sentences one after the other (``THEN``) gives its first
+    one, read in the reader's language when its English is that.
+    """
+    head, end, _ = str(ruling).partition(". ")
+    english = with_suit_symbols(f"{head}." if end else str(ruling))
+    first: str = ruling
+    while isinstance(first, Text) and first.phrase is THEN:
+        part = dict(first.values)["first"]
+        first = part if isinstance(part, str) else str(part)
+    return first if first == english else english
 
 
 def best_seats(state: State) -> list[int]:
