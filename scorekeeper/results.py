@@ -39,12 +39,19 @@ def score_series(rows: Sequence[ScoreRow]) -> tuple[charts.Series, ...]:
     return tuple(charts.Series(and_list(names), points) for points, names in lines.items())
 
 
-def score_chart(game_title: str, rows: Sequence[ScoreRow]) -> charts.LineChart:
-    """The results page's chart: every player's score after each round or turn."""
+def score_chart(
+    game_title: str,
+    rows: Sequence[ScoreRow],
+    title: str | None = None,
+    x_label: str = "Round",
+    y_label: str = "Score",
+) -> charts.LineChart:
+    """The results page's chart: every player's score after each round or turn; its
+    words in English unless the page gives them in its reader's language."""
     return charts.LineChart(
         ident="score-chart",
-        title=f"{game_title}: score after each round",
-        x_label="Round",
-        y_label="Score",
+        title=title or f"{game_title}: score after each round",
+        x_label=x_label,
+        y_label=y_label,
         series=score_series(rows),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 
+from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -66,6 +67,17 @@ class NewSessionForm(KeyedForm):
     def option_values(self, game: Game) -> dict[str, object]:
         return {spec.name: self[f"option_{spec.name}"].data or "" for spec in game.options}
 
+    def deck_label(self) -> str:
+        """The deck profile the form holds, by its name (or "A new deck profile")."""
+        return next(
+            (str(label) for _, label, selected, *_ in self["deck"].iter_choices() if selected), ""
+        )
+
+    def summary_words(self, spec: OptionSpec) -> str:
+        """How the one-line summary words the option, "{}" standing for its value's text,
+        in the reader's language."""
+        return words(spec.summary) if spec.summary else f"{words(spec.label)} {{}}"
+
     def option_summary(self, spec: OptionSpec) -> str:
         """The option's words in the page's one-line summary of the options, with the
         value the form holds: "3 rounds", "Seat 1 deals first"."""
@@ -77,7 +89,7 @@ class NewSessionForm(KeyedForm):
             text = labels.get(str(field.data), str(field.data or ""))
         else:
             text = str(field.data or "").strip()
-        return (spec.summary or f"{words(spec.label)} {{}}").replace("{}", text or spec.blank)
+        return self.summary_words(spec).replace("{}", text or words(spec.blank))
 
     def options_refused(self) -> bool:
         """Whether an option or the deck is marked: the page shows them open."""
@@ -140,19 +152,20 @@ def new_session_form(
 
     if deck_choices is not None:
         GameSessionForm.deck = SelectField(
-            "Deck profile",
+            gettext("Deck profile"),
             choices=[
                 *(SelectChoice(value, label) for value, label in deck_choices),
-                SelectChoice(NEW_DECK, "A new deck profile"),
+                SelectChoice(NEW_DECK, gettext("A new deck profile")),
             ],
             default=deck_choices[0][0] if deck_choices else NEW_DECK,
-            description="The sizes printed on your cards, remembered from earlier sessions "
-            "with this deck.",
+            description=gettext(
+                "The sizes printed on your cards, remembered from earlier sessions with this deck."
+            ),
         )
         GameSessionForm.new_deck_name = StringField(
-            "New deck's name",
+            gettext("New deck's name"),
             default=decks.default_name(game),
-            description="Only for a new deck profile.",
+            description=gettext("Only for a new deck profile."),
             render_kw={"maxlength": NAME_MAX_LENGTH, "autocomplete": "off"},
         )
 
@@ -161,16 +174,16 @@ def new_session_form(
         if spec.kind == "choice":
             field = SelectField(
                 words(spec.label),
-                choices=[SelectChoice(value, label) for value, label in spec.choices],
+                choices=[SelectChoice(value, words(label)) for value, label in spec.choices],
                 default=spec.default,
-                description=spec.help,
+                description=words(spec.help),
             )
         elif spec.kind == "multi":
             field = SelectMultipleField(
                 words(spec.label),
                 choices=[SelectChoice(value) for value, _ in spec.choices],
                 default=list(spec.default) if isinstance(spec.default, tuple) else [],
-                description=spec.help,
+                description=words(spec.help),
                 widget=ListWidget(prefix_label=False),
                 option_widget=CheckboxInput(),
                 validate_choice=False,
@@ -180,24 +193,24 @@ def new_session_form(
             field = SelectField(
                 words(spec.label),
                 choices=[
-                    SelectChoice(str(seat), f"Seat {seat + 1}")
+                    SelectChoice(str(seat), gettext("Seat %(number)s", number=seat + 1))
                     for seat in range((spec.maximum or 0) + 1)
                 ],
                 default=str(spec.default),
-                description=spec.help,
+                description=words(spec.help),
             )
         elif spec.kind == "text":
             field = StringField(
                 words(spec.label),
                 default=str(spec.default),
-                description=spec.help,
+                description=words(spec.help),
                 render_kw={"maxlength": spec.maximum or NAME_MAX_LENGTH, "autocomplete": "off"},
             )
         else:
             field = StringField(
                 words(spec.label),
                 default=str(spec.default),
-                description=spec.help,
+                description=words(spec.help),
                 render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "maxlength": 9},
             )
         setattr(GameSessionForm, f"option_{spec.name}", field)
@@ -208,9 +221,10 @@ def new_session_form(
 
 
 class ImportForm(KeyedForm):
-    file = FileField("Session file (JSON, as exported)")
-    text = TextAreaField("…or paste its text", render_kw={"rows": 4})
+    # Labels read when the page writes them, in its reader's language (the class is made once).
+    file = FileField(lazy_gettext("Session file (JSON, as exported)"))
+    text = TextAreaField(lazy_gettext("…or paste its text"), render_kw={"rows": 4})
 
 
 class GroupImportForm(ImportForm):
-    file = FileField("Group file (JSON or CSV, as exported)")
+    file = FileField(lazy_gettext("Group file (JSON or CSV, as exported)"))

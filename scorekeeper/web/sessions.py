@@ -9,6 +9,7 @@ from typing import Any
 
 import segno
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import format_decimal, gettext
 from markupsafe import Markup
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.wrappers import Response
@@ -27,6 +28,7 @@ from scorekeeper import (
 from scorekeeper.games import GAMES, cards
 from scorekeeper.games.base import IllegalAction, and_list, is_digits, number_range
 from scorekeeper.games.engine import Game
+from scorekeeper.games.words import Sayable, phrase
 from scorekeeper.models import utc_now
 from scorekeeper.results import score_chart
 from scorekeeper.web import access, addresses
@@ -37,8 +39,24 @@ from scorekeeper.web.forms import (
     new_form_key,
     new_session_form,
 )
+from scorekeeper.web.language import DEFAULT_LANGUAGE, language, words
 
-NOT_FOUND = "No session has this link. Check the address, or start a new session."
+NOT_FOUND = phrase(
+    "web.sessions.not-found", "No session has this link. Check the address, or start a new session."
+)()
+NO_SUCH_PAGE = phrase(
+    "web.sessions.no-such-page", "This list has no such page: its first page is 1."
+)
+MAY_NOT_REMOVE = phrase(
+    "web.sessions.may-not-remove",
+    "Only a scorer of this game, or a member of its group, can remove it.",
+)
+NO_SUCH_GAME = phrase("web.sessions.no-such-game", "There is no game called “{slug}” here.")
+HISTORY_PAGES = phrase("web.sessions.history-pages", "This history has pages 1 to {pages}.")
+JOIN_LINK_INVALID = phrase(
+    "web.sessions.join-link-invalid",
+    "This “score with me” link is no longer valid: ask the scorer for a new one.",
+)
 
 bp = Blueprint("sessions", __name__)
 
@@ -100,14 +118,65 @@ def utc_time(moment: datetime) -> Markup:
 
 @bp.app_template_filter("first_sentence")
 def first_sentence(text: str) -> str:
-    """A ruling's first sentence: what it decided, before the reasons and what comes next."""
-    head, end, _ = text.partition(". ")
-    return f"{head}." if end else text
+    """A ruling's first sentence: what it decided, before the reasons and what comes next
+    (read in the reader's language first: a filter gets a ruling's English words)."""
+    said = words(text)
+    head, end, _ = said.partition(". ")
+    if end:
+        return f"{head}."
+    head, end, _ = said.partition("。")
+    return f"{head}。" if end and head else said
 
 
-bp.app_template_filter("number_range")(number_range)
+@bp.app_template_filter("suit_symbols")
+def suit_symbols(text: str) -> str:
+    """A ruling or a note with its cards' suit symbols ("9D" → "9♦"), in the reader's
+    language (a filter gets a ruling's English words: read first)."""
+    return cards.with_suit_symbols(words(text))
+
+
+@bp.app_template_filter("number_range")
+def number_range_words(low: int, high: int) -> str:
+    """ "4", or "3 to 5": how many seats a game takes, in the reader's language."""
+    if low == high:
+        return number_range(low, high)
+    return gettext("%(fewest)s to %(most)s", fewest=low, most=high)
+
+
+@bp.app_template_global("colour_words")
+def colour_words(colour: str) -> str:
+    """A card colour's name as the reader says it (the class names keep the English)."""
+    return words(cards.colour_words(colour))
+
+
+@bp.app_template_global("card_words")
+def card_words(card: object) -> str:
+    """A card as the reader says it: a card of a coloured deck, or its text ("green 7",
+    "red " for a colour alone); any other text stays as written ("10D")."""
+    if isinstance(card, Sayable):
+        return words(card.said())
+    text = str(card)
+    if language() == DEFAULT_LANGUAGE:
+        return text
+    colour, space, number = text.partition(" ")
+    if not space or colour not in cards.COLOUR_WORDS:
+        return words(text)
+    if not number:
+        return f"{colour_words(colour)} "
+    return words(cards.COLOURED_CARD(colour=cards.colour_words(colour), number=number))
+
+
+@bp.app_template_filter("grouped")
+def grouped(number: int) -> str:
+    """A score with its thousands grouped as the reader's language does: "12,500" in
+    English (as the pages always wrote it), "12 500" in French."""
+    if language() == DEFAULT_LANGUAGE:
+        return f"{number:,}"
+    return format_decimal(number)
+
+
 bp.app_template_filter("and_list")(and_list)
-bp.app_template_filter("suit_symbols")(cards.with_suit_symbols)
+bp.app_template_global("words")(words)
 bp.app_template_global("line_chart")(charts.render)
 bp.app_template_global("wins_chart")(stats.wins_chart)
 bp.app_template_global("wins_step_note")(stats.wins_step_note)
@@ -131,8 +200,8 @@ def winners_line(names: Sequence[str]) -> str:
     """Who won, worded one way on every page and list: "Ann wins", "Ann & Cy win" (a team,
     or a shared win: the lists know only the names, so both read alike everywhere)."""
     if len(names) == 1:
-        return f"{names[0]} wins"
-    return f"{', '.join(names[:-1])} & {names[-1]} win"
+        return gettext("%(name)s wins", name=names[0])
+    return gettext("%(names)s & %(last)s win", names=gettext(", ").join(names[:-1]), last=names[-1])
 
 
 @bp.app_template_filter("mark_dice")
@@ -153,11 +222,13 @@ def duration(start: datetime, end: datetime | None) -> str:
     """How long from ``start`` to ``end`` (None: now), in whole minutes: "1 h 25 min"."""
     minutes = int(((end or utc_now()) - start).total_seconds()) // 60
     if minutes < 1:
-        return "less than a minute"
+        return gettext("less than a minute")
     hours, minutes = divmod(minutes, 60)
     if not hours:
-        return f"{minutes} min"
-    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+        return gettext("%(minutes)s min", minutes=minutes)
+    if not minutes:
+        return gettext("%(hours)s h", hours=hours)
+    return gettext("%(hours)s h %(minutes)s min", hours=hours, minutes=minutes)
 
 
 def load_or_404(session_id: str) -> session_views.SessionView:
@@ -174,7 +245,7 @@ def page_asked(argument: str) -> int:
     asked = request.args.get(argument, "1")
     page = int(asked) if is_digits(asked) and len(asked) < 10 else 0
     if page < 1:
-        abort(404, "This list has no such page: its first page is 1.")
+        abort(404, NO_SUCH_PAGE())
     return page
 
 
@@ -230,14 +301,14 @@ def remove(session_id: str) -> Response | tuple[str, int]:
     deleted; back to the list it was reached from (its group's, else the home page)."""
     view = load_or_404(session_id)
     if not may_remove(session_id):
-        abort(403, "Only a scorer of this game, or a member of its group, can remove it.")
+        abort(403, MAY_NOT_REMOVE())
     group = groups.of_session(session_id)
     error = None
     if request.method == "POST":
         try:
             lifecycle.remove_unstarted(session_id)
         except IllegalAction as refused:
-            error = refused.message
+            error = refused.said
         else:
             if group is not None:
                 return redirect(url_for("groups.group_page", group_id=group[0]), 303)
@@ -255,11 +326,11 @@ def choose_game() -> str:
 def new_session(slug: str) -> str | Response | tuple[str, int]:
     game = GAMES.get(slug)
     if game is None:
-        abort(404, f"There is no game called “{slug}” here.")
+        abort(404, NO_SUCH_GAME(slug=slug))
     try:
         check_seat_fields(request.form, game)
     except IllegalAction as bad_seats:
-        abort(422, bad_seats.message)
+        abort(422, bad_seats.said)
     deck_choices = None
     if game.sized_cards is not None:
         profiles = decks.find(access.all_decks(game.slug))
@@ -303,7 +374,7 @@ def start_session(
             seating=seating,
         )
     except IllegalAction as error:
-        form.mark(error.field, error.message)
+        form.mark(error.field, error.said)
         return None
     except store.AlreadyRecorded as repeated:
         return redirect(url_for("sessions.session_page", session_id=repeated.session_id), 303)
@@ -348,7 +419,7 @@ def render_session(
     view: session_views.SessionView, error: IllegalAction | str | None = None, status: int = 200
 ) -> tuple[str, int]:
     """The session page; the play views use it to show a refused action."""
-    message = error.message if isinstance(error, IllegalAction) else error
+    message = error.said if isinstance(error, IllegalAction) else error
     field = error.field if isinstance(error, IllegalAction) else None
     page = render_template(
         "sessions/session.html",
@@ -393,11 +464,11 @@ def shown_alike_to_every_watcher(view: session_views.SessionView) -> bool:
 
 
 def watched_page(view: session_views.SessionView) -> str:
-    """The page watchers get: the same for every watcher until the next write, which moves
-    the version on, and each watcher loads it again after every change. Rendered once per
-    version (and root its links are under)."""
+    """The page watchers get: the same for every watcher reading its language until the
+    next write, which moves the version on, and each watcher loads it again after every
+    change. Rendered once per version, language (and root its links are under)."""
     return session_views.made_once(
-        view, "watched-page", request.script_root, lambda: render_session(view)[0]
+        view, f"watched-page.{language()}", request.script_root, lambda: render_session(view)[0]
     )
 
 
@@ -429,7 +500,7 @@ def history(session_id: str) -> str:
     asked = request.args.get("page", "1")
     page = int(asked) if is_digits(asked) and len(asked) < 10 else 0
     if not 1 <= page <= pages:
-        abort(404, f"This history has pages 1 to {pages}.")
+        abort(404, HISTORY_PAGES(pages=pages))
     events = view.events[page_bounds(len(view.events), page)]
     return render_template(
         "sessions/history.html",
@@ -454,7 +525,13 @@ def results(session_id: str) -> str:
         view=view,
         rows=rows,
         standings=view.game.standings(view.state),
-        chart=score_chart(view.game.title, rows),
+        chart=score_chart(
+            view.game.title,
+            rows,
+            title=gettext("%(game)s: score after each round", game=words(view.game.title)),
+            x_label=gettext("Round"),
+            y_label=gettext("Score"),
+        ),
         may_edit=access.device_may_edit(view.id),
         next_session=lifecycle.next_session(view.id) if view.finished else None,
         form_key=new_form_key(),
@@ -517,6 +594,6 @@ def share_page(template: str, view_path: str, join_path: str | None, **context: 
 def join(session_id: str, key: str) -> Response:
     load_or_404(session_id)
     if not session_views.edit_key_matches(session_id, key):
-        abort(403, "This “score with me” link is no longer valid: ask the scorer for a new one.")
+        abort(403, JOIN_LINK_INVALID())
     access.remember_scorer(session_id)
     return redirect(url_for("sessions.session_page", session_id=session_id), 303)
