@@ -20,6 +20,7 @@ from scorekeeper.games.base import IllegalAction, OptionValue
 from scorekeeper.games.engine import Game
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.records import evolve
+from scorekeeper.games.words import phrase
 from scorekeeper.models import Correction, Event
 from scorekeeper.recent import Recent
 
@@ -34,6 +35,9 @@ class LoggedEvent:
     # The sentence the engine ruled when this event was applied (live events only).
     ruling: str | None
 
+
+# A replayed event the rules now refuse (after a correction of one before it): which, and why.
+NO_LONGER_APPLIES = phrase("web.history.event-refused", "Event {number} ({event}): {reason}")
 
 # An event as stored: (seq, action JSON, undone, redoable).
 Logged = tuple[int, Mapping[str, Any], bool, bool]
@@ -50,7 +54,7 @@ def replay_one(
             state = game.apply(state, action)
         except IllegalAction as refused:
             raise IllegalAction(
-                f"Event {seq} ({game.describe(action)}): {refused.message}"
+                NO_LONGER_APPLIES(number=seq, event=game.describe(action), reason=refused.said)
             ) from None
         ruling = game.ruling(state)
     return state, LoggedEvent(seq, dict(data), undone, redoable, game.describe(action), ruling)

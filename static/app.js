@@ -10,6 +10,35 @@
   var KEPT_ENTRY = "scorekeeper.kept-entry";
   var RETRY_MS = 1500;
 
+  // What this script says, in the page's language: the page gives its words (from the
+  // server's catalogs) in <body data-words>; a page that gives none reads in English.
+  var WORDS = {
+    "reconnecting-sent": "Reconnecting… {what} is kept on this page and will be sent once the server answers.",
+    "reconnecting-link": "Reconnecting… “{link}” opens once the server answers.",
+    "reconnecting": "Reconnecting… The server does not answer; this page updates once it does.",
+    "entry-kept": "Another phone just recorded: the board above is up to date, and what you had entered is kept. Check it before sending.",
+    "entry-stale": "Another phone just recorded, and the table now expects something else: what you entered here no longer applies.",
+    "show-table": "Show the table now",
+    "your-tap": "your tap “{label}”",
+    "your-entry": "your entry",
+    "awake": "Keeps the screen awake",
+    "seat": "Seat",
+    "free-seat": "(free this seat)"
+  };
+  (function pageWords() {
+    var given = null;
+    try { given = JSON.parse(body.getAttribute("data-words") || "null"); } catch (error) { given = null; }
+    if (!given) { return; }
+    Object.keys(WORDS).forEach(function (key) {
+      if (typeof given[key] === "string") { WORDS[key] = given[key]; }
+    });
+  })();
+  function say(key, values) {
+    return WORDS[key].replace(/\{([a-z]+)\}/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? values[name] : whole;
+    });
+  }
+
   // One bar at the top of the screen says what the connection or another phone did.
   var bar = null;
   function notice(kind, text, buttonText, onButton) {
@@ -78,7 +107,7 @@
         return response.text().then(showAnswer);
       })
       .catch(function () {
-        notice("reconnecting", "Reconnecting… " + what + " is kept on this page and will be sent once the server answers.");
+        notice("reconnecting", say("reconnecting-sent", { what: what }));
         window.setTimeout(function () { send(url, data, what); }, RETRY_MS);
       });
   }
@@ -108,9 +137,9 @@
   // the dice kept on one line).
   function tapName(form, button) {
     var label = button && (button.getAttribute("aria-label") || button.textContent.trim());
-    if (label) { return "your tap “" + label + "”"; }
+    if (label) { return say("your-tap", { label: label }); }
     var words = form.getAttribute("data-sent-as");
-    if (!words) { return "your entry"; }
+    if (!words) { return say("your-entry"); }
     var chosen = Array.prototype.map.call(form.querySelectorAll("input[type=radio]:checked"), function (input) {
       return input.value;
     });
@@ -183,7 +212,7 @@
     if (!form) { return; }
     restore(form, kept.values);
     entered = form;
-    notice("changed", "Another phone just recorded: the board above is up to date, and what you had entered is kept. Check it before sending.");
+    notice("changed", say("entry-kept"));
   })();
 
   function changedElsewhere(version) {
@@ -204,8 +233,7 @@
           window.location.reload();
           return;
         }
-        notice("changed", "Another phone just recorded, and the table now expects something else: what you entered here no longer applies.",
-          "Show the table now", function () { window.location.reload(); });
+        notice("changed", say("entry-stale"), say("show-table"), function () { window.location.reload(); });
       })
       .catch(function () { seen = before; });
   }
@@ -226,7 +254,7 @@
       }
       event.preventDefault();
       waitingLink = link.href;
-      notice("reconnecting", "Reconnecting… “" + link.textContent.trim() + "” opens once the server answers.");
+      notice("reconnecting", say("reconnecting-link", { link: link.textContent.trim() }));
     });
     pollTimer = window.setInterval(function () {
       if (checking || sending || document.hidden) { return; }
@@ -253,7 +281,7 @@
           checking = false;
           offline = true;
           if (!sending && !waitingLink) {
-            notice("reconnecting", "Reconnecting… The server does not answer; this page updates once it does.");
+            notice("reconnecting", say("reconnecting"));
           }
         });
     }, RETRY_MS);
@@ -272,7 +300,7 @@
         video.muted = true;
         video.setAttribute("muted", "");
         video.setAttribute("playsinline", "");
-        video.setAttribute("title", "Keeps the screen awake");
+        video.setAttribute("title", say("awake"));
         ["webm", "mp4"].forEach(function (type) {
           var source = document.createElement("source");
           source.src = new URL("nosleep/nosleep." + type, script.src).href;
@@ -384,14 +412,14 @@
       untap.name = "untap";
       untap.className = "secondary seat-tap";
       var number = span("seat-number", "");
-      number.appendChild(span("sr", "Seat "));
+      number.appendChild(span("sr", say("seat") + " "));
       number.appendChild(span("seat-n", ""));
       var cross = span("", "\u2715");
       cross.setAttribute("aria-hidden", "true");
       untap.appendChild(number);
       untap.appendChild(document.createTextNode(" "));
       untap.appendChild(tap.querySelector(".player").cloneNode(true));
-      untap.appendChild(span("sr", " (free this seat)"));
+      untap.appendChild(span("sr", " " + say("free-seat")));
       untap.appendChild(cross);
       item.appendChild(kept);
       item.appendChild(untap);
@@ -426,7 +454,11 @@
   // UTC one kept as the tooltip. A form asking first (removing a scored session from this
   // phone ends its right to score there) asks before it is sent: its own listener runs
   // before the page's sending one (on the document), which leaves a cancelled form alone.
-  var localTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+  // In the page's language when it is not English (an English page keeps the phone's own
+  // English, "4 Dec" or "Dec 4").
+  var pageLanguage = document.documentElement.lang;
+  var localTime = new Intl.DateTimeFormat(pageLanguage && pageLanguage !== "en" ? pageLanguage : undefined,
+    { dateStyle: "medium", timeStyle: "short" });
   document.querySelectorAll("time[datetime]").forEach(function (element) {
     var moment = new Date(element.getAttribute("datetime"));
     if (isNaN(moment.getTime())) { return; }

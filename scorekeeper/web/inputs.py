@@ -16,6 +16,7 @@ from flask import Flask, Request, Response, abort, request
 
 from scorekeeper import keys
 from scorekeeper.games.base import IllegalAction, text_problem
+from scorekeeper.games.words import phrase
 from scorekeeper.web import decks, sessions
 from scorekeeper.web.errors import error_response
 
@@ -23,6 +24,8 @@ from scorekeeper.web.errors import error_response
 ID_ARGUMENTS = {"session_id": sessions.NOT_FOUND, "profile_id": decks.NOT_FOUND}
 LINE_BREAKS_AND_TABS = frozenset("\t\n\r")
 FORM_TYPES = frozenset(("application/x-www-form-urlencoded", "multipart/form-data"))
+NOT_TEXT = phrase("web.inputs.not-text", "“{field}” contains {problem}; remove it.")
+A_FIELD_NAME = phrase("web.inputs.a-field-name", "a field's name")
 
 
 def json_strings(value: object) -> Iterator[tuple[str, str]]:
@@ -50,8 +53,9 @@ def check_text(sent: Iterable[tuple[str, str]]) -> None:
     for field, text in sent:
         problem = text_problem(text, LINE_BREAKS_AND_TABS)
         if problem is not None:
-            shown = field if text_problem(field, LINE_BREAKS_AND_TABS) is None else "a field's name"
-            raise IllegalAction(f"“{shown}” contains {problem}; remove it.", shown)
+            fit = text_problem(field, LINE_BREAKS_AND_TABS) is None
+            shown = field if fit else A_FIELD_NAME()
+            raise IllegalAction(NOT_TEXT(field=shown, problem=problem), shown)
 
 
 def sent_text(sent: Request) -> Iterator[tuple[str, str]]:
@@ -104,5 +108,5 @@ def init_app(app: Flask) -> None:
         try:
             check_text(sent_text(sent))
         except IllegalAction as refused:
-            return error_response(422, refused.message, refused.field)
+            return error_response(422, refused.said, refused.field)
         return None

@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import session_log, session_views, store
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.games.web_interface import AskFirst, CardCorrection
+from scorekeeper.games.words import phrase
 from scorekeeper.web import access
 from scorekeeper.web.adapters import adapter
 from scorekeeper.web.forms import new_form_key
@@ -30,9 +31,23 @@ from scorekeeper.web.sessions import (
 
 bp = Blueprint("play", __name__)
 
+PAGE_VERSION = phrase("web.play.page-version", "The page's version")
+CHANGED_ELSEWHERE = phrase(
+    "web.play.changed-elsewhere",
+    "The session changed on another phone before this was sent: this is the "
+    "table now. Check it and enter again if still needed.",
+)
+CARD_NOT_CORRECTABLE = phrase(
+    "web.play.card-not-correctable", "Event {number} is not a card that can be corrected."
+)
+NOT_CORRECTABLE = phrase(
+    "web.play.not-correctable", "Event {number} is not a {types} that can be corrected."
+)
+RETYPE_AS = phrase("web.play.retype-as", "Event {number} is a {type}: type it again as one.")
+
 
 def posted_version() -> int:
-    return parse_whole_number(request.form.get("version", ""), "The page's version", "version")
+    return parse_whole_number(request.form.get("version", ""), PAGE_VERSION(), "version")
 
 
 # One more write after a form's, given the view it left and the action the rules force now.
@@ -87,8 +102,7 @@ def record(
     except store.StaleVersion:
         return render_session(
             load_or_404(session_id),
-            "The session changed on another phone before this was sent: this is the "
-            "table now. Check it and enter again if still needed.",
+            CHANGED_ELSEWHERE(),
             409,
         )
     except store.AlreadyRecorded:
@@ -167,7 +181,7 @@ def correctable(
     event = live_event(view, seq, lambda action: "card" in action)
     game = adapter(view.game.slug)
     if event is None or game.correction is None:
-        abort(404, game.no_correction or f"Event {seq} is not a card that can be corrected.")
+        abort(404, game.no_correction or CARD_NOT_CORRECTABLE(number=seq))
     return event, game.correction
 
 
@@ -176,8 +190,7 @@ def retypable(view: session_views.SessionView, seq: int) -> session_log.LoggedEv
     types = adapter(view.game.slug).retyped
     event = live_event(view, seq, lambda action: action["type"] in types)
     if event is None:
-        listed = " or ".join(sorted(types))
-        abort(404, f"Event {seq} is not a {listed} that can be corrected.")
+        abort(404, NOT_CORRECTABLE(number=seq, types=" or ".join(sorted(types))))
     return event
 
 
@@ -192,7 +205,7 @@ def retype_form(
         f"games/{view.game.slug}/correct.html",
         view=view,
         event=event,
-        error=refused.message if refused else None,
+        error=refused.said if refused else None,
         error_field=refused.field if refused else None,
         posted=request.form if request.method == "POST" else MultiDict(),
         form_key=new_form_key(),
@@ -209,9 +222,7 @@ def retype(view: session_views.SessionView, seq: int) -> Response | tuple[str, i
         # Built here, inside record: a refused reading shows the form again with its reason.
         action = adapter(view.game.slug).read_form(request.form, view)
         if action["type"] != event.action["type"]:
-            raise IllegalAction(
-                f"Event {seq} is a {event.action['type']}: type it again as one.", "type"
-            )
+            raise IllegalAction(RETYPE_AS(number=seq, type=event.action["type"]), "type")
         return store.correct(view.id, seq, action, version, form_key)
 
     return record(view, write, lambda refused: retype_form(view, event, refused))
