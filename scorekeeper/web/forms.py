@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
+from typing import Any
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -69,9 +70,9 @@ class NewSessionForm(KeyedForm):
 
     def deck_label(self) -> str:
         """The deck profile the form holds, by its name (or "A new deck profile")."""
-        return next(
-            (str(label) for _, label, selected, *_ in self["deck"].iter_choices() if selected), ""
-        )
+        deck = self["deck"]
+        assert isinstance(deck, SelectField)
+        return next((str(label) for _, label, selected, *_ in deck.iter_choices() if selected), "")
 
     def summary_words(self, spec: OptionSpec) -> str:
         """How the one-line summary words the option, "{}" standing for its value's text,
@@ -221,10 +222,21 @@ def new_session_form(
 
 
 class ImportForm(KeyedForm):
-    # Labels read when the page writes them, in its reader's language (the class is made once).
-    file = FileField(lazy_gettext("Session file (JSON, as exported)"))
-    text = TextAreaField(lazy_gettext("…or paste its text"), render_kw={"rows": 4})
+    file = FileField("Session file (JSON, as exported)")
+    text = TextAreaField("…or paste its text", render_kw={"rows": 4})
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The labels in the reader's language (the class, and its labels, are made once).
+        self.file.label.text = self.file_label()
+        self.text.label.text = gettext("…or paste its text")
+
+    def file_label(self) -> str:
+        return gettext("Session file (JSON, as exported)")
 
 
 class GroupImportForm(ImportForm):
-    file = FileField(lazy_gettext("Group file (JSON or CSV, as exported)"))
+    file = FileField("Group file (JSON or CSV, as exported)")
+
+    def file_label(self) -> str:
+        return gettext("Group file (JSON or CSV, as exported)")

@@ -8,8 +8,9 @@ from datetime import datetime
 from typing import Any
 
 import segno
+from babel.numbers import format_decimal
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import format_decimal, gettext
+from flask_babel import get_locale, gettext
 from markupsafe import Markup
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.wrappers import Response
@@ -172,7 +173,7 @@ def grouped(number: int) -> str:
     English (as the pages always wrote it), "12 500" in French."""
     if language() == DEFAULT_LANGUAGE:
         return f"{number:,}"
-    return format_decimal(number)
+    return str(format_decimal(number, locale=get_locale()))
 
 
 bp.app_template_filter("and_list")(and_list)
