@@ -36,8 +36,11 @@
     }
     if (field.tagName === "UL") {
       var ticked = [];
-      field.querySelectorAll("input:checked").forEach(function (box) { ticked.push(box.value); });
-      return ticked.join(", ");
+      // Each ticked box by its label, as the page's language words it.
+      field.querySelectorAll("input:checked").forEach(function (box) {
+        ticked.push(box.labels && box.labels.length ? box.labels[0].textContent.trim() : box.value);
+      });
+      return ticked.join(details.getAttribute("data-separator") || ", ");
     }
     return field.value.trim();
   }

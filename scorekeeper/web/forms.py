@@ -31,6 +31,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from scorekeeper import decks
 from scorekeeper.games.base import IllegalAction, OptionSpec, is_digits
 from scorekeeper.games.engine import Game
+from scorekeeper.games.words import phrase
 from scorekeeper.models import NAME_MAX_LENGTH
 from scorekeeper.web.language import words
 
@@ -84,7 +85,8 @@ class NewSessionForm(KeyedForm):
         value the form holds: "3 rounds", "Seat 1 deals first"."""
         field = self[f"option_{spec.name}"]
         if spec.kind == "multi":
-            text = ", ".join(field.data or ())
+            labels = {value: words(label) for value, label in spec.choices}
+            text = gettext(", ").join(labels.get(value, value) for value in field.data or ())
         elif isinstance(field, SelectField):
             labels = {str(value): str(label) for value, label, *_ in field.iter_choices()}
             text = labels.get(str(field.data), str(field.data or ""))
@@ -119,6 +121,10 @@ class NewSessionForm(KeyedForm):
 
 
 NEW_DECK = "new"
+NO_SUCH_SEAT = phrase(
+    "web.forms.no-such-seat",
+    "{game} seats at most {most} players: the form has no seat input “{name}”.",
+)
 
 
 def check_seat_fields(posted: Iterable[str], game: Game) -> None:
@@ -133,9 +139,7 @@ def check_seat_fields(posted: Iterable[str], game: Game) -> None:
             is_digits(index) and len(index) <= 3 and int(index) < game.max_players
         ):
             raise IllegalAction(
-                f"{game.title} seats at most {game.max_players} players: the form has no "
-                f"seat input “{name[:20]}”.",
-                "seats",
+                NO_SUCH_SEAT(game=game.title, most=game.max_players, name=name[:20]), "seats"
             )
 
 
@@ -182,7 +186,7 @@ def new_session_form(
         elif spec.kind == "multi":
             field = SelectMultipleField(
                 words(spec.label),
-                choices=[SelectChoice(value) for value, _ in spec.choices],
+                choices=[SelectChoice(value, words(label)) for value, label in spec.choices],
                 default=list(spec.default) if isinstance(spec.default, tuple) else [],
                 description=words(spec.help),
                 widget=ListWidget(prefix_label=False),

@@ -27,9 +27,9 @@ from scorekeeper import (
     store,
 )
 from scorekeeper.games import GAMES, cards
-from scorekeeper.games.base import IllegalAction, and_list, is_digits, number_range
+from scorekeeper.games.base import IllegalAction, is_digits, number_range
 from scorekeeper.games.engine import Game
-from scorekeeper.games.words import Sayable, phrase
+from scorekeeper.games.words import Sayable, all_of, phrase
 from scorekeeper.models import utc_now
 from scorekeeper.results import score_chart
 from scorekeeper.web import access, addresses
@@ -40,7 +40,7 @@ from scorekeeper.web.forms import (
     new_form_key,
     new_session_form,
 )
-from scorekeeper.web.language import DEFAULT_LANGUAGE, language, words
+from scorekeeper.web.language import DEFAULT_LANGUAGE, language, reader, words
 
 NOT_FOUND = phrase(
     "web.sessions.not-found", "No session has this link. Check the address, or start a new session."
@@ -176,7 +176,12 @@ def grouped(number: int) -> str:
     return str(format_decimal(number, locale=get_locale()))
 
 
-bp.app_template_filter("and_list")(and_list)
+@bp.app_template_filter("and_list")
+def and_list_words(items: Sequence[object]) -> str:
+    """ "a, b and c" as the reader's language lists (CLDR's): "a, b et c", "a、b、c"."""
+    return reader().listing(all_of(items))
+
+
 bp.app_template_global("words")(words)
 bp.app_template_global("line_chart")(charts.render)
 bp.app_template_global("wins_chart")(stats.wins_chart)
@@ -193,7 +198,7 @@ def seat_names(seats: Sequence[int], names: Sequence[str]) -> list[str]:
 def names_line(names: Sequence[str]) -> str:
     """Names as a list writes them: "Ann, Bo, Cy" (Jinja's join looks at each name for
     markup first, and the home page writes one a row)."""
-    return ", ".join(names)
+    return gettext(", ").join(names)
 
 
 @bp.app_template_filter("winners_line")
