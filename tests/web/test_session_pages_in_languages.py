@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.models import utc_now
+from scorekeeper.web import sessions
 from tests.conftest import Table, start_session
 
 FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9"}
@@ -124,3 +127,26 @@ def test_the_script_s_words_come_from_the_page(client: FlaskClient) -> None:
     assert words["show-table"] == "Voir la table actuelle"
     assert words["reconnecting"].startswith("Reconnexion…")
     assert "{what}" in words["reconnecting-sent"]
+
+
+def test_cards_durations_and_winners_in_the_reader_s_words(app: Flask) -> None:
+    started = utc_now() - timedelta(hours=1, minutes=25)
+    for headers, card, colour, winners, lasted in (
+        ({}, "green 7", "green", "Ann, Bo & Cy win", "1 h 25 min"),
+        (FRENCH, "vert 7", "vert", "Ann, Bo et Cy gagnent", "1 h 25 min"),
+        (JAPANESE, "緑の7", "緑", "Ann、Bo、Cyの勝ち", "1時間25分"),
+    ):
+        with app.test_request_context("/", headers=headers):
+            assert sessions.card_words("green 7") == card
+            assert sessions.card_words("10D") == "10D"
+            assert sessions.colour_words("green") == colour
+            assert sessions.winners_line(["Ann", "Bo", "Cy"]) == winners
+            assert sessions.duration(started, started + timedelta(hours=1, minutes=25)) == lasted
+
+
+def test_scores_group_their_thousands_as_the_language_does(app: Flask) -> None:
+    with app.test_request_context("/"):
+        assert sessions.grouped(12500) == "12,500"
+        assert sessions.grouped(-1250) == "-1,250"
+    with app.test_request_context("/", headers=FRENCH):
+        assert sessions.grouped(12500) == "12\u202f500"
