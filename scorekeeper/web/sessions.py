@@ -472,7 +472,7 @@ def shown_alike_to_every_watcher(view: session_views.SessionView) -> bool:
 def watched_page(view: session_views.SessionView) -> str:
     """The page watchers get: the same for every watcher reading its language until the
     next write, which moves the version on, and each watcher loads it again after every
-    change. Rendered once per version, language (and root its links are under)."""
+    change. Rendered once per version and language (and root its links are under)."""
     return session_views.made_once(
         view, f"watched-page.{language()}", request.script_root, lambda: render_session(view)[0]
     )
