@@ -150,3 +150,10 @@ def test_scores_group_their_thousands_as_the_language_does(app: Flask) -> None:
         assert sessions.grouped(-1250) == "-1,250"
     with app.test_request_context("/", headers=FRENCH):
         assert sessions.grouped(12500) == "12\u202f500"
+
+
+def test_an_english_page_gives_the_script_no_words_of_its_own(client: FlaskClient) -> None:
+    # The script's own words are English: an English page stays as it was.
+    table = played(client)
+    assert "data-words" not in page(client, f"/s/{table.id}", {"Accept-Language": "en"})
+    assert "data-words" in page(client, f"/s/{table.id}", JAPANESE)
