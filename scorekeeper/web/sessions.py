@@ -537,6 +537,7 @@ def results(session_id: str) -> str:
             title=gettext("%(game)s: score after each round", game=words(view.game.title)),
             x_label=gettext("Round"),
             y_label=gettext("Score"),
+            listed=and_list_words,
         ),
         may_edit=access.device_may_edit(view.id),
         next_session=lifecycle.next_session(view.id) if view.finished else None,
