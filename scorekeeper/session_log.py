@@ -37,7 +37,9 @@ class LoggedEvent:
 
 
 # A replayed event the rules now refuse (after a correction of one before it): which, and why.
-NO_LONGER_APPLIES = phrase("web.history.event-no-longer-applies", "Event {number} ({event}): {reason}")
+NO_LONGER_APPLIES = phrase(
+    "web.history.event-no-longer-applies", "Event {number} ({event}): {reason}"
+)
 
 # An event as stored: (seq, action JSON, undone, redoable).
 Logged = tuple[int, Mapping[str, Any], bool, bool]
