@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 from flask import Flask, current_app, request, url_for
 from werkzeug.sansio.utils import host_is_trusted
 
+from scorekeeper.games.words import Text, phrase
+
 # Any address outside this machine: connecting a UDP socket to it only picks the
 # route (and so the local address) the machine would use; no packet is sent.
 ROUTE_PROBE = ("10.255.255.255", 1)
@@ -81,11 +83,29 @@ class Reachable:
     trailing slash) and, when they cannot use it, why."""
 
     base: str
-    unreachable: str | None = None
+    unreachable: Text | None = None
 
     def url(self, path: str) -> str:
         """The address of ``path``, a path of this app (``url_for`` without ``_external``)."""
         return self.base + path.removeprefix(request.script_root)
+
+
+LOCAL_ONLY = phrase(
+    "web.share.local-only",
+    "This server answers this computer only, so no phone can open these links: "
+    "restart it with “make run HOST=0.0.0.0”, or set PUBLIC_URL.",
+)
+NO_NETWORK = phrase(
+    "web.share.no-network",
+    "This computer has no address on a network, so no phone can open these links: "
+    "connect it to the Wi-Fi, or set PUBLIC_URL.",
+)
+
+HOST_NOT_TRUSTED = phrase(
+    "web.share.host-not-trusted",
+    "TRUSTED_HOSTS does not list {address}, this computer's network address, so the "
+    "server refuses the phones that open these links: add it, or set PUBLIC_URL.",
+)
 
 
 def reachable() -> Reachable:
@@ -99,25 +119,16 @@ def reachable() -> Reachable:
         return here
     # The address the server listens on (flask run and gunicorn both put it here).
     if is_loopback(request.environ.get("SERVER_NAME", "")):
-        return Reachable(
-            here.base,
-            "This server answers this computer only, so no phone can open these links: "
-            "restart it with “make run HOST=0.0.0.0”, or set PUBLIC_URL.",
-        )
+        return Reachable(here.base, LOCAL_ONLY())
     lan = lan_address()
     if lan is None:
-        return Reachable(
-            here.base,
-            "This computer has no address on a network, so no phone can open these links: "
-            "connect it to the Wi-Fi, or set PUBLIC_URL.",
-        )
+        return Reachable(here.base, NO_NETWORK())
     port = f":{opened.port}" if opened.port else ""
     on_the_lan = f"{request.scheme}://{lan}{port}{request.script_root}"
     trusted = current_app.config["TRUSTED_HOSTS"]
     if trusted and not host_is_trusted(lan, trusted):
         return Reachable(
             on_the_lan,
-            f"TRUSTED_HOSTS does not list {lan}, this computer's network address, so the "
-            "server refuses the phones that open these links: add it, or set PUBLIC_URL.",
+            HOST_NOT_TRUSTED(address=lan),
         )
     return Reachable(on_the_lan)

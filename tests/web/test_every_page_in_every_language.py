@@ -1,0 +1,140 @@
+"""No English left on a French or Japanese page: every page of every game, read through a
+pseudo-catalog that marks each translated string, shows no word outside the marks but the
+players' own names and the few words every language writes alike."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from conftest import make_app, played_to_the_end
+from flask import Flask
+from flask.testing import FlaskClient
+from page_player import WALKS
+
+import scorekeeper
+
+TEMPLATE = Path(scorekeeper.__file__).resolve().parent / "translations" / "messages.pot"
+OPEN, CLOSE = "\u27e6", "\u27e7"
+# What a page may write in Latin letters in any language: the players' names (the walks'
+# and their teams'), the app's name, card codes and technical names.
+ALIKE = frozenset(
+    {"Ann", "Bo", "Cy", "Di", "Tabletop", "Scorekeeper", "English", "Français", "QR", "CSV", "JSON",
+     "API", "NPC"}
+)
+WORD = re.compile(r"[A-Za-zÀ-ÿ]{2,}")
+
+
+def marked(english: str) -> str:
+    return f"{OPEN}{english}{CLOSE}"
+
+
+@pytest.fixture(scope="module")
+def pseudo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A catalog whose every entry is its English marked, given as French's."""
+    with TEMPLATE.open("rb") as source:
+        template = read_po(source)
+    catalog = Catalog(locale="fr")
+    for message in template:
+        if not message.id:
+            continue
+        if isinstance(message.id, str):
+            string: str | tuple[str, ...] = marked(message.id)
+        else:
+            string = (marked(message.id[0]), marked(message.id[1]), marked(message.id[1]))
+        catalog.add(message.id, string, context=message.context, flags=message.flags)
+    folder = tmp_path_factory.mktemp("pseudo")
+    compiled = folder / "fr" / "LC_MESSAGES" / "messages.mo"
+    compiled.parent.mkdir(parents=True)
+    with compiled.open("wb") as mo:
+        write_mo(mo, catalog)
+    return folder
+
+
+@pytest.fixture
+def pseudo_client(database_url: str, pseudo_folder: Path) -> FlaskClient:
+    app: Flask = make_app(database_url, BABEL_TRANSLATION_DIRECTORIES=str(pseudo_folder))
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    return client
+
+
+class _Read(HTMLParser):
+    """The words a reader sees or hears: text outside scripts and styles, and the
+    attributes read aloud or shown (alt, title, aria-label, placeholder, a button's value)."""
+
+    SPOKEN = ("alt", "title", "aria-label", "placeholder")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.words: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "svg"):
+            self._hidden += 1
+        for name, value in attrs:
+            if value and (name in self.SPOKEN or (name == "value" and tag == "button")):
+                self.words.append(value)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "svg"):
+            self._hidden -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.words.append(data)
+
+
+def english_left(html: str) -> dict[str, str]:
+    """The Latin words of a page outside the marks of its translated strings, each with
+    the text around its first appearance."""
+    reader = _Read()
+    reader.feed(html)
+    text = "\n".join(reader.words)
+    # Marks nest (a ruling inside a sentence): take out the innermost until none is left.
+    inner = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+    while True:
+        text, taken = inner.subn(" ", text)
+        if not taken:
+            break
+    # Addresses (a share link, a join link) are the same in every language.
+    text = re.sub(r"https?://\S+", " ", text)
+    left: dict[str, str] = {}
+    for found in WORD.finditer(text):
+        if found[0] not in ALIKE:
+            around = text[max(0, found.start() - 30) : found.end() + 30]
+            left.setdefault(found[0], " ".join(around.split()))
+    return left
+
+
+@pytest.mark.parametrize("game", sorted(WALKS))
+def test_no_english_is_left_on_any_page_of_a_game_read_in_another_language(
+    pseudo_client: FlaskClient, game: str
+) -> None:
+    left: dict[str, str] = {}
+
+    def read(html: str) -> None:
+        for word, around in english_left(html).items():
+            left.setdefault(word, around)
+
+    session_id = played_to_the_end(pseudo_client, game, read)
+    for page in ("", "/history", "/results", "/share"):
+        read(pseudo_client.get(f"/s/{session_id}{page}").get_data(as_text=True))
+    slug = WALKS[game][0]
+    read(pseudo_client.get(f"/new/{slug}").get_data(as_text=True))
+    assert left == {}, "\n".join(f"{word}: {around}" for word, around in sorted(left.items()))
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/new", "/judge/", "/import", "/decks", "/no-such-page", "/groups/new"]
+)
+def test_no_english_is_left_on_the_pages_beside_the_games(
+    pseudo_client: FlaskClient, path: str
+) -> None:
+    assert english_left(pseudo_client.get(path).get_data(as_text=True)) == {}
