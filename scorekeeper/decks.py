@@ -30,12 +30,15 @@ from scorekeeper.games.base import IllegalAction, parse_name
 from scorekeeper.games.cards import Card
 from scorekeeper.games.engine import Game
 from scorekeeper.games.house_sizes import SizedCards, parse_size
+from scorekeeper.games.words import Text, phrase
 from scorekeeper.models import NAME_MAX_LENGTH, DeckProfile, GameSession, SessionDeck, utc_now
 
+MY_DECK = phrase("deck.default-name", "My {game} deck")
 
-def default_name(game: Game) -> str:
-    """The name of a deck profile nobody named."""
-    return f"My {game.title} deck"
+
+def default_name(game: Game) -> Text:
+    """The name of a deck profile nobody named, in the words of whoever makes it."""
+    return MY_DECK(game=game.title)
 
 
 def sized_games() -> list[Game]:

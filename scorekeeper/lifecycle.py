@@ -164,7 +164,7 @@ def create(
     def link_deck_and_group(session: GameSession) -> None:
         # The deck first: seating a group's players makes the deck the group's.
         if game.sized_cards is not None:
-            name = new_deck_name or decks.default_name(game)
+            name = new_deck_name or str(decks.default_name(game))
             profile_id = deck_profile or decks.insert(game, name, field="new_deck_name").id
             decks.link(session, profile_id)
         if seating is not None:
@@ -292,7 +292,7 @@ def import_session(
             profile = decks.insert(game, name, sizes, "deck_profile.name", "deck_profile.sizes")
             decks.link(session, profile.id)
         elif game.sized_cards is not None:
-            decks.link(session, decks.insert(game, decks.default_name(game)).id)
+            decks.link(session, decks.insert(game, str(decks.default_name(game))).id)
         if replaced:
             _insert_in_batches(
                 Correction, ({"session": session, **correction} for correction in replaced)

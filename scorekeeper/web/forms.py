@@ -169,7 +169,7 @@ def new_session_form(
         )
         GameSessionForm.new_deck_name = StringField(
             gettext("New deck's name"),
-            default=decks.default_name(game),
+            default=words(decks.default_name(game)),
             description=gettext("Only for a new deck profile."),
             render_kw={"maxlength": NAME_MAX_LENGTH, "autocomplete": "off"},
         )

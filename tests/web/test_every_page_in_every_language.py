@@ -22,10 +22,11 @@ import scorekeeper
 TEMPLATE = Path(scorekeeper.__file__).resolve().parent / "translations" / "messages.pot"
 OPEN, CLOSE = "\u27e6", "\u27e7"
 # What a page may write in Latin letters in any language: the players' names (the walks'
-# and their teams'), the app's name, card codes and technical names.
+# and their teams'), the app's name and technical names, and the words Babel's French
+# locale data joins a list with (the pseudo-catalog stands in for French's).
 ALIKE = frozenset(
     {"Ann", "Bo", "Cy", "Di", "Tabletop", "Scorekeeper", "English", "Français", "QR", "CSV", "JSON",
-     "API", "NPC"}
+     "API", "NPC", "et", "ou"}
 )
 WORD = re.compile(r"[A-Za-zÀ-ÿ]{2,}")
 
@@ -66,7 +67,8 @@ def pseudo_client(database_url: str, pseudo_folder: Path) -> FlaskClient:
 
 class _Read(HTMLParser):
     """The words a reader sees or hears: text outside scripts and styles, and the
-    attributes read aloud or shown (alt, title, aria-label, placeholder, a button's value)."""
+    attributes read aloud or shown (alt, title, aria-label, placeholder, a submit input's
+    value; a button's value is what it sends, not what it shows)."""
 
     SPOKEN = ("alt", "title", "aria-label", "placeholder")
 
@@ -79,7 +81,8 @@ class _Read(HTMLParser):
         if tag in ("script", "style", "svg"):
             self._hidden += 1
         for name, value in attrs:
-            if value and (name in self.SPOKEN or (name == "value" and tag == "button")):
+            shown = name == "value" and tag == "input" and ("type", "submit") in attrs
+            if value and (name in self.SPOKEN or shown):
                 self.words.append(value)
 
     def handle_endtag(self, tag: str) -> None:
@@ -103,6 +106,8 @@ def english_left(html: str) -> dict[str, str]:
         text, taken = inner.subn(" ", text)
         if not taken:
             break
+    # A headline shows a ruling's first sentence only: its marks may open and not close.
+    text = re.sub(f"{OPEN}[^\n]*", " ", text)
     # Addresses (a share link, a join link) are the same in every language.
     text = re.sub(r"https?://\S+", " ", text)
     left: dict[str, str] = {}

@@ -1530,7 +1530,7 @@ class YellowDwarf(Engine[State, Action]):
     handlers = (
         on(Play, _apply_play, _describe_play),
         on(Without, _apply_without, _describe_without),
-        on(Reveal, _apply_reveal, lambda _reveal: "reveal"),
+        on(Reveal, _apply_reveal, lambda _reveal: LOG_REVEAL()),
         on(RoundSummary, _apply_summary, _describe_summary),
     )
     listed = (CARDS, RANKS, CHOICES)
