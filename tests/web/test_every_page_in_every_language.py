@@ -25,8 +25,23 @@ OPEN, CLOSE = "\u27e6", "\u27e7"
 # and their teams'), the app's name and technical names, and the words Babel's French
 # locale data joins a list with (the pseudo-catalog stands in for French's).
 ALIKE = frozenset(
-    {"Ann", "Bo", "Cy", "Di", "Tabletop", "Scorekeeper", "English", "Français", "QR", "CSV", "JSON",
-     "API", "NPC", "et", "ou"}
+    {
+        "Ann",
+        "Bo",
+        "Cy",
+        "Di",
+        "Tabletop",
+        "Scorekeeper",
+        "English",
+        "Français",
+        "QR",
+        "CSV",
+        "JSON",
+        "API",
+        "NPC",
+        "et",
+        "ou",
+    }
 )
 WORD = re.compile(r"[A-Za-zÀ-ÿ]{2,}")
 
