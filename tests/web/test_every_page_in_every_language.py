@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -16,6 +17,7 @@ from conftest import make_app, played_to_the_end
 from flask import Flask
 from flask.testing import FlaskClient
 from page_player import WALKS
+from test_fuzz import JUDGE_QUERIES
 
 import scorekeeper
 
@@ -158,3 +160,41 @@ def test_no_english_is_left_on_the_pages_beside_the_games(
     pseudo_client: FlaskClient, path: str
 ) -> None:
     assert english_left(pseudo_client.get(path).get_data(as_text=True)) == {}
+
+
+@pytest.mark.parametrize(("slug", "query"), JUDGE_QUERIES, ids=[slug for slug, _ in JUDGE_QUERIES])
+def test_no_english_is_left_on_a_judge_page_with_a_trick_under_way(
+    pseudo_client: FlaskClient, slug: str, query: dict[str, Any]
+) -> None:
+    for asked in ({}, query):
+        page = pseudo_client.get(f"/judge/{slug}", query_string=asked)
+        assert english_left(page.get_data(as_text=True)) == {}
+
+
+def test_no_english_is_left_on_a_group_s_pages(
+    pseudo_client: FlaskClient, yardkle_in_a_group: str
+) -> None:
+    group = yardkle_in_a_group
+    for page in ("", "/stats", "/players", "/share", "/play", "/play/yardkle"):
+        html = pseudo_client.get(f"/g/{group}{page}").get_data(as_text=True)
+        assert english_left(html) == {}, page
+
+
+@pytest.fixture
+def yardkle_in_a_group(pseudo_client: FlaskClient) -> str:
+    """A group of the walks' players with a Yardkle game started, joined by this phone."""
+    made = pseudo_client.post(
+        "/api/v1/groups", json={"name": "Ann", "players": ["Ann", "Bo", "Cy"]}
+    ).get_json()
+    assert pseudo_client.get(made["links"]["join"]).status_code == 303
+    started = pseudo_client.post(
+        "/api/v1/sessions",
+        json={
+            "game": "yardkle",
+            "group": made["id"],
+            "players": [player["id"] for player in made["players"][:2]],
+        },
+        headers={"Authorization": f"Bearer {made['edit_key']}"},
+    )
+    assert started.status_code == 201, started.get_json()
+    return str(made["id"])
