@@ -29,14 +29,50 @@ pytestmark = [
 ]
 
 
+# A phone's language, as its browser asks for it (Accept-Language, navigator.language),
+# by the code of each language the app speaks.
+LOCALES = {"en": "en-US", "fr": "fr-FR", "ja": "ja-JP"}
+# The phones the layout tests run on, (language, JavaScript): English with and without
+# JavaScript, French with it, Japanese without; each language once, both modes in English.
+LANGUAGE_MODES = [("en", True), ("en", False), ("fr", True), ("ja", False)]
+LANGUAGE_MODE_IDS = [f"{code}-{'js' if js else 'no-js'}" for code, js in LANGUAGE_MODES]
+in_languages = pytest.mark.parametrize(
+    ("language", "javascript"), LANGUAGE_MODES, ids=LANGUAGE_MODE_IDS
+)
+
+
+def phone_context(
+    browser: Any, javascript: bool = True, language: str | None = None, **context: object
+) -> Any:
+    """A context (a phone) of its own of the shared Chromium, 360x740, in ``language``
+    (a code of LOCALES; none: the browser's own, English)."""
+    if language is not None:
+        context["locale"] = LOCALES[language]
+    return browser.new_context(viewport=PHONE, java_script_enabled=javascript, **context)
+
+
+def mode(language: str, javascript: bool) -> str:
+    """A phone's language and mode, as screenshots' names carry them: "fr-js", "ja-nojs"."""
+    return f"{language}-{'js' if javascript else 'nojs'}"
+
+
 @contextlib.contextmanager
-def phone(browser: Any, javascript: bool, **context: object) -> Iterator[Any]:
-    """A phone-sized page of the shared Chromium, in a context (a phone) of its own."""
-    opened = browser.new_context(viewport=PHONE, java_script_enabled=javascript, **context)
+def phone(
+    browser: Any, javascript: bool, language: str | None = None, **context: object
+) -> Iterator[Any]:
+    """A phone-sized page of the shared Chromium, in a context (a phone) of its own, in
+    ``language`` (none: the browser's own, English)."""
+    opened = phone_context(browser, javascript, language, **context)
     try:
         yield opened.new_page()
     finally:
         opened.close()
+
+
+def check_language(page: Any, language: str) -> None:
+    """The page says it is written in ``language`` (``<html lang>``), as the phone asked."""
+    lang = page.evaluate("document.documentElement.lang")
+    assert lang == language, f"{page.url}: <html lang={lang!r}>, the phone reads {language}"
 
 
 def check_phone_layout(page, name: str) -> None:  # type: ignore[no-untyped-def]

@@ -2,8 +2,11 @@
 the next input is whole on the first screen, with the page still at the top, and the
 last ruling's one-line result whole above it.
 
-Each test plays a whole round through the pages, with and without JavaScript, in
-one Chromium shared by the module.
+Each test plays a whole round through the pages, in one Chromium shared by the module:
+in English with and without JavaScript, in French with it and in Japanese without
+(test_phone.LANGUAGE_MODES). The controls are tapped by what they send (CSS selectors),
+except in English, where they are found by their names as before; what the pages say
+is checked in English.
 """
 
 from __future__ import annotations
@@ -13,7 +16,20 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_phone import CHROMIUM, FIND, PHONE, Control, button, click, css
+from test_phone import (
+    CHROMIUM,
+    FIND,
+    LANGUAGE_MODE_IDS,
+    LANGUAGE_MODES,
+    PHONE,
+    Control,
+    button,
+    check_language,
+    click,
+    css,
+    mode,
+    phone_context,
+)
 from test_viewport_cards import RULING_READ, ruling_line_misplaced
 
 pytestmark = [
@@ -32,18 +48,56 @@ NEXT_INPUT = (
 
 
 class Phone:
-    """A 360x740 page, with or without JavaScript."""
+    """A 360x740 page, with or without JavaScript, in a language ("en", "fr", "ja")."""
 
-    def __init__(self, page: Any, javascript: bool) -> None:
+    def __init__(self, page: Any, javascript: bool, language: str = "en") -> None:
         self.page = page
         self.javascript = javascript
+        self.language = language
+
+    @property
+    def english(self) -> bool:
+        return self.language == "en"
+
+    @property
+    def mode(self) -> str:
+        """Its language and mode, as screenshots' names carry them ("fr-js")."""
+        return mode(self.language, self.javascript)
+
+    def control(self, name: str, selector: str, exact: bool = True) -> Control:
+        """A button: by its English ``name`` on an English phone, else by ``selector``
+        (what it sends, in any language)."""
+        return button(name, exact) if self.english else css(selector)
 
 
-@pytest.fixture(params=[True, False], ids=["js", "no-js"])
+@pytest.fixture(params=LANGUAGE_MODES, ids=LANGUAGE_MODE_IDS)
 def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Phone]:
-    context = browser.new_context(viewport=PHONE, java_script_enabled=request.param)
-    yield Phone(context.new_page(), request.param)
+    language, javascript = request.param
+    context = phone_context(browser, javascript, language)
+    yield Phone(context.new_page(), javascript, language)
+    check_language(context.pages[0], language)
     context.close()
+
+
+# The buttons tapped by what they send, in any language.
+START = "form:has(#seats-0) > p > button[type=submit]"
+UNDO = "form[action$='/undo'] button"
+RECORD_ROLL = "#roll-form button[data-only-without-script]"
+SET_ASIDE_AND_BANK = "#keep-form button[name=then][value=bank]"
+SET_ASIDE_ROLL_ON = "#keep-form button[name=then][value=roll]"
+BANK = "button[form=bank-form]"
+RECORD_TOTAL = "#total-form button[type=submit]"
+STAY = "#marker-form button[name=move][value=stay]"
+RECORD_ROUND = "#round-form button[type=submit]:not([form])"
+FINISH = "button[form=finish-form]"
+
+
+def card_button(card: str) -> str:
+    return f"button.cardbtn[value='{card}']"
+
+
+def size_button(size: int) -> str:
+    return f"#size-step button[name=size][value='{size}']"
 
 
 # What the checks after a tap read from the page, in one call to the browser: its
@@ -126,7 +180,7 @@ def start(page: Any, server: str, game: str, names: list[str], **options: str) -
         page.locator("details[data-options] > summary").click()
     for option, value in options.items():
         page.fill(f"#option_{option}", value)
-    page.get_by_role("button", name="Start the game", exact=True).click()
+    page.locator(START).click()
     # With JavaScript the form goes by fetch: the session's page comes after the tap.
     page.locator("body[data-session]").wait_for(state="attached")
     page.wait_for_load_state()
@@ -149,7 +203,7 @@ def roll(phone: Phone, *dice: int) -> None:
         records = phone.javascript and index == len(dice)
         tap(page, face, f"die {index} showing {die}", records=records)
     if not phone.javascript:
-        tap(page, button("Record the roll"), f"recording {dice}")
+        tap(page, phone.control("Record the roll", RECORD_ROLL), f"recording {dice}")
 
 
 def headline(page: Any, name_cut: bool = False) -> str:
@@ -203,17 +257,22 @@ def test_undo_of_a_yardkle_roll_gives_its_dice_back_to_change_one(
     wrong die is one Undo and one tap. Without, the button sends it, also after an Undo."""
     page = phone.page
     start(page, server, "yardkle", ["Ann", "Bo"])
-    record = page.get_by_role("button", name="Record the roll")
+    record = (
+        page.get_by_role("button", name="Record the roll")
+        if phone.english
+        else page.locator(f"{RECORD_ROLL}:visible")
+    )
     assert record.count() == (0 if phone.javascript else 1)
 
     roll(phone, 1, 1, 1, 5, 2, 3)
-    tap(page, button("Undo", exact=False), "undoing the roll")
+    tap(page, phone.control("Undo", UNDO, exact=False), "undoing the roll")
 
-    assert "Ann rolls 6 dice" in page.inner_text("#roll-form h2")
+    if phone.english:
+        assert "Ann rolls 6 dice" in page.inner_text("#roll-form h2")
     assert dice_marked(page) == ["1", "1", "1", "5", "2", "3"]
     assert record.count() == (0 if phone.javascript else 1)
     assert page.locator("#roll-form button[data-only-without-script]").count() == 1  # hidden
-    suffix = "js" if phone.javascript else "no-js"
+    suffix = phone.mode
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         os.makedirs(SHOTS, exist_ok=True)
@@ -222,10 +281,15 @@ def test_undo_of_a_yardkle_roll_gives_its_dice_back_to_change_one(
     tap(page, face(6, 4), "die 6 showing 4", records=phone.javascript)
     if not phone.javascript:
         assert dice_marked(page) == ["1", "1", "1", "5", "2", "4"]
-        tap(page, button("Record the roll", exact=False), "recording the changed roll")
-    assert ruling(page).endswith(
-        "Ann rolled 1 1 1 5 2 4: three 1s (1000) and single 5 (50) can score up to 1050."
-    )
+        tap(
+            page,
+            phone.control("Record the roll", RECORD_ROLL, exact=False),
+            "recording the changed roll",
+        )
+    if phone.english:
+        assert ruling(page).endswith(
+            "Ann rolled 1 1 1 5 2 4: three 1s (1000) and single 5 (50) can score up to 1050."
+        )
     assert page.locator("#keep-form").count() == 1
 
 
@@ -235,45 +299,66 @@ def test_a_yardkle_round_of_eight_keeps_each_next_input_on_the_first_screen(
     page = phone.page
     start(page, server, "yardkle", ["Annabelle", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])
 
+    english = phone.english
     roll(phone, 1, 1, 1, 5, 2, 3)
-    tap(page, button("Set aside 1 1 1 5 and bank 1050"), "Annabelle's set-aside")
-    assert "Annabelle banks 1050" in ruling(page)
+    tap(
+        page,
+        phone.control("Set aside 1 1 1 5 and bank 1050", SET_ASIDE_AND_BANK),
+        "Annabelle's set-aside",
+    )
+    if english:
+        assert "Annabelle banks 1050" in ruling(page)
 
     roll(phone, 2, 3, 4, 6, 4, 2)
-    assert "Yardkle!" in ruling(page)
-    assert headline(page) == "Yardkle! Bo scores nothing"
+    if english:
+        assert "Yardkle!" in ruling(page)
+    said = headline(page)
+    if english:
+        assert said == "Yardkle! Bo scores nothing"
 
     roll(phone, 1, 2, 3, 4, 5, 6)
-    tap(page, button("Set aside, roll on"), "Cy's hot dice")
+    tap(page, phone.control("Set aside, roll on", SET_ASIDE_ROLL_ON), "Cy's hot dice")
     roll(phone, 5, 5, 5, 2, 3, 4)
-    tap(page, button("Set aside 5 5 5 and bank 2000"), "Cy's second set-aside")
-    assert "Cy banks 2000" in ruling(page)
+    tap(
+        page,
+        phone.control("Set aside 5 5 5 and bank 2000", SET_ASIDE_AND_BANK),
+        "Cy's second set-aside",
+    )
+    if english:
+        assert "Cy banks 2000" in ruling(page)
 
     # Only the 5 scores and 50 cannot stop the turn: no tap sets it aside, the next
     # roll does.
     roll(phone, 5, 2, 3, 4, 6, 6)
     roll(phone, 1, 1, 1, 2, 3)
-    tap(page, button("Set aside 1 1 1 and bank 1050"), "Di's three 1s")
-    assert "Di banks 1050" in ruling(page)
+    tap(page, phone.control("Set aside 1 1 1 and bank 1050", SET_ASIDE_AND_BANK), "Di's three 1s")
+    if english:
+        assert "Di banks 1050" in ruling(page)
 
     tap(page, css("summary"), "opening the whole-turn total", records=False)
     page.fill("#points", "600")
-    tap(page, button("Record the total"), "Ed's total")
+    tap(page, phone.control("Record the total", RECORD_TOTAL), "Ed's total")
     assert "Ed" in ruling(page)
 
     roll(phone, 1, 1, 1, 2, 3, 4)
-    tap(page, button("Set aside, roll on"), "Flo's three 1s")
-    tap(page, button("Bank 1000"), "Flo's bank")
-    assert "Flo banks 1000" in ruling(page)
+    tap(page, phone.control("Set aside, roll on", SET_ASIDE_ROLL_ON), "Flo's three 1s")
+    tap(page, phone.control("Bank 1000", BANK), "Flo's bank")
+    if english:
+        assert "Flo banks 1000" in ruling(page)
 
     roll(phone, 2, 2, 2, 3, 4, 6)
     roll(phone, 2, 3, 4)
-    assert "Yardkle!" in ruling(page)
-    assert headline(page) == "Yardkle! Gus loses 200"
+    if english:
+        assert "Yardkle!" in ruling(page)
+    said = headline(page)
+    if english:
+        assert said == "Yardkle! Gus loses 200"
 
     tap(page, css("summary"), "opening the whole-turn total", records=False)
     page.fill("#points", "500")
-    tap(page, button("Record the total"), "Hal's total")
+    tap(page, phone.control("Record the total", RECORD_TOTAL), "Hal's total")
+    if not english:
+        return
     assert "Annabelle rolls next" in ruling(page)
     assert page.locator(".seat-score").all_inner_texts() == [
         "1,050",
@@ -292,24 +377,29 @@ def test_a_yardkle_bust_says_whole_on_the_first_screen_what_a_long_name_lost(
 ) -> None:
     page = phone.page
     start(page, server, "yardkle", ["Maximilianus", "Wolfgang-Wilhelm"])
+    roll_on = phone.control("Set aside, roll on", SET_ASIDE_ROLL_ON)
     roll(phone, 1, 1, 1, 5, 5, 2)
-    tap(page, button("Set aside, roll on"), "three 1s and two 5s")
+    tap(page, roll_on, "three 1s and two 5s")
     roll(phone, 1)  # hot dice: the 1 is set aside by the next roll
     roll(phone, 5, 2, 3, 4, 6, 6)
-    tap(page, button("Set aside, roll on"), "the 5")
+    tap(page, roll_on, "the 5")
     roll(phone, 2, 3, 4, 6, 2)
-    assert headline(page) == "Yardkle! Maximilianus loses 1,250"
-    assert "Wolfgang-Wilhelm rolls next" in ruling(page)
-    suffix = "js" if phone.javascript else "no-js"
+    said = headline(page)
+    if phone.english:
+        assert said == "Yardkle! Maximilianus loses 1,250"
+        assert "Wolfgang-Wilhelm rolls next" in ruling(page)
+    suffix = phone.mode
     os.makedirs(SHOTS, exist_ok=True)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         page.screenshot(path=f"{SHOTS}/yardkle-bust-{suffix}-{scheme}.png")
     # A name longer than the line has room for is cut short; what the roll lost is whole.
     roll(phone, 1, 1, 1, 5, 5, 2)
-    tap(page, button("Set aside, roll on"), "three 1s and two 5s")
+    tap(page, roll_on, "three 1s and two 5s")
     roll(phone, 2)
-    assert headline(page, name_cut=True) == "Yardkle! Wolfgang-Wilhelm loses 1,100"
+    said = headline(page, name_cut=True)
+    if phone.english:
+        assert said == "Yardkle! Wolfgang-Wilhelm loses 1,100"
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         page.screenshot(path=f"{SHOTS}/yardkle-bust-long-name-{suffix}-{scheme}.png")
@@ -335,12 +425,14 @@ def size_of(card: str) -> int:
     return int(card.split()[1]) % 5 + 1
 
 
-def lay(page: Any, card: str, action: str = "playing") -> dict[str, Any]:
+def lay(phone: Phone, card: str, action: str = "playing") -> dict[str, Any]:
     """Tap a card of the picker, and its size when the page asks it; what the page shows
     then (read_page)."""
-    shown = tap(page, button(card), f"{action} {card}")
+    page = phone.page
+    shown = tap(page, phone.control(card, card_button(card)), f"{action} {card}")
     if shown["counts"]["#size-step"]:
-        shown = tap(page, button(f"size {size_of(card)}"), f"the size of {card}")
+        size = size_of(card)
+        shown = tap(page, phone.control(f"size {size}", size_button(size)), f"the size of {card}")
     return shown
 
 
@@ -351,9 +443,12 @@ def test_a_seven_player_yadokarick_round_keeps_each_next_input_on_the_first_scre
     start(page, server, "yadokarick", ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus"], rounds="2")
     deck = [f"{colour} {number}" for number in range(1, 37) for colour in ("green", "pink")]
     for card in deck[:70]:
-        shown = lay(page, card)
+        shown = lay(phone, card)
         while shown["counts"]["#marker-form"]:
-            shown = tap(page, Control("pattern", "^Stay on"), "the marker")
+            stay = Control("pattern", "^Stay on") if phone.english else css(STAY)
+            shown = tap(page, stay, "the marker")
+    if not phone.english:
+        return
     assert page.inner_text(".board").startswith("Round 2 of 2")
     assert page.locator("#play-form h2").inner_text() == "Cy plays: tap the card"
     assert page.locator("h2", has_text="Rounds").count() == 1
@@ -365,7 +460,10 @@ def test_a_yadokarick_round_against_the_npc_crab_keeps_each_next_input_on_the_fi
     page = phone.page
     start(page, server, "yadokarick", ["Ann", "Bo"])
     for number in range(1, 31):
-        lay(page, f"green {number}")
+        lay(phone, f"green {number}")
+    if not phone.english:
+        assert page.locator(".winner").count() == 1
+        return
     assert page.inner_text(".winner").endswith("wins!")
     assert page.locator("h2", has_text="Result").count() == 1
 
@@ -382,7 +480,7 @@ def test_a_yadokarick_solo_game_keeps_each_next_input_on_the_first_screen(
         if number != 30
     )
     for _ in range(5):
-        shown = lay(page, next(drawn), "drawing")
+        shown = lay(phone, next(drawn), "drawing")
     draws = 5
     for move in range(12):
         if shown["counts"]["#take button"]:
@@ -391,9 +489,9 @@ def test_a_yadokarick_solo_game_keeps_each_next_input_on_the_first_screen(
             shown = tap(page, css("#give-up button", first=True), f"giving up, move {move}")
         while shown["counts"]["#draw-form"]:
             card = next(drawn)
-            while not enabled(page, button(card)):
+            while not enabled(page, phone.control(card, card_button(card))):
                 card = next(drawn)
-            shown = lay(page, card, "drawing")
+            shown = lay(phone, card, "drawing")
             draws += 1
     # Every tap on a move recorded one event, and so did every draw (its size with it).
     assert version(page) == str(draws + 12)
@@ -412,10 +510,10 @@ def test_an_eight_seat_score_sheet_keeps_each_next_input_on_the_first_screen(
         for seat in range(len(names)):
             tap(page, css(f"#points-{seat}"), f"round {number}, seat {seat}", False)
             page.keyboard.type(str(seat * number))
-        tap(page, button(f"Record round {number}"), f"round {number}")
+        tap(page, phone.control(f"Record round {number}", RECORD_ROUND), f"round {number}")
     assert page.locator(".sheet-name.leader").inner_text() == "★\nHal"
     assert "Hal ★ 42" in page.inner_text("#round-form")
-    tap(page, button("Finish the game"), "the end of the game")
+    tap(page, phone.control("Finish the game", FINISH), "the end of the game")
     assert "Hal" in page.inner_text(".winner")
 
 
@@ -458,19 +556,23 @@ def test_the_score_sheet_shows_totals_and_every_round_without_scrolling_sideways
             if value < 0:
                 page.locator(f"label.sign:has(input[name=negative-{seat}])").click()
             page.fill(f"#points-{seat}", str(abs(value)))
-        tap(page, button(f"Record round {number}"), f"round {number}")
+        tap(page, phone.control(f"Record round {number}", RECORD_ROUND), f"round {number}")
     boxes = sheet_boxes(page)
     assert boxes["sideways"] <= 0, "the score sheet scrolls sideways"
     headers = [row[0] for row in boxes["rows"]]
-    # The names, the totals right under them, then every round, the newest first.
-    assert headers == ["Round", "Total", "R6", "R5", "R4", "R3", "R2", "R1"]
-    totals = [sum(points[seat] for points in rounds) for seat in range(len(names))]
-    assert boxes["rows"][1][3] == [str(total).replace("-", "\u2212") for total in totals]
-    assert boxes["rows"][2][3] == [str(value).replace("-", "\u2212") for value in rounds[-1]]
+    if phone.english:
+        # The names, the totals right under them, then every round, the newest first.
+        assert headers == ["Round", "Total", "R6", "R5", "R4", "R3", "R2", "R1"]
+        totals = [sum(points[seat] for points in rounds) for seat in range(len(names))]
+        assert boxes["rows"][1][3] == [str(total).replace("-", "\u2212") for total in totals]
+        assert boxes["rows"][2][3] == [str(value).replace("-", "\u2212") for value in rounds[-1]]
+    assert len(headers) == 8
     assert [row[1] <= PHONE["width"] for row in boxes["rows"]] == [True] * 8
     tops = [row[2] for row in boxes["rows"]]
     assert tops == sorted(tops)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         page.locator("table.sheet").scroll_into_view_if_needed()
-        page.screenshot(path=f"screenshots/score-sheet-{len(names)}-{scheme}.png", full_page=True)
+        page.screenshot(
+            path=f"screenshots/score-sheet-{len(names)}-{phone.mode}-{scheme}.png", full_page=True
+        )
