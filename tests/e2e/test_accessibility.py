@@ -2,7 +2,10 @@
 violation on any page, at any kind of step of any game, in light and dark.
 
 Each game is walked by a scorer who only taps what the pages offer (page_player); the
-page is checked each time it shows a kind of step not seen yet in that game.
+page is checked each time it shows a kind of step not seen yet in that game. The phone
+reads English, French or Japanese (its Accept-Language): each page checked also says
+so (``<html lang>``). In French and Japanese the buttons tapped are found by what they
+send, and axe checks the light scheme only (the dark one's colours are English's).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from urllib.parse import urlencode
 
 import pytest
 from page_player import WALKS, Submission, submissions
-from test_phone import CHROMIUM, PHONE, click, css, send
+from test_phone import CHROMIUM, LOCALES, PHONE, click, css, send
 
 from scorekeeper.web.adapters import trick_judges
 
@@ -36,13 +39,23 @@ pytestmark = [
 ]
 
 
-class Audit:
-    """axe's serious and critical findings on each page checked, light and dark."""
+# The new-session form's start button and an import form's, found by what they are.
+START = "form:has(#seats-0) > p > button[type=submit]"
+IMPORT = "form:has(#text) button[type=submit]"
 
-    def __init__(self, browser: Any) -> None:
+
+class Audit:
+    """axe's serious and critical findings on each page checked, light and dark (in
+    French and Japanese, light), and each page's ``<html lang>`` unlike the phone's."""
+
+    def __init__(self, browser: Any, language: str = "en") -> None:
+        self.language = language
+        self.schemes = SCHEMES if language == "en" else SCHEMES[:1]
         # axe is injected as a script of the page: the app's Content-Security-Policy
         # rightly refuses it, so the test browser alone sets the policy aside.
-        self.context = browser.new_context(viewport=PHONE, bypass_csp=True)
+        self.context = browser.new_context(
+            viewport=PHONE, bypass_csp=True, locale=LOCALES[language]
+        )
         # Given to the browser once, which runs it as each new document starts: sent with
         # each page checked (half a megabyte through the driver) and parsed there, it cost
         # as much as the check itself.
@@ -53,7 +66,10 @@ class Audit:
 
     def check(self, where: str) -> None:
         self.checked.append(where)
-        for scheme in SCHEMES:
+        lang = self.page.evaluate("document.documentElement.lang")
+        if lang != self.language:
+            self.found.append(f"{where}: <html lang={lang!r}>, the phone reads {self.language}")
+        for scheme in self.schemes:
             self.page.emulate_media(color_scheme=scheme)
             violations = self.page.evaluate(
                 "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
@@ -88,10 +104,26 @@ class Audit:
 
 
 @pytest.fixture
-def audit(browser: Any) -> Iterator[Audit]:
-    checking = Audit(browser)
+def audit(browser: Any, request: pytest.FixtureRequest) -> Iterator[Audit]:
+    """An audit in the test's ``language`` (its parameter, if it has one; else English)."""
+    callspec = getattr(request.node, "callspec", None)
+    language = callspec.params.get("language", "en") if callspec else "en"
+    checking = Audit(browser, language)
     yield checking
     checking.close()
+
+
+def start_button(audit: Audit) -> Any:
+    """ "Start the game": by its name in English, else by START."""
+    if audit.language == "en":
+        return audit.page.get_by_role("button", name="Start the game")
+    return audit.page.locator(START)
+
+
+def import_button(audit: Audit) -> Any:
+    if audit.language == "en":
+        return audit.page.get_by_role("button", name="Import", exact=True)
+    return audit.page.locator(IMPORT)
 
 
 def start_session(
@@ -111,7 +143,7 @@ def start_session(
             page.fill(f"#{name}", value)
     if page.locator("#new_deck_name").count():
         page.fill("#new_deck_name", "Box")
-    send(page, page.get_by_role("button", name="Start the game"))
+    send(page, start_button(audit))
     assert re.search(r"/s/[\w-]+$", page.url), page.url
     return str(page.url)
 
@@ -193,11 +225,21 @@ def walk(audit: Audit, game: str, base: str, session_url: str) -> None:
     pytest.fail(f"{session_url}: the game did not end within {MAX_STEPS} steps")
 
 
-@pytest.mark.parametrize("game", list(WALKS))
+# Every game in English; in French and Japanese, each game in one of them (in turn).
+GAME_WALKS = [
+    *((game, "en") for game in WALKS),
+    *((game, ("fr", "ja")[index % 2]) for index, game in enumerate(WALKS)),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "language"), GAME_WALKS, ids=[f"{game}-{language}" for game, language in GAME_WALKS]
+)
 def test_every_step_of_a_game_has_no_serious_axe_violation(
     server: str,
     audit: Audit,
     game: str,
+    language: str,
 ) -> None:
     slug, seats, fields = WALKS[game]
     audit.visit(f"{server}/new/{slug}", f"new {slug}")
@@ -245,9 +287,11 @@ def judge_a_trick(audit: Audit, base: str, slug: str) -> None:
     audit.visit(f"{base}/judge/{slug}?plays=nonsense", f"judge {slug} refused")
 
 
+@pytest.mark.parametrize("language", ["en", "fr", "ja"])
 def test_every_page_outside_a_game_has_no_serious_axe_violation(
     server: str,
     audit: Audit,
+    language: str,
 ) -> None:
     page = audit.page
     for path, where in (
@@ -270,15 +314,15 @@ def test_every_page_outside_a_game_has_no_serious_axe_violation(
     first_line = [height for top, height in boxes if top == boxes[0][0]]
     assert len(first_line) == 2 and len(set(first_line)) == 1, boxes
     page.goto(f"{server}/new/yardkle")
-    send(page, page.get_by_role("button", name="Start the game"))
+    send(page, start_button(audit))
     audit.check("new session refused")
     page.goto(f"{server}/import")
     page.fill("#text", "{not json")
-    send(page, page.get_by_role("button", name="Import", exact=True))
+    send(page, import_button(audit))
     audit.check("import refused")
     page.goto(f"{server}/groups/import")
     page.fill("#text", "kind,number\r\nplayer,0")
-    send(page, page.get_by_role("button", name="Import", exact=True))
+    send(page, import_button(audit))
     audit.check("group import refused")
     for slug in trick_judges():
         judge_a_trick(audit, server, slug)
@@ -289,7 +333,7 @@ def test_every_page_outside_a_game_has_no_serious_axe_violation(
     tap(page, page.get_by_role("link", name=re.compile("Box")))
     audit.check("a deck profile")
     audit.visit(f"{session_url}/join/wrong-key", "403 join")
-    watcher = Audit(page.context.browser)
+    watcher = Audit(page.context.browser, language)
     try:
         watcher.visit(session_url, "watching a session")
         watcher.visit(f"{session_url}/share", "share, watching")

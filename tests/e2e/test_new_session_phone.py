@@ -3,7 +3,9 @@ the first screen, the options folded under one line that reads every value; only
 options of the mode the seats give show; a refused option opens them, its field marked.
 So on a phone in groups (folded under one line of their names too), for every game at its
 most seats, and on a group's page once its players are tapped into every seat.
-With and without JavaScript; screenshots light and dark."""
+With and without JavaScript in English, with it in French, without it in Japanese
+(test_phone.LANGUAGE_MODES): the buttons found by what they send in any language, what
+the pages say checked in English; screenshots light and dark."""
 
 from __future__ import annotations
 
@@ -13,7 +15,16 @@ from typing import Any
 
 import pytest
 from test_group_phone import make_group, tap
-from test_phone import CHROMIUM, PHONE, check_phone_layout, phone, send
+from test_phone import (
+    CHROMIUM,
+    PHONE,
+    check_language,
+    check_phone_layout,
+    in_languages,
+    mode,
+    phone,
+    send,
+)
 
 from scorekeeper.games import GAMES
 
@@ -65,10 +76,33 @@ TABLES = {
 GROUPS = {"Friday night": NAMES[:6], "Family": NAMES[6:], "Club": NAMES[3:9]}
 
 
-def make_groups(page: Any, server: str) -> dict[str, str]:
+# The new-session form's start button, found by what it is in any language.
+START = "form:has(#seats-0) > p > button[type=submit]"
+
+
+def start_button(page: Any, language: str) -> Any:
+    """ "Start the game": by its name in English, else by START."""
+    if language == "en":
+        return page.get_by_role("button", name="Start the game")
+    return page.locator(START)
+
+
+def make_group_in_any_language(page: Any, base: str, name: str, players: list[str]) -> str:
+    """Makes a group on its page, its button found by what it is; the group's address."""
+    page.goto(base + "/groups/new")
+    page.fill("#name", name)
+    for index, player in enumerate(players):
+        page.fill(f"#player-{index}", player)
+    send(page, page.locator("form:has(#player-0) button[type=submit]"))
+    assert re.search(r"/g/[\w-]+$", page.url), page.url
+    return str(page.url)
+
+
+def make_groups(page: Any, server: str, language: str = "en") -> dict[str, str]:
     """The groups of GROUPS made on this phone: each one's id by its name."""
+    make = make_group if language == "en" else make_group_in_any_language
     return {
-        name: make_group(page, server, name, players).rsplit("/", 1)[1]
+        name: make(page, server, name, players).rsplit("/", 1)[1]
         for name, players in GROUPS.items()
     }
 
@@ -99,18 +133,20 @@ def shown_options(page: Any) -> list[str]:
 
 
 @pytest.mark.parametrize(("game", "seats"), list(TABLES), ids=[f"{g}-{n}" for g, n in TABLES])
-@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@in_languages
 def test_start_is_on_the_first_screen_once_the_seats_are_named(
-    server: str, browser: Any, javascript: bool, game: str, seats: int
+    server: str, browser: Any, language: str, javascript: bool, game: str, seats: int
 ) -> None:
-    with phone(browser, javascript) as page:
+    with phone(browser, javascript, language) as page:
         page.goto(f"{server}/new/{game}")
+        check_language(page, language)
         for index, name in enumerate(NAMES[:seats]):
             page.fill(f"#seats-{index}", name)
-        start = page.get_by_role("button", name="Start the game")
+        start = start_button(page, language)
         assert bottom(page, start) <= PHONE["height"]
         assert page.evaluate("window.scrollY") == 0
-        assert options_line(page) == TABLES[game, seats][0 if javascript else 1]
+        if language == "en":
+            assert options_line(page) == TABLES[game, seats][0 if javascript else 1]
         # The options are folded; one tap opens them.
         assert shown_options(page) == []
         page.locator("details[data-options] > summary").click()
@@ -156,12 +192,13 @@ def test_the_options_shown_follow_the_seats_named(server: str, browser: Any) -> 
         assert "Round 1 of 5" in page.inner_text("main")
 
 
-@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@in_languages
 def test_a_refused_option_opens_the_options_at_its_field(
-    server: str, browser: Any, javascript: bool
+    server: str, browser: Any, language: str, javascript: bool
 ) -> None:
-    suffix = "js" if javascript else "nojs"
-    with phone(browser, javascript) as page:
+    suffix = mode(language, javascript)
+    english = language == "en"
+    with phone(browser, javascript, language) as page:
         page.goto(f"{server}/new/yadokarick")
         for index, name in enumerate(NAMES[:3]):
             page.fill(f"#seats-{index}", name)
@@ -170,54 +207,69 @@ def test_a_refused_option_opens_the_options_at_its_field(
         page.select_option("#option_advanced", "on")
         page.fill("#seats-2", "")
         page.fill("#option_npc_position", "4")
-        send(page, page.get_by_role("button", name="Start the game"))
+        send(page, start_button(page, language))
         assert page.locator("details[data-options][open]").count() == 1
-        assert page.inner_text("#option_npc_position ~ .field-error") == (
-            "NPC crab's place in the play order must be at most 3."
-        )
+        refusal = page.inner_text("#option_npc_position ~ .field-error")
+        if english:
+            assert refusal == "NPC crab's place in the play order must be at most 3."
         page.fill("#option_npc_position", "1")
-        send(page, page.get_by_role("button", name="Start the game"))
+        send(page, start_button(page, language))
         assert page.locator("details[data-options][open]").count() == 1
         assert shown_options(page) == ["option_advanced", "option_colour", "option_npc_position"]
-        assert page.inner_text("#option_advanced ~ .field-error") == (
-            "Advanced mode is for 3 to 6 players; this game has 2."
-        )
+        refusal = page.inner_text("#option_advanced ~ .field-error")
+        if english:
+            assert refusal == "Advanced mode is for 3 to 6 players; this game has 2."
         check_phone_layout(page, f"new-session-refused-{suffix}")
+        check_language(page, language)
         page.select_option("#option_advanced", "off")
-        send(page, page.get_by_role("button", name="Start the game"))
+        send(page, start_button(page, language))
         assert re.search(r"/s/[\w-]+$", page.url), page.url
-        assert "The NPC crab plays first" in page.inner_text("main")
+        if english:
+            assert "The NPC crab plays first" in page.inner_text("main")
 
 
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_the_new_session_pages_look_right(server: str, browser: Any, dark: bool) -> None:
+@pytest.mark.parametrize(
+    ("language", "dark"),
+    [("en", False), ("en", True), ("fr", False), ("ja", True)],
+    ids=["en-light", "en-dark", "fr-light", "ja-dark"],
+)
+def test_the_new_session_pages_look_right(
+    server: str, browser: Any, language: str, dark: bool
+) -> None:
     scheme = "dark" if dark else "light"
-    with phone(browser, True, color_scheme=scheme) as page:
+    with phone(browser, True, language, color_scheme=scheme) as page:
         for game, seats in (("yadokarick", 4), ("yellow-dwarf", 4), ("yardkle", 8)):
             page.goto(f"{server}/new/{game}")
+            check_language(page, language)
             for index, name in enumerate(NAMES[:seats]):
                 page.fill(f"#seats-{index}", name)
-            check_phone_layout(page, f"new-{game}-{seats}-{scheme}")
+            check_phone_layout(page, f"new-{game}-{seats}-{language}-{scheme}")
             page.locator("details[data-options] > summary").click()
-            check_phone_layout(page, f"new-{game}-{seats}-options-{scheme}")
+            check_phone_layout(page, f"new-{game}-{seats}-options-{language}-{scheme}")
 
 
-@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@in_languages
 def test_start_is_on_the_first_screen_of_a_phone_in_groups_at_every_games_most_seats(
-    server: str, browser: Any, javascript: bool
+    server: str, browser: Any, language: str, javascript: bool
 ) -> None:
-    with phone(browser, javascript) as page:
-        group_ids = make_groups(page, server)
+    with phone(browser, javascript, language) as page:
+        group_ids = make_groups(page, server, language)
         for game in GAMES.values():
             page.goto(f"{server}/new/{game.slug}")
+            check_language(page, language)
             for index, name in enumerate(NAMES[: game.max_players]):
                 page.fill(f"#seats-{index}", name)
-            start = page.get_by_role("button", name="Start the game")
+            start = start_button(page, language)
             assert bottom(page, start) <= PHONE["height"], game.slug
             assert page.evaluate("window.scrollY") == 0, game.slug
             # The groups are folded under one line of their names; a tap opens their links.
             summary = page.locator("details.groups > summary")
-            assert summary.inner_text() == "Play with a group: Club, Family, Friday night"
+            if language == "en":
+                assert summary.inner_text() == "Play with a group: Club, Family, Friday night"
+            else:
+                assert (
+                    page.inner_text("details.groups .group-names") == "Club, Family, Friday night"
+                )
             links = page.locator("details.groups a")
             assert [link.is_visible() for link in links.all()] == [False] * 3
             summary.click()
@@ -229,24 +281,27 @@ def test_start_is_on_the_first_screen_of_a_phone_in_groups_at_every_games_most_s
             assert all(link.is_visible() for link in links.all())
 
 
-@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@in_languages
 def test_a_refused_seat_among_twelve_is_marked_beside_its_name(
-    server: str, browser: Any, javascript: bool
+    server: str, browser: Any, language: str, javascript: bool
 ) -> None:
-    suffix = "js" if javascript else "nojs"
-    with phone(browser, javascript) as page:
+    suffix = mode(language, javascript)
+    with phone(browser, javascript, language) as page:
         page.goto(f"{server}/new/score-sheet")
         for index, name in enumerate([*NAMES[:11], "ann"]):
             page.fill(f"#seats-{index}", name)
-        send(page, page.get_by_role("button", name="Start the game"))
-        assert page.inner_text("#seats-11 ~ .field-error") == (
-            "Two seats are called ann; give each seat its own name."
-        )
+        send(page, start_button(page, language))
+        refusal = page.inner_text("#seats-11 ~ .field-error")
+        if language == "en":
+            assert refusal == "Two seats are called ann; give each seat its own name."
         assert page.locator("#seats-11 ~ .field-error").is_visible()
-        assert page.inner_text("[role=alert]").strip() == "Check the marked fields below."
+        alert = page.inner_text("[role=alert]").strip()
+        if language == "en":
+            assert alert == "Check the marked fields below."
         check_phone_layout(page, f"new-score-sheet-12-refused-{suffix}")
+        check_language(page, language)
         page.fill("#seats-11", "Lu")
-        send(page, page.get_by_role("button", name="Start the game"))
+        send(page, start_button(page, language))
         assert re.search(r"/s/[\w-]+$", page.url), page.url
 
 
