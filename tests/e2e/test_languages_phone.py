@@ -1,0 +1,143 @@
+"""Every game's session page, mid-round, on a 360x740 phone reading French or Japanese:
+no element's content reaches past its box sideways (a long French word in a button, CJK
+text in a table cell), unless the element is meant to cut it ("…": a player's name, the
+last ruling's one line) or to scroll; the page never scrolls sideways; and it says its
+language (``<html lang>``).
+
+Each game is walked as test_accessibility walks it (a scorer tapping only what the pages
+offer, page_player), the page opened in the browser each time it shows a kind of step
+not seen yet; each such page's screenshot goes to
+screenshots/language-<game>-<language>-<step>.png. French is read with JavaScript,
+Japanese without (test_phone.LANGUAGE_MODES).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from page_player import WALKS, Submission, submissions
+from test_accessibility import START, fields_of, step_kind
+from test_phone import CHROMIUM, PHONE, SHOTS, check_language, phone, send
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}"),
+]
+
+# Overflows known today, by a part of the element's HTML, with what they are: any other
+# fails the test; while one of these remains the test is marked xfail, not passed.
+KNOWN = {
+    'class="sheet-round"': "the score sheet's round column (2.75rem: 44 px) is narrower than "
+    'its headers "Round" and "Total" (61 and 50 px), in English too '
+    "(static/games/score-sheet.css)",
+}
+# The phones: French with JavaScript, Japanese without.
+LANGUAGES = {"fr": True, "ja": False}
+# Enough steps to see each game's kinds of step in its first rounds (mid-round pages);
+# the walk stops earlier at the end of the game.
+MAX_STEPS = 50
+
+# Each element shown whose content is wider than its box (scrollWidth > clientWidth), but
+# for an element meant to scroll (overflow auto or scroll), one meant to cut its text
+# with "…" (text-overflow: ellipsis), one hidden but for screen readers (clipped, or
+# 1 px wide) and form fields (their own text scrolls in them): what reaches past its
+# box, spilled over its neighbours or cut unseen.
+OVERFLOWING = """() => [...document.querySelectorAll("body *")]
+    .filter((element) => {
+        if (!element.checkVisibility() || element.scrollWidth <= element.clientWidth) {
+            return false;
+        }
+        const style = getComputedStyle(element);
+        return !["auto", "scroll"].includes(style.overflowX) &&
+            style.textOverflow !== "ellipsis" && style.clip === "auto" &&
+            element.clientWidth > 1 &&
+            !element.matches("input, select, textarea");
+    })
+    .map((element) => `${element.outerHTML.slice(0, 120)} ` +
+        `(${element.scrollWidth} px of content in ${element.clientWidth})`)"""
+
+
+def check_nothing_overflows(page: Any, name: str) -> list[str]:
+    """What overflows on ``page`` (none: an empty list), its screenshot taken as ``name``."""
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    found = [f"{name}: {overflow}" for overflow in page.evaluate(OVERFLOWING)]
+    width = page.evaluate("document.documentElement.scrollWidth")
+    if width > PHONE["width"]:
+        found.append(f"{name}: the page scrolls sideways ({width} px)")
+    return found
+
+
+def start_session(page: Any, base: str, slug: str, seats: list[str], fields: dict[str, str]) -> str:
+    """Starts a session on the new-session page, as a scorer would; its page's address."""
+    page.goto(f"{base}/new/{slug}")
+    for index, name in enumerate(seats):
+        page.fill(f"#seats-{index}", name)
+    page.locator("details[data-options] > summary").click()
+    for name, value in fields.items():
+        if page.locator(f"#{name}").is_visible():
+            page.fill(f"#{name}", value)
+    if page.locator("#new_deck_name").count():
+        page.fill("#new_deck_name", "Box")
+    send(page, page.locator(START))
+    assert re.search(r"/s/[\w-]+$", page.url), page.url
+    return str(page.url)
+
+
+def file_name(kind: str) -> str:
+    return re.sub(r"[^\w]+", "-", kind).strip("-")
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+@pytest.mark.parametrize("game", list(WALKS))
+def test_no_element_overflows_its_box_on_a_game_page_in_french_and_japanese(
+    server: str, browser: Any, game: str, language: str
+) -> None:
+    slug, seats, fields = WALKS[game]
+    found: list[str] = []
+    shown: list[str] = []
+    with phone(browser, LANGUAGES[language], language) as page:
+        session_url = start_session(page, server, slug, seats, fields)
+        check_language(page, language)
+        seen: set[str] = set()
+        rng = random.Random(game)
+        url, html = session_url, page.request.get(session_url).text()
+        for _ in range(MAX_STEPS):
+            offered = submissions(html, rng)
+            kind = step_kind(html, url, offered)
+            if kind not in seen:
+                seen.add(kind)
+                page.goto(url)
+                name = f"language-{game}-{language}-{file_name(kind)}"
+                found += check_nothing_overflows(page, name)
+                shown.append(kind)
+                # An open session page reloads itself when the session changes.
+                page.goto("about:blank")
+            if not offered:
+                break
+            by_type: dict[str, list[Submission]] = {}
+            for sub in offered:
+                by_type.setdefault(dict(sub.fields).get("type", ""), []).append(sub)
+            chosen = rng.choice(by_type[rng.choice(sorted(by_type))])
+            answer = page.request.post(
+                server + chosen.action,
+                data=urlencode(fields_of(chosen)),
+                headers={"Content-Type": "application/x-www-form-urlencoded"},
+            )
+            url = answer.url if answer.ok else session_url
+            html = answer.text() if answer.ok else page.request.get(url).text()
+        for page_name in ("history", "results"):
+            page.goto(f"{session_url}/{page_name}")
+            found += check_nothing_overflows(page, f"language-{game}-{language}-{page_name}")
+    # Mid-round: the walk saw more than the first step.
+    assert len(shown) >= 2, shown
+    known = {what for found_one in found for part, what in KNOWN.items() if part in found_one}
+    unknown = [one for one in found if not any(part in one for part in KNOWN)]
+    assert unknown == [], "overflowing:\n" + "\n".join(unknown)
+    if known:
+        pytest.xfail("; ".join(sorted(known)))
