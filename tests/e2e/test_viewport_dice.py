@@ -83,7 +83,7 @@ def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Phone]:
 START = "form:has(#seats-0) > p > button[type=submit]"
 UNDO = "form[action$='/undo'] button"
 RECORD_ROLL = "#roll-form button[data-only-without-script]"
-SET_ASIDE_AND_BANK = "#keep-form button[name=then][value=bank]"
+SET_ASIDE_AND_BANK = "#keep-bank-form button[name=then][value=bank]"
 SET_ASIDE_ROLL_ON = "#keep-form button[name=then][value=roll]"
 BANK = "button[form=bank-form]"
 RECORD_TOTAL = "#total-form button[type=submit]"
