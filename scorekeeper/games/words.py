@@ -137,12 +137,21 @@ class Grouped:
     grouped_from: int = 10_000
 
 
+@dataclass(frozen=True)
+class Decimal:
+    """A number with up to ``places`` decimals, none written when they are zeros: "9.2",
+    "8" ("9,2" in French)."""
+
+    number: float
+    places: int = 1
+
+
 def _json(value: object) -> object:
     if isinstance(value, Text):
         return value.to_json()
     if isinstance(value, Listing):
         return [_json(item) for item in value.items]
-    if isinstance(value, Signed | Grouped):
+    if isinstance(value, Signed | Grouped | Decimal):
         return value.number
     if isinstance(value, str):
         return str.__str__(value)
@@ -208,6 +217,10 @@ class Reader:
         if isinstance(value, Signed):
             magnitude = self.number(abs(value.number))
             return f"{MINUS}{magnitude}" if value.number < 0 else magnitude
+        if isinstance(value, Decimal):
+            if self._english:
+                return f"{value.number:.{value.places}f}".rstrip("0").rstrip(".")
+            return format_decimal(value.number, "0." + "#" * value.places, locale=self.locale)
         if isinstance(value, Grouped):
             if abs(value.number) < value.grouped_from:
                 return str(value.number)

@@ -12,12 +12,16 @@ writes (its ``finalize``).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from babel import Locale
 from flask import Blueprint, Flask, redirect, request
 from flask_babel import Babel, get_locale, get_translations
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from werkzeug.wrappers import Response
 
 from scorekeeper.games.words import ENGLISH, Reader, Text
@@ -101,8 +105,23 @@ def _back_to(referrer: str | None) -> str:
     return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
+def _reading_values(translate: Callable[..., str]) -> Callable[..., str]:
+    """A template's gettext (``_``, ``{% trans %}``) that writes each Text among its
+    values in the reader's words, as ``{{ }}`` does, not in English."""
+
+    @pass_context
+    def said(context: Context, *args: Any, **variables: Any) -> str:
+        return translate(context, *args, **{name: read(value) for name, value in variables.items()})
+
+    return said
+
+
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=chosen_language)
+    for name in ("gettext", "ngettext", "pgettext", "npgettext"):
+        if name in app.jinja_env.globals:
+            installed = cast(Callable[..., str], app.jinja_env.globals[name])
+            app.jinja_env.globals[name] = _reading_values(installed)
     app.jinja_env.finalize = read
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.jinja_env.globals["language"] = language

@@ -13,7 +13,7 @@ from flask import Flask, Request, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper import export, group_export
-from scorekeeper.games.words import Text, phrase
+from scorekeeper.games.words import Decimal, Text, phrase
 from scorekeeper.web.errors import error_response, wants_json
 
 KIB = 1024
@@ -46,14 +46,17 @@ REQUEST_OF_SIZE = phrase(
 )
 
 
-def size_text(size: int) -> str:
+KIB_SIZE = phrase("web.upload.kib", "{size} KiB")
+MIB_SIZE = phrase("web.upload.mib", "{size} MiB")
+
+
+def size_text(size: int) -> Text:
     """Bytes as people read a file's size: "512 KiB", "8 MiB", "9.2 MiB".
 
     Rounded up, so a size just over a limit never reads as the limit itself."""
     if size < MIB:
-        return f"{math.ceil(size / KIB)} KiB"
-    tenths = math.ceil(size * 10 / MIB)
-    return f"{tenths // 10} MiB" if tenths % 10 == 0 else f"{tenths / 10:.1f} MiB"
+        return KIB_SIZE(size=math.ceil(size / KIB))
+    return MIB_SIZE(size=Decimal(math.ceil(size * 10 / MIB) / 10))
 
 
 def too_large_refusal(sent: Request) -> tuple[Text, str]:

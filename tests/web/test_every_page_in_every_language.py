@@ -1,6 +1,8 @@
 """No English left on a French or Japanese page: every page of every game, read through a
-pseudo-catalog that marks each translated string, shows no word outside the marks but the
-players' own names and the few words every language writes alike."""
+pseudo-catalog that writes each translated string in look-alike letters ("Ŧĥē ğāɱē īś
+ōṽēŕ."), shows no word in plain letters but the players' own names and the few words
+every language writes alike. An English word inside a translated sentence (a value read
+in English) shows as plainly as an untranslated sentence."""
 
 from __future__ import annotations
 
@@ -22,39 +24,41 @@ from test_fuzz import JUDGE_QUERIES
 import scorekeeper
 
 TEMPLATE = Path(scorekeeper.__file__).resolve().parent / "translations" / "messages.pot"
-OPEN, CLOSE = "\u27e6", "\u27e7"
-# What a page may write in Latin letters in any language: the players' names (the walks'
+# Each plain letter's look-alike, outside the range of the words a page is searched for.
+LOOK_ALIKE = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "āƀċďēƒğħīĵķļɱńōƥǫŕśŧūṽŵẋŷžĀƁĊĎĒƑĞĦĪĴĶĻMŃŌƤǪŔŚŦŪṼŴẊŶŽ",
+)
+# What a translation keeps as it is: a value ({name}, %(name)s), a tag, an entity.
+KEPT = re.compile(r"\{[^}]*\}|%\([a-z_]+\)[sd]|%%|<[^>]*>|&[a-z]+;")
+# What a page may write in plain letters in any language: the players' names (the walks'
 # and their teams'), the app's name and technical names, and the words Babel's French
 # locale data joins a list with (the pseudo-catalog stands in for French's).
 ALIKE = frozenset(
     {
-        "Ann",
-        "Bo",
-        "Cy",
-        "Di",
-        "Tabletop",
-        "Scorekeeper",
-        "English",
-        "Français",
-        "QR",
-        "CSV",
-        "JSON",
-        "API",
-        "NPC",
-        "et",
-        "ou",
+        *("Ann", "Bo", "Cy", "Di", "Tabletop", "Scorekeeper", "English", "Français"),
+        *("QR", "CSV", "JSON", "API", "NPC", "PUBLIC_URL", "TRUSTED_HOSTS", "make", "run"),
+        *("HOST", "UTC", "et", "ou"),
     }
 )
 WORD = re.compile(r"[A-Za-zÀ-ÿ]{2,}")
 
 
-def marked(english: str) -> str:
-    return f"{OPEN}{english}{CLOSE}"
+def look_alike(english: str) -> str:
+    """``english`` in look-alike letters, its values, tags and entities kept."""
+    kept = [(found.start(), found.end()) for found in KEPT.finditer(english)]
+    written, at = [], 0
+    for start, end in kept:
+        written.append(english[at:start].translate(LOOK_ALIKE))
+        written.append(english[start:end])
+        at = end
+    written.append(english[at:].translate(LOOK_ALIKE))
+    return "".join(written)
 
 
 @pytest.fixture(scope="module")
 def pseudo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A catalog whose every entry is its English marked, given as French's."""
+    """A catalog whose every entry is its English in look-alike letters, as French's."""
     with TEMPLATE.open("rb") as source:
         template = read_po(source)
     catalog = Catalog(locale="fr")
@@ -62,9 +66,10 @@ def pseudo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if not message.id:
             continue
         if isinstance(message.id, str):
-            string: str | tuple[str, ...] = marked(message.id)
+            string: str | tuple[str, ...] = look_alike(message.id)
         else:
-            string = (marked(message.id[0]), marked(message.id[1]), marked(message.id[1]))
+            plural = look_alike(message.id[1])
+            string = (look_alike(message.id[0]), plural, plural)
         catalog.add(message.id, string, context=message.context, flags=message.flags)
     folder = tmp_path_factory.mktemp("pseudo")
     compiled = folder / "fr" / "LC_MESSAGES" / "messages.mo"
@@ -112,21 +117,12 @@ class _Read(HTMLParser):
 
 
 def english_left(html: str) -> dict[str, str]:
-    """The Latin words of a page outside the marks of its translated strings, each with
-    the text around its first appearance."""
+    """The words of a page in plain letters, each with the text around its first
+    appearance."""
     reader = _Read()
     reader.feed(html)
-    text = "\n".join(reader.words)
-    # Marks nest (a ruling inside a sentence): take out the innermost until none is left.
-    inner = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
-    while True:
-        text, taken = inner.subn(" ", text)
-        if not taken:
-            break
-    # A headline shows a ruling's first sentence only: its marks may open and not close.
-    text = re.sub(f"{OPEN}[^\n]*", " ", text)
     # Addresses (a share link, a join link) are the same in every language.
-    text = re.sub(r"https?://\S+", " ", text)
+    text = re.sub(r"https?://\S+", " ", "\n".join(reader.words))
     left: dict[str, str] = {}
     for found in WORD.finditer(text):
         if found[0] not in ALIKE:
