@@ -15,6 +15,7 @@ from datetime import date
 from typing import Any, NoReturn
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, Map
 
 from scorekeeper import (
@@ -44,9 +45,10 @@ from scorekeeper.games import get_game
 from scorekeeper.games.base import Expected, IllegalAction, is_digits, parse_whole_number
 from scorekeeper.games.history import history_of
 from scorekeeper.games.web_interface import TrickJudge, json_body, only_fields
-from scorekeeper.web import access, addresses, state_json
+from scorekeeper.games.words import Phrase, Reader, Text, phrase
+from scorekeeper.web import access, addresses, language, state_json
 from scorekeeper.web.adapters import adapters
-from scorekeeper.web.errors import error_response
+from scorekeeper.web.errors import TITLES, error_response
 from scorekeeper.web.group_schemas import (
     CreatedGroup,
     CreatedGroupLinks,
@@ -67,17 +69,69 @@ from scorekeeper.web.group_schemas import (
     WinsOverTime,
 )
 from scorekeeper.web.groups import read_group_file
+from scorekeeper.web.language import DEFAULT_LANGUAGE
 from scorekeeper.web.openapi import openapi_document
 from scorekeeper.web.refresh import version_answer
 from scorekeeper.web.sessions import (
     HISTORY_PAGE_SIZE,
-    NOT_FOUND,
     load_or_404,
     page_bounds,
     pages_of,
 )
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+# What the API itself refuses, each said once (its code is what an error's ``code`` says).
+PLAYERS_WITHOUT_GROUP = phrase(
+    "api.players-without-group", "“players” seats a group's players: send its “group” too."
+)
+SEATS_WITH_GROUP = phrase(
+    "api.seats-with-group",
+    "A session of a group seats its “players”, named as in the group: send no “seats”.",
+)
+NOT_A_GROUP_ID = phrase("api.not-a-group-id", "“group” must be the id of a group.")
+# The words of groups.NO_SUCH_GROUP and sessions.NOT_FOUND, which pages say.
+NO_SUCH_GROUP = phrase(
+    "api.no-such-group", "No group has this link. Check the address, or make a new group."
+)
+NO_SUCH_SESSION = phrase(
+    "api.no-such-session", "No session has this link. Check the address, or start a new session."
+)
+# Said once: every write names it, in case its session is not found.
+NO_SUCH_SESSION_SAID = NO_SUCH_SESSION()
+SEATS_NOT_A_LIST = phrase("api.seats-not-a-list", "“seats” must be a list of names in table order.")
+OPTIONS_NOT_AN_OBJECT = phrase("api.options-not-an-object", "“options” must be an object.")
+NOT_A_STRING = phrase("api.not-a-string", "“{name}” must be a string.")
+DECK_KEY_WITHOUT_PROFILE = phrase(
+    "api.deck-key-without-profile",
+    "“deck_key” is the key of the deck profile named in “deck_profile”: "
+    "send “deck_profile” with it, or no “deck_key”.",
+)
+PROFILE_AND_NEW_NAME = phrase(
+    "api.deck-profile-and-new-deck-name",
+    "“new_deck_name” names the new deck profile made for a session without "
+    "“deck_profile”: send one of the two.",
+)
+BAD_PAGE = phrase("api.not-a-page", "“page” must be a whole number from 1.")
+HISTORY_PAGES = phrase("api.history-pages", "This history has pages 1 to {pages}.")
+ROUNDS_PAGES = phrase("api.rounds-pages", "This list of rounds has pages 1 to {pages}.")
+GROUP_SESSIONS_PAGES = phrase(
+    "api.group-sessions-pages", "This group's list of sessions has pages 1 to {pages}."
+)
+BAD_REQUEST_KEY = phrase(
+    "api.bad-request-key", "“request_key” must be a string of 1 to 64 characters."
+)
+ACTION_NOT_AN_OBJECT = phrase(
+    "api.action-not-an-object", "“action” must be an object with a “type”."
+)
+PLAYS_NOT_A_LIST = phrase(
+    "api.plays-not-a-list", "“plays” must be a list of the cards in playing order."
+)
+STALE_VERSION = phrase(
+    "api.stale-version", "The session changed (now at version {version}): here is the new state."
+)
+# The code of a refusal still written in English words alone (no phrase yet).
+REFUSED = "refused"
 
 
 class OtherThan(BaseConverter):
@@ -92,10 +146,107 @@ class OtherThan(BaseConverter):
         self.regex = f"(?!(?:{'|'.join(map(re.escape, words))})(?![^/]))[^/]+"
 
 
+# --- The asked language -------------------------------------------------------------
+#
+# An answer's sentences (rulings, explanations, errors) are in the language the client
+# asks for by Accept-Language, or that a browser's switch keeps in its cookie, chosen as
+# pages choose it (scorekeeper.web.language); each comes with its code and values, so no
+# client reads the words to know what was said. A request that sends neither header is
+# answered in English without reading either: an API client sends no cookie, and English
+# is what a Text is already.
+
+
+def asked_language() -> str:
+    """The language of this request's answer: "en", "fr" or "ja"."""
+    environ = request.environ
+    if "HTTP_ACCEPT_LANGUAGE" not in environ and "HTTP_COOKIE" not in environ:
+        return DEFAULT_LANGUAGE
+    return language.language()
+
+
+def asked_reader() -> Reader | None:
+    """The words of the asked language; None for English, whose words a Text is."""
+    return None if asked_language() == DEFAULT_LANGUAGE else language.reader()
+
+
+def spoken(said: str, reader: Reader | None = None) -> str:
+    """What was said, in ``reader``'s words (English without one); text that is no phrase
+    stays as it is."""
+    if reader is None or not isinstance(said, Text):
+        return str.__str__(said)
+    return reader.read(said)
+
+
+def said_code(said: str) -> dict[str, object] | None:
+    """A phrase's code and values (``{"code", "values"}``); None for text that is no phrase."""
+    return said.to_json() if isinstance(said, Text) else None
+
+
+def code_and_values(said: str) -> dict[str, object]:
+    """An error's ``code`` and ``values``: its phrase's, or ``refused`` for a refusal that
+    is no phrase yet."""
+    if isinstance(said, Text):
+        return said.to_json()
+    return {"code": REFUSED, "values": {}}
+
+
+def language_headers() -> tuple[tuple[str, str], ...]:
+    """``Content-Language``, and a ``Vary`` naming what the language was chosen by."""
+    environ = request.environ
+    chosen_by = tuple(
+        name
+        for name, key in (("Accept-Language", "HTTP_ACCEPT_LANGUAGE"), ("Cookie", "HTTP_COOKIE"))
+        if key in environ
+    )
+    return (("Content-Language", asked_language()), *(("Vary", name) for name in chosen_by))
+
+
+@bp.after_app_request
+def say_the_language(response: Response) -> Response:
+    """Every answer under /api/ says its language (errors too, and those of no endpoint)."""
+    if not request.environ.get("PATH_INFO", "").startswith("/api/"):
+        return response
+    headers = response.headers
+    if "Content-Language" in headers:
+        return response  # given up front (a write's answer)
+    for name, value in language_headers():
+        if name == "Vary":
+            response.vary.add(value)
+        else:
+            headers[name] = value
+    return response
+
+
+def error_answer(status: int, said: str, field: str | None) -> Response:
+    """An error of this API: its sentence in the asked language, its field, its code and
+    values."""
+    body = {"error": spoken(said, asked_reader()), "field": field, **code_and_values(said)}
+    response = jsonify(body)
+    response.status_code = status
+    return response
+
+
 @bp.errorhandler(IllegalAction)
-def illegal(refused: IllegalAction) -> tuple[Response, int]:
+def illegal(refused: IllegalAction) -> Response:
     # A refusal no single input is to blame for is about the whole move.
-    return error_response(422, refused.message, refused.field or "action")
+    return error_answer(422, refused.said, refused.field or "action")
+
+
+@bp.errorhandler(HTTPException)
+def http_refusal(error: HTTPException) -> Response | tuple[Response, int]:
+    """An abort of an endpoint: as any page's (scorekeeper.web.errors), but that one whose
+    description is a phrase answers with its code and values, in the asked language."""
+    status = error.code or 500
+    said = error.description or TITLES.get(status, "Error")
+    if isinstance(said, Text):
+        response = error_answer(status, said, None)
+    else:
+        response, status = error_response(status, said)
+    # The error's own headers, such as a 401's WWW-Authenticate; the body is ours.
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response, status
 
 
 @bp.errorhandler(store.StaleVersion)
@@ -103,12 +254,21 @@ def stale(error: store.StaleVersion) -> Response:
     """The current state, where a 2xx carries it, with the error beside it."""
     minimal = minimal_wanted()
     body = write_answer(session_views.load(request.view_args["session_id"]), minimal)  # type: ignore[index]
-    return json_answer({**body, "error": str(error), "field": "version"}, 409, minimal)
+    said: str = STALE_VERSION(version=error.current)
+    if said != str(error):
+        said = str(error)  # the store's words changed: said as they are
+    # No code beside it: the status and the field say what it is (and the answer's fields
+    # beside the state's are those of a 2xx, and the two of every error).
+    refusal = {"error": spoken(said, asked_reader()), "field": "version"}
+    return json_answer({**body, **refusal}, 409, minimal)
 
 
 def session_fields(view: session_views.SessionView) -> dict[str, Any]:
-    """A session's answer but its state: everything a client reads beside the state."""
-    return {**_lasting_fields(view), **_version_fields(view)}
+    """A session's answer but its state: everything a client reads beside the state, its
+    ruling in the asked language with the ruling's code and values."""
+    ruling = view.game.ruling(view.state)
+    said = {"ruling": spoken(ruling, asked_reader()), "ruling_code": said_code(ruling)}
+    return {**_lasting_fields(view), **_version_fields(view), **said}
 
 
 def _lasting_fields(view: session_views.SessionView) -> dict[str, Any]:
@@ -140,19 +300,27 @@ def _version_fields(view: session_views.SessionView) -> dict[str, Any]:
     return dict(json.loads(_version_fields_text(view)))
 
 
-def _version_fields_text(view: session_views.SessionView) -> str:
+def _version_fields_text(
+    view: session_views.SessionView, said: bool = False, reader: Reader | None = None
+) -> str:
     """The fields each version of the session has its own of, as compact JSON text with
     sorted keys. Written here rather than by json.dumps: every write's answer makes it.
     Standings are records a game shares between versions (``rank_by_score``), whose text
-    state_json keeps; what is expected is written once per value."""
+    state_json keeps; what is expected is written once per value. ``said``: with the
+    ruling's code and values (``ruling_code``), the ruling in ``reader``'s words."""
     game, state, text = view.game, view.state, state_json.text
     finished_at = None if view.finished_at is None else utc_text(view.finished_at)
     winners = game.winners(state) if view.finished else []
+    ruling = game.ruling(state)
+    ruled = f'"ruling":{text(spoken(ruling, reader))}'
+    if said:
+        code = state_json.compact(ruling.to_json()) if isinstance(ruling, Text) else "null"
+        ruled += f',"ruling_code":{code}'
     return (
         f'{{"can_redo":{text(view.can_redo)},"can_undo":{text(view.can_undo)},'
         f'"expected":{_expected_text(game.slug, view.expected)},'
         f'"finished":{text(view.finished)},"finished_at":{text(finished_at)},'
-        f'"ruling":{text(game.ruling(state))},"standings":{text(game.standings(state))},'
+        f'{ruled},"standings":{text(game.standings(state))},'
         f'"version":{text(view.version)},"winners":{text(winners)}}}'
     )
 
@@ -176,7 +344,7 @@ def session_fields_text(view: session_views.SessionView) -> str:
         lambda: state_json.compact(_lasting_fields(view)),
         lasting=True,
     )
-    return f"{lasting[:-1]},{_version_fields_text(view)[1:]}"
+    return f"{lasting[:-1]},{_version_fields_text(view, True, asked_reader())[1:]}"
 
 
 def session_links(session_id: str) -> dict[str, str]:
@@ -190,7 +358,9 @@ def session_links(session_id: str) -> dict[str, str]:
 
 
 def session_state(view: session_views.SessionView) -> dict[str, Any]:
-    return {**session_fields(view), "state": state_json.answer_plain(view.state)}
+    with state_json.read_by(asked_reader()):
+        state = state_json.answer_plain(view.state)
+    return {**session_fields(view), "state": state}
 
 
 def minimal_wanted() -> bool:
@@ -227,9 +397,11 @@ def write_headers(minimal: bool) -> tuple[tuple[str, str], ...]:
     """A write's answer's headers, given to the answer as it is made: every write answers
     with them, and werkzeug sets headers given up front in one step, not one by one."""
     preference = (("Preference-Applied", "return=minimal"),) if minimal else ()
+    language_given, *chosen_by = language_headers()
     # Accept-Encoding named already: Flask-Compress adds it to any Vary that lacks it, and
     # would otherwise rewrite the header on every write.
-    return (*JSON_HEADERS, ("Vary", "Prefer, Accept-Encoding"), *preference)
+    vary = ", ".join(["Prefer", *(name for _, name in chosen_by), "Accept-Encoding"])
+    return (*JSON_HEADERS, ("Vary", vary), language_given, *preference)
 
 
 def session_answer(
@@ -240,13 +412,19 @@ def session_answer(
     """``session_state(view)`` as a JSON answer, its text made once per version (and deck
     profile, which another session may teach, and address the links name)."""
 
+    reader = asked_reader()
+
     def text() -> str:
         fields = session_fields_text(view)
         # The state's text joins its records' texts, each made once (state_json).
-        return f'{fields[:-1]},"state":{state_json.answer_text(view.state)}}}\n'
+        with state_json.read_by(reader):
+            state = state_json.answer_text(view.state)
+        return f'{fields[:-1]},"state":{state}}}\n'
 
     key = (addresses.public_base(), view.deck)
-    answer = session_views.made_once(view, "api-session-answer", key, text)
+    # Kept apart for each language its words are in.
+    kind = "api-session-answer" if reader is None else f"api-session-answer.{asked_language()}"
+    answer = session_views.made_once(view, kind, key, text)
     return current_app.response_class(answer, status, headers)
 
 
@@ -270,20 +448,17 @@ def group_seating(body: dict[str, Any]) -> groups.Seating | None:
     """The players of a session started from a group (None: seats named by hand)."""
     if "group" not in body:
         if "players" in body:
-            raise IllegalAction("“players” seats a group's players: send its “group” too.", "group")
+            raise IllegalAction(PLAYERS_WITHOUT_GROUP(), "group")
         return None
     if "seats" in body:
-        raise IllegalAction(
-            "A session of a group seats its “players”, named as in the group: send no “seats”.",
-            "seats",
-        )
+        raise IllegalAction(SEATS_WITH_GROUP(), "seats")
     group_id = body["group"]
     if not isinstance(group_id, str) or not keys.is_id(group_id):
-        raise IllegalAction("“group” must be the id of a group.", "group")
+        raise IllegalAction(NOT_A_GROUP_ID(), "group")
     try:
         group = groups.load(group_id)
     except groups.GroupNotFound:
-        raise IllegalAction(groups.NO_SUCH_GROUP, "group") from None
+        raise IllegalAction(NO_SUCH_GROUP(), "group") from None
     access.require_bearer_group_edit(group_id)
     return groups.seating(group, body.get("players"), get_game(body.get("game")))
 
@@ -305,10 +480,10 @@ def create_session() -> tuple[Response, int]:
     seating = group_seating(body)
     seats = body.get("seats") if seating is None else list(seating.names)
     if not isinstance(seats, list):
-        raise IllegalAction("“seats” must be a list of names in table order.", "seats")
+        raise IllegalAction(SEATS_NOT_A_LIST(), "seats")
     options = body.get("options", {})
     if not isinstance(options, dict):
-        raise IllegalAction("“options” must be an object.", "options")
+        raise IllegalAction(OPTIONS_NOT_AN_OBJECT(), "options")
     deck = deck_choice(body, None if seating is None else seating.group_id)
     return created(
         *lifecycle.create(body.get("game"), seats, options, None, **deck, seating=seating)
@@ -321,19 +496,11 @@ def deck_choice(body: dict[str, Any], group: str | None = None) -> dict[str, str
     ``lifecycle.create`` takes them."""
     for name in ("deck_profile", "deck_key", "new_deck_name"):
         if name in body and not isinstance(body[name], str):
-            raise IllegalAction(f"“{name}” must be a string.", name)
+            raise IllegalAction(NOT_A_STRING(name=name), name)
     if "deck_key" in body and "deck_profile" not in body:
-        raise IllegalAction(
-            "“deck_key” is the key of the deck profile named in “deck_profile”: "
-            "send “deck_profile” with it, or no “deck_key”.",
-            "deck_key",
-        )
+        raise IllegalAction(DECK_KEY_WITHOUT_PROFILE(), "deck_key")
     if "deck_profile" in body and "new_deck_name" in body:
-        raise IllegalAction(
-            "“new_deck_name” names the new deck profile made for a session without "
-            "“deck_profile”: send one of the two.",
-            "new_deck_name",
-        )
+        raise IllegalAction(PROFILE_AND_NEW_NAME(), "new_deck_name")
     if "deck_profile" in body:
         decks.check_key(body["deck_profile"], body.get("deck_key"), group)
     return {name: body[name] for name in ("deck_profile", "new_deck_name") if name in body}
@@ -349,22 +516,21 @@ def read_session(session_id: str) -> Response:
     return session_answer(load_or_404(session_id))
 
 
-def asked_page(pages: int, what: str) -> int:
+def asked_page(pages: int, past_the_last: Phrase) -> int:
     """The page the query's ``page`` asks for (1 unless asked): 400 for what is no page
-    number, 404 for a page past the last, each naming the field ``page``."""
+    number, 404 for a page past the last (``past_the_last`` says which pages there are),
+    each naming the field ``page``."""
     asked = request.args.get("page", "1")
     page = int(asked) if is_digits(asked) and len(asked) < 10 else 0
     if page < 1:
-        refuse(400, "“page” must be a whole number from 1.", "page")
+        refuse(400, BAD_PAGE(), "page")
     if page > pages:
-        refuse(404, f"This {what} has pages 1 to {pages}.", "page")
+        refuse(404, past_the_last(pages=pages), "page")
     return page
 
 
-def refuse(status: int, message: str, field: str) -> NoReturn:
-    response, _ = error_response(status, message, field)
-    response.status_code = status
-    abort(response)
+def refuse(status: int, said: Text, field: str | None) -> NoReturn:
+    abort(error_answer(status, said, field))
 
 
 def page_links(endpoint: str, session_id: str, page: int, pages: int) -> dict[str, str | None]:
@@ -388,7 +554,7 @@ def session_history(session_id: str) -> Response:
     view = load_or_404(session_id)
     count = len(view.events)
     pages = pages_of(count)
-    page = asked_page(pages, "history")
+    page = asked_page(pages, HISTORY_PAGES)
     events = view.events[page_bounds(count, page)]
     replaced = (
         session_log.corrections(view.id, view.game, (events[0].seq, events[-1].seq))
@@ -409,6 +575,15 @@ def session_history(session_id: str) -> Response:
     )
 
 
+def _records_page(records: dict[str, Any], page: int) -> dict[str, Any]:
+    """A page of each of the history lists, as JSON data in the asked language."""
+    with state_json.read_by(asked_reader()):
+        return {
+            name: state_json.plain(items[page_bounds(len(items), page)])
+            for name, items in records.items()
+        }
+
+
 @bp.get("/sessions/<session_id>/rounds")
 def session_rounds(session_id: str) -> Response:
     """A page of the session's past rounds (or turns): the score rows, as the export's
@@ -418,7 +593,7 @@ def session_rounds(session_id: str) -> Response:
     rows = view.game.score_rows(view.state)
     records = history_of(view.state)
     pages = max(pages_of(len(items)) for items in (rows, *records.values()))
-    page = asked_page(pages, "list of rounds")
+    page = asked_page(pages, ROUNDS_PAGES)
     return jsonify(
         {
             "id": view.id,
@@ -430,10 +605,7 @@ def session_rounds(session_id: str) -> Response:
             "rounds_count": len(rows),
             "rounds": [row_json(row) for row in rows[page_bounds(len(rows), page)]],
             "records_count": {name: len(items) for name, items in records.items()},
-            "records": {
-                name: state_json.plain(items[page_bounds(len(items), page)])
-                for name, items in records.items()
-            },
+            "records": _records_page(records, page),
             "links": page_links("api.session_rounds", view.id, page, pages),
         }
     )
@@ -445,7 +617,7 @@ def session_version(session_id: str) -> Response:
     try:
         version = session_views.current_version(session_id)
     except session_views.SessionNotFound:
-        abort(404, NOT_FOUND)
+        refuse(404, NO_SUCH_SESSION_SAID, None)
     status, headers, body = version_answer(version, request.if_none_match)
     return Response(body, status, headers)
 
@@ -460,7 +632,7 @@ def checked_write(session_id: str, status: int, fields: tuple[str, ...], write: 
     answer again (without its state, if this retry prefers it minimal), whatever
     version it carries; another request under a used key is refused.
     """
-    access.require_bearer_edit(session_id, NOT_FOUND)
+    access.require_bearer_edit(session_id, NO_SUCH_SESSION_SAID)
     body = json_body()
     only_fields(body, "version", "request_key", *fields)
     version = parse_whole_number(body.get("version"), "“version”", "version")
@@ -494,7 +666,7 @@ def request_key(
         return None
     key = body["request_key"]
     if not isinstance(key, str) or not 1 <= len(key) <= 64:
-        raise IllegalAction("“request_key” must be a string of 1 to 64 characters.", "request_key")
+        raise IllegalAction(BAD_REQUEST_KEY(), "request_key")
     # The version the client saw is no part of what it asks: a client that timed out reads
     # the state again, which may hold its write already, and resends the write with the
     # newer version. That is the same write, answered as the first time.
@@ -507,7 +679,7 @@ def request_key(
 def rematch(session_id: str) -> tuple[Response, int]:
     """The next game at a finished session's table, with its own edit key: 201 when this
     request starts it, 200 when an earlier one did (``already_started`` says which)."""
-    access.require_bearer_edit(session_id, NOT_FOUND)
+    access.require_bearer_edit(session_id, NO_SUCH_SESSION_SAID)
     body = json_body()
     only_fields(body, "request_key")
     # The keys of new sessions share one scope: the fingerprint names the finished session.
@@ -527,7 +699,7 @@ def append_event(session_id: str) -> Response:
     ) -> session_views.SessionView:
         action = body.get("action")
         if not isinstance(action, dict):
-            raise IllegalAction("“action” must be an object with a “type”.", "action")
+            raise IllegalAction(ACTION_NOT_AN_OBJECT(), "action")
         return store.append(session_id, action, version, once)
 
     return checked_write(session_id, 201, ("action",), write)
@@ -561,8 +733,45 @@ def export_session_grid_csv(session_id: str) -> Response:
 def plays_of(body: dict[str, Any]) -> list[Any]:
     plays = body.get("plays")
     if not isinstance(plays, list):
-        raise IllegalAction("“plays” must be a list of the cards in playing order.", "plays")
+        raise IllegalAction(PLAYS_NOT_A_LIST(), "plays")
     return plays
+
+
+def language_named() -> bool:
+    """Whether the request names a language: an Accept-Language, or the switch's cookie."""
+    environ = request.environ
+    return "HTTP_ACCEPT_LANGUAGE" in environ or (
+        "HTTP_COOKIE" in environ and language.COOKIE in request.cookies
+    )
+
+
+def worded(answer: Any, reader: Reader | None, coded: bool) -> Any:
+    """A judge's or a calculator's answer as JSON data, what it says in ``reader``'s words
+    (English without one). ``coded`` (a client that names a language): each phrase said
+    has its code and values beside it, as ``<name>_code``, and an ``explanation`` that is
+    no phrase yet a null one; a ``name`` keeps its English words (the contract's: a
+    combo's name) and adds ``label``, its words in the asked language, and ``label_code``.
+    Without, the answer has the contract's fields alone, as it always had."""
+    if isinstance(answer, list | tuple):
+        return [worded(item, reader, coded) for item in answer]
+    if not isinstance(answer, dict):
+        return answer
+    made: dict[str, Any] = {}
+    for name, value in answer.items():
+        if isinstance(value, Text):
+            if name == "name":
+                made[name] = str.__str__(value)
+                if coded:
+                    made |= {"label": spoken(value, reader), "label_code": value.to_json()}
+            else:
+                made[name] = spoken(value, reader)
+                if coded:
+                    made[f"{name}_code"] = value.to_json()
+        elif name == "explanation" and coded:
+            made |= {name: value, "explanation_code": None}
+        else:
+            made[name] = worded(value, reader, coded)
+    return made
 
 
 def trick_ruling(judge: TrickJudge) -> Callable[[], Response]:
@@ -572,11 +781,27 @@ def trick_ruling(judge: TrickJudge) -> Callable[[], Response]:
         body = json_body()
         if judge.trumps:
             only_fields(body, "trump", "plays")
-            return jsonify(judge.rule(body.get("trump"), plays_of(body)).to_json())
-        only_fields(body, "plays")
-        return jsonify(judge.rule(plays_of(body)).to_json())
+            ruled = judge.rule(body.get("trump"), plays_of(body))
+        else:
+            only_fields(body, "plays")
+            ruled = judge.rule(plays_of(body))
+        return jsonify(worded(ruled.to_json(), asked_reader(), language_named()))
 
     return rule
+
+
+def game_endpoint(view: Callable[[], Any]) -> Callable[[], Any]:
+    """A game's own endpoint: an answer it gives as JSON data (a dict) is written with
+    its words in the asked language (``worded``); a Response is answered as it is."""
+
+    @functools.wraps(view)
+    def answer() -> Any:
+        made = view()
+        if not isinstance(made, dict):
+            return made
+        return jsonify(worded(made, asked_reader(), language_named()))
+
+    return answer
 
 
 def add_game_routes() -> None:
@@ -586,7 +811,7 @@ def add_game_routes() -> None:
             endpoint = "judge_" + slug.replace("-", "_")
             bp.add_url_rule(f"/judge/{slug}", endpoint, trick_ruling(game.judge), methods=["POST"])
         for route in game.api_routes:
-            bp.add_url_rule(route.rule, route.endpoint, route.view, methods=["POST"])
+            bp.add_url_rule(route.rule, route.endpoint, game_endpoint(route.view), methods=["POST"])
 
 
 add_game_routes()
@@ -597,7 +822,7 @@ def group_answer(group: groups.Group, paged_by_query: bool = False) -> GroupAnsw
     ``paged_by_query`` (a read), else the first (a write's answer)."""
     counts = group_figures.session_counts(group.id)
     pages = pages_of(counts.played, access.LIST_PAGE_SIZE)
-    page = asked_page(pages, "group's list of sessions") if paged_by_query else 1
+    page = asked_page(pages, GROUP_SESSIONS_PAGES) if paged_by_query else 1
     return GroupAnswer(
         id=group.id,
         name=group.name,
@@ -644,7 +869,7 @@ def load_group_or_404(group_id: str) -> groups.Group:
     try:
         return groups.load(group_id)
     except groups.GroupNotFound:
-        abort(404, groups.NO_SUCH_GROUP)
+        refuse(404, NO_SUCH_GROUP(), None)
 
 
 @bp.post("/groups")

@@ -20,17 +20,20 @@ from werkzeug.exceptions import InternalServerError
 
 from scorekeeper.export import FILE_MAX_BYTES, FORMAT_VERSION, READABLE_VERSIONS
 from scorekeeper.games import GAMES, listed_values
-from scorekeeper.games.base import and_list
+from scorekeeper.games.base import and_list, resolve_options
 from scorekeeper.games.history import history_names
 from scorekeeper.games.web_interface import ApiModel, may_be_left_out
+from scorekeeper.games.words import Text
 from scorekeeper.models import NAME_MAX_LENGTH
 from scorekeeper.web.adapters import adapters
 from scorekeeper.web.group_schemas import PARAMETERS, SECURITY, group_paths, group_schemas
 from scorekeeper.web.hosts import UNTRUSTED_HOST
+from scorekeeper.web.language import LANGUAGES
 from scorekeeper.web.openapi_parts import (
     Schema,
     body,
     components,
+    declared_phrases,
     error_response,
     file_too_large,
     game_actions,
@@ -41,6 +44,7 @@ from scorekeeper.web.openapi_parts import (
     options_model,
     ref,
     refs_to,
+    said_beside,
     schema_name,
     schema_of,
     standard_errors,
@@ -81,7 +85,25 @@ DESCRIPTION = (
 `"action"` when the rules refuse the whole move, or null for an error about no input (a missing
 key, an unknown session). A path this document does not list answers 404, a method it does
 not list for a path 405 (with `Allow`), both with this error body. `OPTIONS` on a path answers
-200 with no body and the path's methods in `Allow`.
+200 with no body and the path's methods in `Allow`. A refusal (422, a page past the last, an
+unknown session or group) also carries `code` and `values`: what the
+sentence says, as data (see Languages).
+
+**Languages.** Sentences (the `ruling`, a judge's `explanation`, an error's `error`, the
+sentences in a state) are in the language the request asks for by `Accept-Language`, or by
+the `language` cookie the pages' language switch sets (which comes first, as on the pages):
+English (`en`), French (`fr`) or Japanese (`ja`); English when it names none of them. Every
+answer says which in `Content-Language`, and a request that sent either header finds it named
+in `Vary`. Beside each sentence is a stable code and its values, so a client never reads the
+words: an error's `code` and `values`, a session's `ruling_code` (`{"code", "values"}`: see
+`Said`; null for a ruling said in English words alone, no phrase yet). The judges and
+calculators keep the contract's fields exactly for a request that names no language; one that
+names a language (`Accept-Language: en` for English) also gets `explanation_code` and, for
+Yardkle's combos, `label` (the combo in its language: `name` stays English) and `label_code`.
+A code names what is said, for good; each value is a name or text as given, a whole number, a
+card as written (`green 7`), a list, or a part of the sentence as its own code and values
+(`PhraseCode` lists every code). A refusal that is no phrase yet has the code `refused` and no
+values. Names (players, cards as written, a combo's `name`) are never translated.
 
 **What comes next.** Every answer carrying a session's state includes `expected`: the 0-based
 seat whose move it is and every action type the game accepts now, with the accepted values
@@ -214,6 +236,14 @@ _YARDKLE_STATE_EXAMPLE: Schema = {
     "last_turn": None,
 }
 
+
+def _first_ruling_code() -> Any:
+    """The code and values of the example's ruling, as its engine says it."""
+    yardkle = GAMES["yardkle"]
+    ruling = yardkle.ruling(yardkle.start(["Ana", "Bo"], resolve_options(yardkle.options, {})))
+    return ruling.to_json() if isinstance(ruling, Text) else None
+
+
 _SESSION_STATE_EXAMPLE: Schema = {
     "id": _SESSION_ID,
     "game": "yardkle",
@@ -221,6 +251,7 @@ _SESSION_STATE_EXAMPLE: Schema = {
     "seats": ["Ana", "Bo"],
     "options": {"entry_threshold": 500, "winning_score": 10000},
     "ruling": "Ana rolls first.",
+    "ruling_code": _first_ruling_code(),
     "finished": False,
     "winners": [],
     "started_at": "2026-11-24T20:15:00Z",
@@ -371,16 +402,99 @@ OPTIONS_MODELS = tuple(
 AnyOptions = Union[OPTIONS_MODELS]  # type: ignore[valid-type]  # noqa: UP007
 
 
+def _phrase_code(schema: dict[str, Any]) -> None:
+    """(A code's ``json_schema_extra``.) The one list of the phrases' codes."""
+    schema.pop("type", None)
+    # Inside allOf: pydantic would look a $ref up among the schemas it makes.
+    schema["allOf"] = [{"$ref": "#/components/schemas/PhraseCode"}]
+
+
+def _error_codes(schema: dict[str, Any]) -> None:
+    """(An error's code's ``json_schema_extra``.) ``refused`` or a phrase's code."""
+    schema.pop("type", None)
+    schema["anyOf"] = [{"const": "refused"}, {"$ref": "#/components/schemas/PhraseCode"}]
+
+
+def phrase_code_schema() -> Schema:
+    """Every code of the app's phrases, listed when the document is made: from the phrases
+    the modules declare."""
+    return {
+        "type": "string",
+        "description": (
+            "What a sentence says, for good: `<game>.<what>` for a game's phrase; `trick.`, "
+            "`option.`, `card.`, `colour.`, `game.` and the like for shared ones; `api.` for "
+            "the API's own refusals."
+        ),
+        "enum": list(declared_phrases()),
+    }
+
+
+_VALUES = (
+    "The phrase's values by name: a name or text as given, a whole number, a card as "
+    "written (`green 7`), a list of them, or a part of the sentence as its own code and "
+    "values."
+)
+# How deep a sentence's parts nest: a part's values may hold parts, to this depth.
+PART_DEPTH = 3
+
+
+def _said_models() -> list[type[ApiModel]]:
+    """``Said`` and the parts its values may hold (``SaidPart1``…), innermost first: a
+    schema of a depth of its own, as the document's objects are closed (no schema refers
+    to itself)."""
+    made: list[type[ApiModel]] = []
+    for level in range(PART_DEPTH, -1, -1):
+        part: Any = made[-1] if made else None
+        value: Any = (
+            Union[str, int, list[Union[str, int]]]  # noqa: UP007  # built at run time
+            if part is None
+            else Union[str, int, list[Union[str, int, part]], part]  # noqa: UP007
+        )
+        made.append(
+            create_model(
+                "Said" if level == 0 else f"SaidPart{level}",
+                __base__=ApiModel,
+                __doc__=(
+                    "What a sentence says, as data: its phrase's code and values. The words "
+                    "are the phrase's in the asked language; the code and values are the same "
+                    "in every language."
+                    if level == 0
+                    else "A part of a sentence, said by a phrase of its own."
+                ),
+                code=(str, Field(json_schema_extra=_phrase_code)),
+                values=(dict[str, value], Field(description=_VALUES)),
+            )
+        )
+    return made
+
+
+SAID_MODELS = _said_models()
+Said = SAID_MODELS[-1]
+# A value of a sentence's phrase (as ``Said.values`` holds them).
+SaidValue = Union[str, int, list[Union[str, int, SAID_MODELS[-2]]], SAID_MODELS[-2]]  # type: ignore[valid-type]  # noqa: UP007
+
+
 class Error(ApiModel):
     """Every error of this API."""
 
-    error: str = Field(description="A sentence a player can read.")
+    error: str = Field(description="A sentence a player can read, in the asked language.")
     field: str | None = Field(
         description=(
             'The input that is wrong (e.g. "seats.2", "dice"); "action" for a refusal of the '
             "whole move; null for an error that is no refusal of an input (a missing key, an "
             "unknown session)."
         )
+    )
+    code: str = may_be_left_out(
+        description=(
+            "What the error says, for good: its phrase's code, or `refused` for a refusal "
+            "said in English words alone (no phrase yet). Left out of an error no refusal "
+            "(a bad body, a missing key, a host or a path not served)."
+        ),
+        json_schema_extra=_error_codes,
+    )
+    values: dict[str, SaidValue] = may_be_left_out(  # type: ignore[valid-type]
+        description=_VALUES + " Empty for `refused`."
     )
 
 
@@ -505,7 +619,15 @@ class _Session(ApiModel):
     )
     seats: list[str]
     options: Any = Field(description="Every option of the game, with the given or default value.")
-    ruling: str = Field(description="The game's latest ruling, as a sentence.")
+    ruling: str = Field(
+        description="The game's latest ruling, as a sentence in the asked language."
+    )
+    ruling_code: Said | None = Field(
+        description=(
+            "The ruling's code and values; null for a ruling said in English words alone "
+            "(no phrase yet)."
+        )
+    )
     finished: bool
     winners: list[Annotated[int, Field(ge=0)]] = Field(
         description="Seat indexes of the winners once finished; empty before."
@@ -555,7 +677,7 @@ class StaleVersion(_Session):
         description=_STATE + " Left out when the write sent `Prefer: return=minimal`."
     )
     links: SessionLinks
-    error: str = Field(description="A sentence a player can read.")
+    error: str = Field(description="A sentence a player can read, in the asked language.")
     field: Literal["version"] = Field(json_schema_extra=without_type)
 
 
@@ -874,6 +996,7 @@ class GroupSessionExport(SessionExport):
 
 
 MODELS: tuple[type[BaseModel], ...] = (
+    *SAID_MODELS,
     Error,
     Expected,
     ExpectedAction,
@@ -1368,7 +1491,10 @@ def _game_components() -> dict[str, Schema]:
     for slug, game in adapters().items():
         schemas |= game_actions(schema_name(slug, ""), GAMES[slug], game.api_actions)
     operations = [operation for game in adapters().values() for operation in game.api_operations]
-    return schemas | components(operation_models(operations))
+    made = components(operation_models(operations))
+    for operation in operations:
+        said_beside(made[operation.answer.__name__], ref(Said))
+    return schemas | made
 
 
 def _game_paths() -> Schema:
@@ -1380,13 +1506,30 @@ def _game_paths() -> Schema:
     }
 
 
+_ACCEPT_LANGUAGE: Schema = {"$ref": "#/components/parameters/AcceptLanguage"}
+_LANGUAGES = list(LANGUAGES)
+
+
+def _says_its_language(response: Schema) -> Schema:
+    """(A response, changed in place.) With its `Content-Language` header."""
+    response["headers"] = {
+        **response.get("headers", {}),
+        "Content-Language": {"$ref": "#/components/headers/ContentLanguage"},
+    }
+    return response
+
+
 def _answered_everywhere(paths: Schema) -> Schema:
     """Every operation with the answers any request can get: a crash (500) and, checked
     before any endpoint reads the request, a host the server does not answer to (400) and
     query text that is no text (422)."""
     for item in paths.values():
         for operation in item.values():
+            operation["parameters"] = [*operation.get("parameters", ()), _ACCEPT_LANGUAGE]
             responses = operation["responses"]
+            for response in responses.values():
+                if "$ref" not in response:
+                    _says_its_language(response)
             responses.setdefault("400", {"$ref": "#/components/responses/UntrustedHost"})
             responses.setdefault("422", {"$ref": "#/components/responses/BadText"})
             responses["500"] = {"$ref": "#/components/responses/ServerError"}
@@ -1420,8 +1563,21 @@ def openapi_document() -> dict[str, Any]:
                 **_game_components(),
                 **group_schemas(),
                 **state_schemas()[2],
+                "PhraseCode": phrase_code_schema(),
             },
-            "responses": _responses(),
+            "responses": {
+                name: _says_its_language(response) for name, response in _responses().items()
+            },
+            "headers": {
+                "ContentLanguage": {
+                    "description": (
+                        "The language of the answer's sentences: the one asked for, or `en`."
+                    ),
+                    "schema": schema_of(
+                        Annotated[str, Field(json_schema_extra={"enum": _LANGUAGES})]
+                    ),
+                }
+            },
             "parameters": {
                 "SessionId": {
                     "name": "session_id",
@@ -1431,6 +1587,18 @@ def openapi_document() -> dict[str, Any]:
                     "schema": schema_of(Annotated[str, Field(max_length=32)]),
                 },
                 **PARAMETERS,
+                "AcceptLanguage": {
+                    "name": "Accept-Language",
+                    "in": "header",
+                    "required": False,
+                    "description": (
+                        "The languages the client reads, best first (RFC 9110): the answer's "
+                        f"sentences are in the best of {and_list(_LANGUAGES)} it names, "
+                        "English if none. A browser's language cookie (the pages' switch) "
+                        "comes first."
+                    ),
+                    "schema": schema_of(Annotated[str, Field(examples=["fr-FR, fr;q=0.9"])]),
+                },
             },
             "securitySchemes": {
                 **SECURITY,

@@ -8,6 +8,9 @@ schemas from its own declarations (its action declarations, its ``OptionSpec``s)
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal, cast
 
@@ -19,6 +22,7 @@ from pydantic_core import core_schema
 from scorekeeper.games.base import TEXT_OPTION_MAX_LENGTH, OptionSpec
 from scorekeeper.games.engine import Game
 from scorekeeper.games.web_interface import ActionsDoc, ApiModel, ApiOperation, FieldNote
+from scorekeeper.games.words import Phrase
 
 Schema = dict[str, Any]
 COMPONENTS = "#/components/schemas/"
@@ -122,6 +126,83 @@ def refs_to(names: Iterable[str], **field: Any) -> Any:
     """A field whose value is one of the named components (no pydantic models: a game's
     actions)."""
     return Field(json_schema_extra={"anyOf": [ref(name) for name in names]}, **field)
+
+
+# --- What the app says: its phrases' codes ------------------------------------------
+
+# A mapping or sequence at the top of a module is looked into (the colours' phrases, by
+# colour) if it is no larger than this: not a module's cache.
+_LOOKED_INTO = 256
+
+
+def declared_phrases() -> dict[str, Phrase]:
+    """Every phrase the app can say, by code, sorted: each declared once at the top of a
+    module of the package (or in a mapping or a sequence there), found in every module of
+    the games and every other module of the package loaded (the app loads them all)."""
+    import scorekeeper.games
+
+    for found in pkgutil.walk_packages(scorekeeper.games.__path__, "scorekeeper.games."):
+        importlib.import_module(found.name)
+    phrases: dict[str, Phrase] = {}
+    for name, module in list(sys.modules.items()):
+        if name != "scorekeeper" and not name.startswith("scorekeeper."):
+            continue
+        for value in list(vars(module).values()):
+            for candidate in (value, *_held(value)):
+                if isinstance(candidate, Phrase):
+                    phrases.setdefault(candidate.code, candidate)
+    return dict(sorted(phrases.items()))
+
+
+def _held(value: object) -> Iterable[object]:
+    if isinstance(value, Mapping) and len(value) <= _LOOKED_INTO:
+        return list(value.values())
+    if isinstance(value, tuple | list) and len(value) <= _LOOKED_INTO:
+        return list(value)
+    return ()
+
+
+def said_beside(schema: Any, said: Schema) -> None:
+    """(A game's answer's schema, changed in place.) What the API layer adds beside each
+    sentence an answer carries (``api.worded``) for a client that names a language:
+    ``explanation_code`` beside an ``explanation`` (null for one that is no phrase yet);
+    ``label`` and ``label_code`` beside a ``name``, which keeps its English words.
+    ``said``: the schema of a code and its values."""
+    if isinstance(schema, list):
+        for item in schema:
+            said_beside(item, said)
+        return
+    if not isinstance(schema, dict):
+        return
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        for name in list(properties):
+            said_beside(properties[name], said)
+        if "explanation" in properties:
+            properties["explanation_code"] = {
+                "anyOf": [said, {"type": "null"}],
+                "description": (
+                    "Only for a request that names a language (`Accept-Language`, or the "
+                    "pages' language cookie): the explanation's code and values; null for one "
+                    "said in English words alone (no phrase yet)."
+                ),
+            }
+        if "name" in properties:
+            properties["label"] = {
+                "type": "string",
+                "description": (
+                    "Only for a request that names a language: the name in that language "
+                    "(`name` stays in English)."
+                ),
+            }
+            properties["label_code"] = {
+                **said,
+                "description": "Only for a request that names a language: the label's code "
+                "and values.",
+            }
+    for key, value in schema.items():
+        if key != "properties":
+            said_beside(value, said)
 
 
 # --- A game's own schemas ------------------------------------------------------------

@@ -12,13 +12,19 @@ first time an answer carries it and reused by every later answer: what a write's
 answer converts does not grow with the session, only the joining of the texts.
 
 The text is what ``json.dumps(plain(state), sort_keys=True)`` writes, compact.
+
+What an engine said (a ``Text``: a round's explanation, a last ruling) is written in the
+words of the reader ``read_by`` gives while the answer is made, English without one: the
+records converted for each other language are kept apart from the English ones.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from json.encoder import encode_basestring_ascii as _string_text  # what json.dumps uses
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeGuard
@@ -26,6 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from scorekeeper.games import cards
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import history_names, now_class
+from scorekeeper.games.words import Reader, Text
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -39,6 +46,10 @@ compact = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
 # least-recently-used order would).
 _RECORDS: dict[int, tuple[object, Any, str]] = {}
 RECORDS_KEPT = 65536
+# The same, of the records converted in the words of another language, by its code.
+_RECORDS_IN: dict[str, dict[int, tuple[object, Any, str]]] = {}
+# The reader whose words a Text is written in (None: English, the Text's own words).
+_READER: ContextVar[Reader | None] = ContextVar("state_json_reader", default=None)
 _DATA, _TEXT = itemgetter(1), itemgetter(2)
 _SCALARS = frozenset((int, str, bool, float, type(None)))
 
@@ -48,6 +59,28 @@ _SORTED_NAMES: dict[type, tuple[str, ...]] = {}
 # By state class: the names of its answer's fields, sorted, each with whether it is its
 # now record's (rather than the state's own).
 _ANSWER_NAMES: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+@contextlib.contextmanager
+def _reading(reader: Reader) -> Iterator[None]:
+    token = _READER.set(reader)
+    try:
+        yield
+    finally:
+        _READER.reset(token)
+
+
+_AS_IT_IS = contextlib.nullcontext()
+
+
+def read_by(reader: Reader | None) -> contextlib.AbstractContextManager[None]:
+    """While in it, what an engine said is written in ``reader``'s words (None: English)."""
+    return _AS_IT_IS if reader is None else _reading(reader)
+
+
+def _words(said: Text) -> str:
+    reader = _READER.get()
+    return str.__str__(said) if reader is None else reader.read(said)
 
 
 def answer_plain(state: Any) -> dict[str, Any]:
@@ -82,6 +115,8 @@ def plain(value: Any) -> Any:
     """A game state as JSON data: cards as written ("blue 9"), sets as sorted lists."""
     if type(value) in _SCALARS:
         return value  # most of a state: answered before the slower checks below
+    if isinstance(value, Text):
+        return _words(value)
     if isinstance(value, cards.Card | cards.PlayingCard):
         return str(value)
     if is_record(value):
@@ -106,6 +141,8 @@ def text(value: Any) -> str:
         return int.__repr__(value)
     if kind is str:
         return _string_text(value)
+    if kind is Text:
+        return _string_text(_words(value))
     if kind is bool:
         return "true" if value else "false"
     if value is None:
@@ -142,17 +179,23 @@ def _names(record: DataclassInstance) -> tuple[str, ...]:
 
 def _kept(records: Sequence[object]) -> list[tuple[object, Any, str]]:
     """The kept entry of each record of a sequence, those not kept yet converted now."""
+    reader = _READER.get()
+    converted = _RECORDS if reader is None else _RECORDS_IN.setdefault(reader.locale.language, {})
     # Looked up by the C loops of map: at 5,000 records this is the answer's main cost.
-    kept = list(map(_RECORDS.get, map(id, records)))
+    kept = list(map(converted.get, map(id, records)))
     if None not in kept:
         return kept  # type: ignore[return-value]
-    return [entry or _converted(record) for entry, record in zip(kept, records, strict=True)]
+    return [
+        entry or _converted(record, converted) for entry, record in zip(kept, records, strict=True)
+    ]
 
 
-def _converted(record: object) -> tuple[object, Any, str]:
+def _converted(
+    record: object, converted: dict[int, tuple[object, Any, str]]
+) -> tuple[object, Any, str]:
     data = plain(record)
     entry = (record, data, compact(data))
-    if len(_RECORDS) >= RECORDS_KEPT:
-        _RECORDS.clear()
-    _RECORDS[id(record)] = entry
+    if len(converted) >= RECORDS_KEPT:
+        converted.clear()
+    converted[id(record)] = entry
     return entry
