@@ -1,6 +1,8 @@
 """JSON API v1: sessions, events, undo/redo, export/import, and the games' own endpoints.
 
-Errors are ``{"error": "<sentence>", "field": "<where>" | null}``. Writes to a
+Errors are ``{"error": "<sentence>", "field": "<where>" | null}``, a refusal's with its
+``code`` and ``values`` beside them. Sentences are in the language the client asks for
+(``Accept-Language``, or the language cookie), each with its code and values. Writes to a
 session need its edit key as ``Authorization: Bearer <key>``.
 """
 
@@ -150,10 +152,11 @@ class OtherThan(BaseConverter):
 #
 # An answer's sentences (rulings, explanations, errors) are in the language the client
 # asks for by Accept-Language, or that a browser's switch keeps in its cookie, chosen as
-# pages choose it (scorekeeper.web.language); each comes with its code and values, so no
-# client reads the words to know what was said. A request that sends neither header is
-# answered in English without reading either: an API client sends no cookie, and English
-# is what a Text is already.
+# pages choose it (scorekeeper.web.language). A client that names a language (English
+# too) gets beside each sentence its code and values, so it never reads the words to know
+# what was said. A request that names none is answered exactly as before there were
+# languages: in English, with no code, without reading either header (an API client sends
+# no cookie, and English is what a Text is already).
 
 
 def asked_language() -> str:
@@ -190,6 +193,15 @@ def code_and_values(said: str) -> dict[str, object]:
     return {"code": REFUSED, "values": {}}
 
 
+def language_named() -> bool:
+    """Whether the request names a language: an Accept-Language, or the switch's cookie.
+    Its answer carries the code and values of each sentence."""
+    environ = request.environ
+    return "HTTP_ACCEPT_LANGUAGE" in environ or (
+        "HTTP_COOKIE" in environ and language.COOKIE in request.cookies
+    )
+
+
 def language_headers() -> tuple[tuple[str, str], ...]:
     """``Content-Language``, and a ``Vary`` naming what the language was chosen by."""
     environ = request.environ
@@ -217,10 +229,30 @@ def say_the_language(response: Response) -> Response:
     return response
 
 
+def in_words(data: Any) -> Any:
+    """JSON data whose sentences (an event's text and ruling, a score row's note) are read
+    in the asked language; English data as it is. (No code beside them: their fields are
+    the export file's, which is English.)"""
+    reader = asked_reader()
+    return data if reader is None else _read_all(data, reader)
+
+
+def _read_all(data: Any, reader: Reader) -> Any:
+    if isinstance(data, Text):
+        return reader.read(data)
+    if isinstance(data, dict):
+        return {name: _read_all(value, reader) for name, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [_read_all(item, reader) for item in data]
+    return data
+
+
 def error_answer(status: int, said: str, field: str | None) -> Response:
-    """An error of this API: its sentence in the asked language, its field, its code and
-    values."""
-    body = {"error": spoken(said, asked_reader()), "field": field, **code_and_values(said)}
+    """An error of this API: its sentence in the asked language, its field and, for a
+    client naming a language, its code and values."""
+    body: dict[str, object] = {"error": spoken(said, asked_reader()), "field": field}
+    if language_named():
+        body |= code_and_values(said)
     response = jsonify(body)
     response.status_code = status
     return response
@@ -234,11 +266,11 @@ def illegal(refused: IllegalAction) -> Response:
 
 @bp.errorhandler(HTTPException)
 def http_refusal(error: HTTPException) -> Response | tuple[Response, int]:
-    """An abort of an endpoint: as any page's (scorekeeper.web.errors), but that one whose
-    description is a phrase answers with its code and values, in the asked language."""
+    """An abort of an endpoint: as any page's (scorekeeper.web.errors), but in the asked
+    language, with its code and values for a client naming a language."""
     status = error.code or 500
     said = error.description or TITLES.get(status, "Error")
-    if isinstance(said, Text):
+    if isinstance(said, Text) or language_named():
         response = error_answer(status, said, None)
     else:
         response, status = error_response(status, said)
@@ -257,17 +289,19 @@ def stale(error: store.StaleVersion) -> Response:
     said: str = STALE_VERSION(version=error.current)
     if said != str(error):
         said = str(error)  # the store's words changed: said as they are
-    # No code beside it: the status and the field say what it is (and the answer's fields
-    # beside the state's are those of a 2xx, and the two of every error).
-    refusal = {"error": spoken(said, asked_reader()), "field": "version"}
+    refusal: dict[str, object] = {"error": spoken(said, asked_reader()), "field": "version"}
+    if language_named():
+        refusal |= code_and_values(said)
     return json_answer({**body, **refusal}, 409, minimal)
 
 
 def session_fields(view: session_views.SessionView) -> dict[str, Any]:
     """A session's answer but its state: everything a client reads beside the state, its
-    ruling in the asked language with the ruling's code and values."""
+    ruling in the asked language (with its code and values for a client naming one)."""
     ruling = view.game.ruling(view.state)
-    said = {"ruling": spoken(ruling, asked_reader()), "ruling_code": said_code(ruling)}
+    said: dict[str, Any] = {"ruling": spoken(ruling, asked_reader())}
+    if language_named():
+        said["ruling_code"] = said_code(ruling)
     return {**_lasting_fields(view), **_version_fields(view), **said}
 
 
@@ -344,7 +378,8 @@ def session_fields_text(view: session_views.SessionView) -> str:
         lambda: state_json.compact(_lasting_fields(view)),
         lasting=True,
     )
-    return f"{lasting[:-1]},{_version_fields_text(view, True, asked_reader())[1:]}"
+    fields = _version_fields_text(view, language_named(), asked_reader())
+    return f"{lasting[:-1]},{fields[1:]}"
 
 
 def session_links(session_id: str) -> dict[str, str]:
@@ -396,12 +431,28 @@ def json_answer(body: dict[str, Any] | str, status: int, minimal: bool) -> Respo
 def write_headers(minimal: bool) -> tuple[tuple[str, str], ...]:
     """A write's answer's headers, given to the answer as it is made: every write answers
     with them, and werkzeug sets headers given up front in one step, not one by one."""
+    environ = request.environ
+    if "HTTP_ACCEPT_LANGUAGE" not in environ and "HTTP_COOKIE" not in environ:
+        return _ENGLISH_WRITE_HEADERS[minimal]  # nothing asked: made once
+    return _write_headers(minimal, language_headers())
+
+
+def _write_headers(
+    minimal: bool, said_in: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, str], ...]:
     preference = (("Preference-Applied", "return=minimal"),) if minimal else ()
-    language_given, *chosen_by = language_headers()
+    language_given, *chosen_by = said_in
     # Accept-Encoding named already: Flask-Compress adds it to any Vary that lacks it, and
     # would otherwise rewrite the header on every write.
     vary = ", ".join(["Prefer", *(name for _, name in chosen_by), "Accept-Encoding"])
     return (*JSON_HEADERS, ("Vary", vary), language_given, *preference)
+
+
+# A write's headers when the request names no language (Content-Language: en).
+_ENGLISH_WRITE_HEADERS = {
+    minimal: _write_headers(minimal, (("Content-Language", DEFAULT_LANGUAGE),))
+    for minimal in (False, True)
+}
 
 
 def session_answer(
@@ -413,6 +464,7 @@ def session_answer(
     profile, which another session may teach, and address the links name)."""
 
     reader = asked_reader()
+    named = language_named()
 
     def text() -> str:
         fields = session_fields_text(view)
@@ -423,7 +475,7 @@ def session_answer(
 
     key = (addresses.public_base(), view.deck)
     # Kept apart for each language its words are in.
-    kind = "api-session-answer" if reader is None else f"api-session-answer.{asked_language()}"
+    kind = "api-session-answer" if not named else f"api-session-answer.{asked_language()}"
     answer = session_views.made_once(view, kind, key, text)
     return current_app.response_class(answer, status, headers)
 
@@ -569,7 +621,7 @@ def session_history(session_id: str) -> Response:
             "pages": pages,
             "page_size": HISTORY_PAGE_SIZE,
             "events_count": count,
-            "events": [event_json(event, replaced) for event in events],
+            "events": in_words([event_json(event, replaced) for event in events]),
             "links": page_links("api.session_history", view.id, page, pages),
         }
     )
@@ -603,7 +655,7 @@ def session_rounds(session_id: str) -> Response:
             "pages": pages,
             "page_size": HISTORY_PAGE_SIZE,
             "rounds_count": len(rows),
-            "rounds": [row_json(row) for row in rows[page_bounds(len(rows), page)]],
+            "rounds": in_words([row_json(row) for row in rows[page_bounds(len(rows), page)]]),
             "records_count": {name: len(items) for name, items in records.items()},
             "records": _records_page(records, page),
             "links": page_links("api.session_rounds", view.id, page, pages),
@@ -735,14 +787,6 @@ def plays_of(body: dict[str, Any]) -> list[Any]:
     if not isinstance(plays, list):
         raise IllegalAction(PLAYS_NOT_A_LIST(), "plays")
     return plays
-
-
-def language_named() -> bool:
-    """Whether the request names a language: an Accept-Language, or the switch's cookie."""
-    environ = request.environ
-    return "HTTP_ACCEPT_LANGUAGE" in environ or (
-        "HTTP_COOKIE" in environ and language.COOKIE in request.cookies
-    )
 
 
 def worded(answer: Any, reader: Reader | None, coded: bool) -> Any:

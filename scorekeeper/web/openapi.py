@@ -85,25 +85,26 @@ DESCRIPTION = (
 `"action"` when the rules refuse the whole move, or null for an error about no input (a missing
 key, an unknown session). A path this document does not list answers 404, a method it does
 not list for a path 405 (with `Allow`), both with this error body. `OPTIONS` on a path answers
-200 with no body and the path's methods in `Allow`. A refusal (422, a page past the last, an
-unknown session or group) also carries `code` and `values`: what the
-sentence says, as data (see Languages).
+200 with no body and the path's methods in `Allow`. To a request that names a language, an
+error of an endpoint also carries `code` and `values`: what its sentence says, as data (see
+Languages).
 
 **Languages.** Sentences (the `ruling`, a judge's `explanation`, an error's `error`, the
-sentences in a state) are in the language the request asks for by `Accept-Language`, or by
-the `language` cookie the pages' language switch sets (which comes first, as on the pages):
-English (`en`), French (`fr`) or Japanese (`ja`); English when it names none of them. Every
-answer says which in `Content-Language`, and a request that sent either header finds it named
-in `Vary`. Beside each sentence is a stable code and its values, so a client never reads the
-words: an error's `code` and `values`, a session's `ruling_code` (`{"code", "values"}`: see
-`Said`; null for a ruling said in English words alone, no phrase yet). The judges and
-calculators keep the contract's fields exactly for a request that names no language; one that
-names a language (`Accept-Language: en` for English) also gets `explanation_code` and, for
-Yardkle's combos, `label` (the combo in its language: `name` stays English) and `label_code`.
-A code names what is said, for good; each value is a name or text as given, a whole number, a
-card as written (`green 7`), a list, or a part of the sentence as its own code and values
-(`PhraseCode` lists every code). A refusal that is no phrase yet has the code `refused` and no
-values. Names (players, cards as written, a combo's `name`) are never translated.
+sentences in a state and a history) are in the language the request asks for by
+`Accept-Language`, or by the `language` cookie the pages' language switch sets (which comes
+first, as on the pages): English (`en`), French (`fr`) or Japanese (`ja`); English when it
+names none of them. Every answer says which in `Content-Language`; one to a request that sent
+either header names it in `Vary`. A request that names a language (`Accept-Language: en` for
+English) also gets, beside each sentence, what it says as data, so that a client never reads
+the words: an error's `code` and `values`, a session's `ruling_code`, a judge's
+`explanation_code`, and beside a Yardkle combo's English `name` its `label` (its words in
+that language) and `label_code` (each `{"code", "values"}`: see `Said`; null for a sentence
+said in English words alone, no phrase yet). A refusal that is no phrase yet has the code
+`refused` and no values. A code names what is said, for good (`PhraseCode` lists them all);
+each value is a name or text as given, a whole number, a card as written (`green 7`), a list,
+or a part of the sentence as its own code and values. A request that names no language is
+answered exactly as before languages came: in English, without these fields. Names (players,
+cards as written, a combo's `name`) are never translated.
 
 **What comes next.** Every answer carrying a session's state includes `expected`: the 0-based
 seat whose move it is and every action type the game accepts now, with the accepted values
@@ -487,14 +488,15 @@ class Error(ApiModel):
     )
     code: str = may_be_left_out(
         description=(
-            "What the error says, for good: its phrase's code, or `refused` for a refusal "
-            "said in English words alone (no phrase yet). Left out of an error no refusal "
-            "(a bad body, a missing key, a host or a path not served)."
+            "Only for a request that names a language: what the error says, for good: its "
+            "phrase's code, or `refused` for one said in English words alone (no phrase "
+            "yet). Left out too of the errors answered before an endpoint is reached (a path "
+            "or a host not served, a body too large)."
         ),
         json_schema_extra=_error_codes,
     )
-    values: dict[str, SaidValue] = may_be_left_out(  # type: ignore[valid-type]
-        description=_VALUES + " Empty for `refused`."
+    values: dict[str, SaidValue] = may_be_left_out(
+        description="With `code`. " + _VALUES + " Empty for `refused`."
     )
 
 
@@ -622,10 +624,10 @@ class _Session(ApiModel):
     ruling: str = Field(
         description="The game's latest ruling, as a sentence in the asked language."
     )
-    ruling_code: Said | None = Field(
+    ruling_code: Said | None = may_be_left_out(  # type: ignore[valid-type]
         description=(
-            "The ruling's code and values; null for a ruling said in English words alone "
-            "(no phrase yet)."
+            "Only for a request that names a language: the ruling's code and values; null "
+            "for a ruling said in English words alone (no phrase yet)."
         )
     )
     finished: bool
@@ -679,6 +681,11 @@ class StaleVersion(_Session):
     links: SessionLinks
     error: str = Field(description="A sentence a player can read, in the asked language.")
     field: Literal["version"] = Field(json_schema_extra=without_type)
+    code: str = may_be_left_out(
+        description="Only for a request that names a language: `api.stale-version`.",
+        json_schema_extra=_error_codes,
+    )
+    values: dict[str, SaidValue] = may_be_left_out(description="With `code`: `version`, now.")
 
 
 class CreatedSession(SessionState):
@@ -1507,7 +1514,7 @@ def _game_paths() -> Schema:
 
 
 _ACCEPT_LANGUAGE: Schema = {"$ref": "#/components/parameters/AcceptLanguage"}
-_LANGUAGES = list(LANGUAGES)
+_LANGUAGES: list[Any] = list(LANGUAGES)
 
 
 def _says_its_language(response: Schema) -> Schema:

@@ -54,10 +54,14 @@ def test_an_illegal_append_asked_in_french_is_refused_in_french_with_its_code(
         "values": {},
     }
     # The same refusal in English: the words of today, the code and values beside them.
-    english = table.post("/events", action)
+    english = table.post("/events", action, headers=ENGLISH)
     assert english.headers["Content-Language"] == "en"
     said = GAME_OVER()
     assert body_of(english) == {"error": said, "field": "action", **said.to_json()}
+    # And to a client that names no language, as it always was.
+    plain = table.post("/events", action)
+    assert plain.headers["Content-Language"] == "en"
+    assert body_of(plain) == {"error": said, "field": "action"}
     # Nothing was recorded.
     assert table.read()["version"] == 2
 
@@ -68,7 +72,7 @@ def test_a_refusal_with_values_is_read_with_them_and_gives_them(client: FlaskCli
     assert refused.status_code == 422
     french = body_of(refused)
     assert french["error"].endswith("doit valoir au moins 500.")
-    english = body_of(client.post(f"{API}/sessions", json=body))
+    english = body_of(client.post(f"{API}/sessions", json=body, headers=ENGLISH))
     assert english["error"].endswith("must be at least 500.")
     for answer in (french, english):
         assert answer["code"] == "option.at-least"
@@ -89,7 +93,7 @@ def test_a_refusal_of_the_api_itself_is_a_phrase_of_its_own(client: FlaskClient)
     )
     assert body["error"] != str(api.ACTION_NOT_AN_OBJECT())
     # A page past the last, in English: today's words, with the code and the page count.
-    past = client.get(f"{table.url}/history?page=9")
+    past = client.get(f"{table.url}/history?page=9", headers=ENGLISH)
     assert past.status_code == 404
     assert body_of(past) == {
         "error": "This history has pages 1 to 1.",
@@ -111,11 +115,17 @@ def test_the_api_s_words_of_a_missing_session_or_group_are_the_pages_words() -> 
 
 def test_a_refusal_said_in_english_words_alone_has_the_code_refused(client: FlaskClient) -> None:
     # An unknown field: refused by words no phrase says yet.
-    response = client.post(f"{API}/sessions", json={"game": "yardkle", "colour": 1})
+    sent = {"game": "yardkle", "colour": 1}
+    response = client.post(f"{API}/sessions", json=sent, headers=ENGLISH)
     assert response.status_code == 422
     body = body_of(response)
     assert (body["code"], body["values"]) == ("refused", {})
     assert body["error"].startswith("Unknown field 'colour'")
+    # A body that is no JSON object: an abort of the endpoint, coded alike when asked.
+    bad = client.post(f"{API}/judge/cryptruck", data="plays", headers=ENGLISH)
+    assert bad.status_code == 400
+    assert (body_of(bad)["code"], body_of(bad)["field"]) == ("refused", None)
+    assert set(body_of(client.post(f"{API}/judge/cryptruck", data="plays"))) == {"error", "field"}
 
 
 @pytest.fixture
@@ -169,6 +179,9 @@ def test_a_cached_answer_asked_in_two_languages_in_a_row_gives_each_its_language
         "en": {"Unknown action: the type is roll, keep, bank or total."},
         "ja": {JAPANESE_RULING},
     }
+    # English named and English not: each its own kept answer, the code in the first only.
+    assert "ruling_code" in body_of(client.get(table.url, headers=ENGLISH))
+    assert "ruling_code" not in body_of(client.get(table.url))
 
 
 def test_the_language_cookie_of_the_switch_chooses_as_on_pages(
@@ -188,20 +201,18 @@ def test_english_answers_are_today_s_bytes_apart_from_the_added_fields(
     table = api_session(client)
     table.ok({"type": "roll", "dice": [1, 1, 1, 5, 2, 3]})
     plain = client.get(table.url)
-    asked = client.get(table.url, headers=ENGLISH)
-    assert plain.get_data() == asked.get_data()
-    assert plain.headers["Content-Language"] == asked.headers["Content-Language"] == "en"
-    # No header asked: nothing read of the request, nothing varies but what did before.
+    assert plain.headers["Content-Language"] == "en"
+    # No language named: nothing read of the request, nothing varies but what did before.
     assert plain.vary.as_set() <= {"accept-encoding"}
-    # Today's text with the ruling's code after the ruling: taken out, the rest reads as
-    # the fields of today, as they were written (the ruling's words in English).
-    text, body = plain.get_data(), body_of(plain)
+    text = plain.get_data()
     ruling = b',"ruling":"Ann rolled 1 1 1 5 2 3: three 1s (1000) and single 5 (50) can score'
-    assert ruling in text
-    code = b',"ruling_code":' + state_json.compact(body.pop("ruling_code")).encode()
-    assert text.index(code) > text.index(ruling)
-    assert json.loads(text.replace(code, b"", 1)) == body
-    assert code + b',"standings":' in text
+    assert ruling in text and b"ruling_code" not in text
+    # Named: the same bytes, with the ruling's code after the ruling.
+    asked = client.get(table.url, headers=ENGLISH)
+    assert asked.headers["Content-Language"] == "en"
+    code = b',"ruling_code":' + state_json.compact(body_of(asked)["ruling_code"]).encode()
+    assert code + b',"standings":' in asked.get_data()
+    assert asked.get_data().replace(code, b"", 1) == text
     # A judge answers the contract's fields alone to a client naming no language, and the
     # explanation's code beside them to one that names English.
     trick = {"trump": "red", "plays": ["blue 9", "blue 12", "red 6", "green 1"]}
@@ -293,7 +304,7 @@ def test_the_document_lists_every_phrase_s_code_and_the_language_headers(
         contexts = {line.split('"')[1] for line in template if line.startswith("msgctxt ")}
     assert {context for context in contexts if "." in context} <= set(codes)
     session = document["components"]["schemas"]["SessionState"]
-    assert "ruling_code" in session["required"]
+    assert "ruling_code" in session["properties"]
     read = document["paths"]["/sessions/{session_id}"]["get"]
     assert {"$ref": "#/components/parameters/AcceptLanguage"} in read["parameters"]
     assert "Content-Language" in read["responses"]["200"]["headers"]
