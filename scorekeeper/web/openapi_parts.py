@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import sys
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal, cast
 
@@ -137,16 +136,12 @@ _LOOKED_INTO = 256
 
 def declared_phrases() -> dict[str, Phrase]:
     """Every phrase the app can say, by code, sorted: each declared once at the top of a
-    module of the package (or in a mapping or a sequence there), found in every module of
-    the games and every other module of the package loaded (the app loads them all)."""
-    import scorekeeper.games
+    module of the package (or in a mapping or a sequence there), every module walked."""
+    import scorekeeper
 
-    for found in pkgutil.walk_packages(scorekeeper.games.__path__, "scorekeeper.games."):
-        importlib.import_module(found.name)
     phrases: dict[str, Phrase] = {}
-    for name, module in list(sys.modules.items()):
-        if name != "scorekeeper" and not name.startswith("scorekeeper."):
-            continue
+    for found in pkgutil.walk_packages(scorekeeper.__path__, "scorekeeper."):
+        module = importlib.import_module(found.name)
         for value in list(vars(module).values()):
             for candidate in (value, *_held(value)):
                 if isinstance(candidate, Phrase):
