@@ -435,21 +435,32 @@ _VALUES = (
     "written (`green 7`), a list of them, or a part of the sentence as its own code and "
     "values."
 )
-# How deep a sentence's parts nest: a part's values may hold parts, to this depth.
-PART_DEPTH = 3
+# How deep the document describes a sentence's parts: a part's values may hold parts, to
+# any depth (sentences chained two by two nest as deep as there are sentences); those
+# deeper than this are values as any other, not described further.
+PART_DEPTH = 4
+_DEEPER = (
+    "A value of a part nested deeper than the document describes: as any other value (a "
+    "name or text, a whole number, a card as written, a list, or a part: `{code, values}`)."
+)
 
 
 def _said_models() -> list[type[ApiModel]]:
-    """``Said`` and the parts its values may hold (``SaidPart1``…), innermost first: a
-    schema of a depth of its own, as the document's objects are closed (no schema refers
-    to itself)."""
+    """``Said`` and the parts its values may hold (``SaidPart1``…), innermost first: each
+    depth a schema of its own, for no schema of the document refers to itself (its objects
+    are closed, and a check inlines every reference)."""
     made: list[type[ApiModel]] = []
     for level in range(PART_DEPTH, -1, -1):
         part: Any = made[-1] if made else None
         value: Any = (
-            Union[str, int, list[Union[str, int]]]  # noqa: UP007  # built at run time
+            Annotated[Any, Field(description=_DEEPER)]
             if part is None
-            else Union[str, int, list[Union[str, int, part]], part]  # noqa: UP007
+            else Union[str, int, list[Union[str, int, part]], part]  # noqa: UP007  # at run time
+        )
+        code: Any = (
+            Field(json_schema_extra=_phrase_code)
+            if level == 0
+            else Field(description="The part's phrase's code (one of `PhraseCode`).")
         )
         made.append(
             create_model(
@@ -462,7 +473,7 @@ def _said_models() -> list[type[ApiModel]]:
                     if level == 0
                     else "A part of a sentence, said by a phrase of its own."
                 ),
-                code=(str, Field(json_schema_extra=_phrase_code)),
+                code=(str, code),
                 values=(dict[str, value], Field(description=_VALUES)),
             )
         )
