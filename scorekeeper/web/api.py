@@ -50,7 +50,7 @@ from scorekeeper.games.web_interface import TrickJudge, json_body, only_fields
 from scorekeeper.games.words import Phrase, Reader, Text, phrase
 from scorekeeper.web import access, addresses, language, state_json
 from scorekeeper.web.adapters import adapters
-from scorekeeper.web.errors import TITLES, error_response
+from scorekeeper.web.errors import WERKZEUG_SAID, error_response, title_of
 from scorekeeper.web.group_schemas import (
     CreatedGroup,
     CreatedGroupLinks,
@@ -221,11 +221,21 @@ def say_the_language(response: Response) -> Response:
     headers = response.headers
     if "Content-Language" in headers:
         return response  # given up front (a write's answer)
+    if response.status_code >= 400:
+        # An error but this module's (no such path, a body too large, a host not served, a
+        # crash): scorekeeper.web.errors writes its English words.
+        headers["Content-Language"] = DEFAULT_LANGUAGE
+        return response
+    return say_language_of(response)
+
+
+def say_language_of(response: Response) -> Response:
+    """The answer with its ``Content-Language``, and what chose it named in ``Vary``."""
     for name, value in language_headers():
         if name == "Vary":
             response.vary.add(value)
         else:
-            headers[name] = value
+            response.headers[name] = value
     return response
 
 
@@ -255,6 +265,11 @@ def error_answer(status: int, said: str, field: str | None) -> Response:
         body |= code_and_values(said)
     response = jsonify(body)
     response.status_code = status
+    if isinstance(said, Text):
+        say_language_of(response)
+    else:
+        # Words no phrase says yet are English, whatever was asked.
+        response.headers["Content-Language"] = DEFAULT_LANGUAGE
     return response
 
 
@@ -269,8 +284,12 @@ def http_refusal(error: HTTPException) -> Response | tuple[Response, int]:
     """An abort of an endpoint: as any page's (scorekeeper.web.errors), but in the asked
     language, with its code and values for a client naming a language."""
     status = error.code or 500
-    said = error.description or TITLES.get(status, "Error")
-    if isinstance(said, Text) or language_named():
+    said: str = error.description or title_of(status)
+    if language_named():
+        if not isinstance(said, Text) and said in WERKZEUG_SAID:
+            said = WERKZEUG_SAID[said]()  # werkzeug's own sentence, said as a phrase
+        response = error_answer(status, said, None)
+    elif isinstance(said, Text):
         response = error_answer(status, said, None)
     else:
         response, status = error_response(status, said)

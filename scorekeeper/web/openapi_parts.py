@@ -21,7 +21,7 @@ from pydantic_core import core_schema
 from scorekeeper.games.base import TEXT_OPTION_MAX_LENGTH, OptionSpec
 from scorekeeper.games.engine import Game
 from scorekeeper.games.web_interface import ActionsDoc, ApiModel, ApiOperation, FieldNote
-from scorekeeper.games.words import Phrase
+from scorekeeper.games.words import Phrase, Text
 
 Schema = dict[str, Any]
 COMPONENTS = "#/components/schemas/"
@@ -136,7 +136,8 @@ _LOOKED_INTO = 256
 
 def declared_phrases() -> dict[str, Phrase]:
     """Every phrase the app can say, by code, sorted: each declared once at the top of a
-    module of the package (or in a mapping or a sequence there), every module walked."""
+    module of the package (or in a mapping or a sequence there; or said there once, a
+    Text), every module walked."""
     import scorekeeper
 
     phrases: dict[str, Phrase] = {}
@@ -144,6 +145,8 @@ def declared_phrases() -> dict[str, Phrase]:
         module = importlib.import_module(found.name)
         for value in list(vars(module).values()):
             for candidate in (value, *_held(value)):
+                if isinstance(candidate, Text):
+                    candidate = candidate.phrase  # said once where it is declared
                 if isinstance(candidate, Phrase):
                     phrases.setdefault(candidate.code, candidate)
     return dict(sorted(phrases.items()))

@@ -23,6 +23,7 @@ FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
 JAPANESE = {"Accept-Language": "ja"}
 ENGLISH = {"Accept-Language": "en-GB"}
 YARDKLE_TYPES = ["roll", "keep", "bank", "total"]
+NOT_A_GROUP_FILE = "This is not a group file exported by Tabletop Scorekeeper."
 JAPANESE_RULING = "不明な操作です。typeはroll、keep、bank、またはtotalのいずれかです。"
 
 
@@ -114,18 +115,18 @@ def test_the_api_s_words_of_a_missing_session_or_group_are_the_pages_words() -> 
 
 
 def test_a_refusal_said_in_english_words_alone_has_the_code_refused(client: FlaskClient) -> None:
-    # An unknown field: refused by words no phrase says yet.
-    sent = {"game": "yardkle", "colour": 1}
-    response = client.post(f"{API}/sessions", json=sent, headers=ENGLISH)
+    # A file that is no group file: refused by words no phrase says yet.
+    response = client.post(f"{API}/groups/import", json={"format": "x"}, headers=FRENCH)
     assert response.status_code == 422
+    assert response.headers["Content-Language"] == "en"
     body = body_of(response)
     assert (body["code"], body["values"]) == ("refused", {})
-    assert body["error"].startswith("Unknown field 'colour'")
-    # A body that is no JSON object: an abort of the endpoint, coded alike when asked.
-    bad = client.post(f"{API}/judge/cryptruck", data="plays", headers=ENGLISH)
-    assert bad.status_code == 400
-    assert (body_of(bad)["code"], body_of(bad)["field"]) == ("refused", None)
-    assert set(body_of(client.post(f"{API}/judge/cryptruck", data="plays"))) == {"error", "field"}
+    assert body["error"] == NOT_A_GROUP_FILE
+    # An abort of an endpoint in English words alone (no phrase yet): coded alike when asked.
+    gone = client.get(f"{API}/sessions/{'x' * 22}/rounds", headers=ENGLISH)
+    assert gone.status_code == 404
+    assert (body_of(gone)["code"], body_of(gone)["field"]) == ("refused", None)
+    assert set(body_of(client.get(f"{API}/sessions/{'x' * 22}/rounds"))) == {"error", "field"}
 
 
 @pytest.fixture
@@ -340,6 +341,12 @@ def test_the_document_lists_every_phrase_s_code_and_the_language_headers(
 
 
 def test_an_error_of_no_endpoint_says_its_language_too(client: FlaskClient) -> None:
+    # No endpoint: the app's error, in English words (scorekeeper.web.errors), says so.
     missing = client.get(f"{API}/no-such-thing", headers=FRENCH)
     assert missing.status_code == 404
-    assert missing.headers["Content-Language"] == "fr"
+    assert missing.headers["Content-Language"] == "en"
+    # An abort whose words are a phrase said once at the top of a module: read, and coded.
+    bad = client.post(f"{API}/judge/cryptruck", data="plays", headers=FRENCH)
+    assert bad.status_code == 400
+    assert bad.headers["Content-Language"] == "fr"
+    assert body_of(bad)["code"] == "web.body.not-an-object"
