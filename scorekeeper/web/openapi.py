@@ -93,8 +93,9 @@ Languages).
 sentences in a state and a history) are in the language the request asks for by
 `Accept-Language`, or by the `language` cookie the pages' language switch sets (which comes
 first, as on the pages): English (`en`), French (`fr`) or Japanese (`ja`); English when it
-names none of them. Every answer says which in `Content-Language`; one to a request that sent
-either header names it in `Vary`. A request that names a language (`Accept-Language: en` for
+names none of them. Every answer says which in `Content-Language` (`en` for an error still
+said in English words alone, or answered before an endpoint: no such path, a body too large);
+one to a request that sent either header names it in `Vary`. A request that names a language (`Accept-Language: en` for
 English) also gets, beside each sentence, what it says as data, so that a client never reads
 the words: an error's `code` and `values`, a session's `ruling_code`, a judge's
 `explanation_code`, and beside a Yardkle combo's English `name` its `label` (its words in

@@ -350,3 +350,22 @@ def test_an_error_of_no_endpoint_says_its_language_too(client: FlaskClient) -> N
     assert bad.status_code == 400
     assert bad.headers["Content-Language"] == "fr"
     assert body_of(bad)["code"] == "web.body.not-an-object"
+
+
+def test_a_stale_write_asked_in_french_says_so_in_french_with_its_code(
+    client: FlaskClient,
+) -> None:
+    table = api_session(client)
+    table.ok({"type": "total", "points": 500})
+    stale = table.post(
+        "/events", {"version": 0, "action": {"type": "total", "points": 0}}, headers=FRENCH
+    )
+    assert stale.status_code == 409
+    assert stale.headers["Content-Language"] == "fr"
+    body = body_of(stale)
+    assert body["error"].startswith("La session a changé")
+    assert (body["code"], body["values"], body["field"]) == (
+        "api.stale-version",
+        {"version": 1},
+        "version",
+    )
