@@ -95,17 +95,18 @@ sentences in a state and a history) are in the language the request asks for by
 first, as on the pages): English (`en`), French (`fr`) or Japanese (`ja`); English when it
 names none of them. Every answer says which in `Content-Language` (`en` for an error still
 said in English words alone, or answered before an endpoint: no such path, a body too large);
-one to a request that sent either header names it in `Vary`. A request that names a language (`Accept-Language: en` for
-English) also gets, beside each sentence, what it says as data, so that a client never reads
-the words: an error's `code` and `values`, a session's `ruling_code`, a judge's
-`explanation_code`, and beside a Yardkle combo's English `name` its `label` (its words in
-that language) and `label_code` (each `{"code", "values"}`: see `Said`; null for a sentence
-said in English words alone, no phrase yet). A refusal that is no phrase yet has the code
-`refused` and no values. A code names what is said, for good (`PhraseCode` lists them all);
-each value is a name or text as given, a whole number, a card as written (`green 7`), a list,
-or a part of the sentence as its own code and values. A request that names no language is
-answered exactly as before languages came: in English, without these fields. Names (players,
-cards as written, a combo's `name`) are never translated.
+one to a request that sent either header names it in `Vary`. A request that names a
+language (`Accept-Language: en` for English) also gets, beside each sentence, what it says
+as data, so that a client never reads the words: an error's `code` and `values`, a
+session's `ruling_code`, a judge's `explanation_code`, and beside a Yardkle combo's English
+`name` its `label` (its words in that language) and `label_code` (each `{"code", "values"}`:
+see `Said`; null for a sentence said in English words alone, no phrase yet). A refusal that
+is no phrase yet has the code `refused` and no values. A code names what is said, for good
+(`PhraseCode` lists them all); each value is a name or text as given, a whole number, a card
+as written (`green 7`), a list, or a part of the sentence as its own code and values. A
+request that names no language is answered exactly as before languages came: in English,
+without these fields. Names (players, cards as written, a combo's `name`) are never
+translated.
 
 **What comes next.** Every answer carrying a session's state includes `expected`: the 0-based
 seat whose move it is and every action type the game accepts now, with the accepted values
