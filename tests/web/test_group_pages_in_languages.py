@@ -124,10 +124,12 @@ def test_a_404_page_reads_in_the_reader_s_language(client: FlaskClient) -> None:
     japanese = page(client, "/g/nosuchgroupatall", JAPANESE, 404)
     assert "<h1>見つかりません</h1>" in japanese
     assert "このリンクのグループはありません。" in japanese
-    # The API's refusal stays English, whatever the phone reads.
+    # The API's refusal reads in the asked language too, with its code beside it.
     answer = client.get("/api/v1/groups/nosuchgroupatall", headers=FRENCH)
     assert answer.status_code == 404
-    assert "No group has this link" in answer.get_json()["error"]
+    assert answer.headers["Content-Language"] == "fr"
+    assert f"Aucun groupe n{APOSTROPHE}a ce lien." in answer.get_json()["error"]
+    assert answer.get_json()["code"] == "api.no-such-group"
 
 
 def test_a_session_csv_asked_in_french_has_french_headings(client: FlaskClient, app: Flask) -> None:
