@@ -77,7 +77,7 @@ def test_the_new_session_page_reads_in_each_language(client: FlaskClient) -> Non
     assert 'placeholder="Nom (obligatoire)"' in french
     japanese = page(client, "/new/yardkle", JAPANESE)
     assert '<html lang="ja">' in japanese
-    assert "<h1>Yardkleの新しいセッション</h1>" in japanese
+    assert "<h1>ヤードクルの新しいセッション</h1>" in japanese
     assert 'placeholder="名前（必須）"' in japanese  # noqa: RUF001
     chooser = page(client, "/new", JAPANESE)
     assert "<h1>どのゲーム" in chooser
