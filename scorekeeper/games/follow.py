@@ -20,11 +20,10 @@ from scorekeeper.games.actions import ACTION_CONFIG, Ask, game_fact
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.games.cards import Card, colour_words
 from scorekeeper.games.records import evolve
-from scorekeeper.games.words import Text, counted, phrase
+from scorekeeper.games.words import THEN, Text, counted, phrase
 
 # Sentences said one after the other: a ruling is its sentences, each a phrase
 # (trickplay.sentences chains them).
-THEN = phrase("trick.then", "{first} {then}")
 # What following the led colour and settling a revoke flag say, in both trick games.
 REVOKE_SEEN = phrase(
     "trick.revoke-seen",
@@ -218,7 +217,7 @@ def revoke_text(name: str, flag: RevokeFlag, number: int) -> Text:
     seen = REVOKE_SEEN(
         name=name, colour=colour_words(flag.colour), failed=flag.failed_trick, card=flag.card
     )
-    return THEN(first=seen, then=REVOKE_FLAG_OPEN(number=number))
+    return THEN(first=seen, second=REVOKE_FLAG_OPEN(number=number))
 
 
 def play_sentences(name: str, card: Card, followed: Followed, *, ends_trick: bool) -> list[Text]:

@@ -22,8 +22,7 @@ from scorekeeper.games import follow
 from scorekeeper.games.actions import ACTION_CONFIG, Ask, CardText, game_fact
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cards import Card, Deck, TrickWinner, colour_words
-from scorekeeper.games.follow import THEN
-from scorekeeper.games.words import Listing, Text, all_of, phrase
+from scorekeeper.games.words import THEN, Listing, Text, all_of, phrase
 
 # What the trick games say alike: a turn, a card played twice, a trick taken and why.
 CARD_PLAYED = phrase("trick.ask-card-played", "the card played")
@@ -140,29 +139,15 @@ def next_seat(rnd: TrickRound, seats: int) -> int | None:
 
 def sentences(*said: Text | str) -> Text | str:
     """Sentences said one after the other ("" says nothing): in English, joined by a space;
-    a language writes its own ``trick.then``. The first is what a headline shows
-    (``first_sentence``)."""
+    a language writes its own ``sentence.then``. The first is what a headline shows
+    (``words.first_sentence``)."""
     parts = [part for part in said if part]
     if not parts:
         return ""
     joined = parts[-1]
     for part in reversed(parts[:-1]):
-        joined = THEN(first=part, then=joined)
+        joined = THEN(first=part, second=joined)
     return joined
-
-
-def first_sentence(said: str) -> str:
-    """What a ruling decided, its first sentence, as the headline shows it: the first of
-    its sentences (``sentences``) when the English reads so, else the English up to its
-    first full stop."""
-    head, end, _ = str.__str__(said).partition(". ")
-    english = f"{head}." if end else str.__str__(said)
-    first: object = said
-    while isinstance(first, Text) and first.phrase == THEN:
-        first = dict(first.values)["first"]
-    if isinstance(first, Text) and first == english:
-        return first
-    return english
 
 
 def turn_text(rnd: TrickRound, players: Sequence[str]) -> Text:
@@ -264,7 +249,7 @@ def judge(
 
 def taken_text(number: int, name: str, judged: TrickWinner) -> Text:
     """ "Trick 3: Ann takes it with red 9." and why: what every completed trick says first."""
-    return THEN(first=TAKEN(number=number, name=name, card=judged.card), then=judged.explanation)
+    return THEN(first=TAKEN(number=number, name=name, card=judged.card), second=judged.explanation)
 
 
 # --- Why a trick's winner takes it (the trick judges of Yokai Septet and Cryptruck) ------

@@ -22,7 +22,7 @@ the keywords the extraction looks for (babel.cfg).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
@@ -264,6 +264,25 @@ def or_list(items: Iterable[object]) -> str:
 
 
 ENGLISH = Reader(Locale("en"), _EnglishCatalog())
+
+# Two sentences said one after the other: in English, joined by a space; a language writes
+# its own (Japanese with none).
+THEN = phrase("sentence.then", "{first} {second}")
+
+
+def first_sentence(said: str, written: Callable[[str], str] = str) -> str:
+    """What a ruling decided, its first sentence, as a page's one-line headline shows it:
+    the first of its sentences (``THEN``) when its English reads so, else the English up to
+    its first full stop, as ``written`` writes it (the pages' filters: a card's suit
+    symbols)."""
+    head, end, _ = str.__str__(said).partition(". ")
+    english = written(f"{head}." if end else str.__str__(said))
+    first: object = said
+    while isinstance(first, Text) and first.phrase == THEN:
+        first = dict(first.values)["first"]
+    if isinstance(first, Text) and first == english:
+        return first
+    return english
 
 
 def _english_words(phrase: Phrase, values: tuple[tuple[str, object], ...]) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
@@ -132,23 +133,25 @@ def refs_to(names: Iterable[str], **field: Any) -> Any:
 # A mapping or sequence at the top of a module is looked into (the colours' phrases, by
 # colour) if it is no larger than this: not a module's cache.
 _LOOKED_INTO = 256
+PACKAGE_FOLDER = Path(__file__).resolve().parents[1]
 
 
 def declared_phrases() -> dict[str, Phrase]:
     """Every phrase the app can say, by code, sorted: each declared once at the top of a
     module of the package (or in a mapping or a sequence there; or said there once, a
-    Text), every module walked."""
-    import scorekeeper
-
+    Text), every module walked (found by the package's folder: importing the package by
+    name here would make it import itself back)."""
     phrases: dict[str, Phrase] = {}
-    for found in pkgutil.walk_packages(scorekeeper.__path__, "scorekeeper."):
+    for found in pkgutil.walk_packages([str(PACKAGE_FOLDER)], "scorekeeper."):
         module = importlib.import_module(found.name)
         for value in list(vars(module).values()):
             for candidate in (value, *_held(value)):
                 if isinstance(candidate, Text):
                     candidate = candidate.phrase  # said once where it is declared
                 if isinstance(candidate, Phrase):
-                    phrases.setdefault(candidate.code, candidate)
+                    known = phrases.setdefault(candidate.code, candidate)
+                    if known != candidate:
+                        raise ValueError(f"{candidate.code} names two phrases: a code is one")
     return dict(sorted(phrases.items()))
 
 

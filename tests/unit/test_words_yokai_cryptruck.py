@@ -14,8 +14,7 @@ from babel.support import Translations
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cryptruck.rules import GAME as CRYPTRUCK
 from scorekeeper.games.engine import Game
-from scorekeeper.games.trickplay import first_sentence
-from scorekeeper.games.words import Reader, Text
+from scorekeeper.games.words import Reader, Text, first_sentence
 from scorekeeper.games.yokai_septet.cards import yokai_septet_trick
 from scorekeeper.games.yokai_septet.rules import GAME as YOKAI_SEPTET
 
@@ -60,7 +59,7 @@ def test_a_yokai_septet_play_is_ruled_in_french_and_japanese() -> None:
     assert FRENCH.read(ruling) == "Cy joue le rouge 7 et n\u2019a plus de bleu. À Di de jouer."
     assert JAPANESE.read(ruling) == "Cyが赤の7を出し、青がないことを示します。次はDiの番です。"
     assert ruling.to_json() == {
-        "code": "trick.then",
+        "code": "sentence.then",
         "values": {
             "first": {
                 "code": "trick.plays-showing-void",
@@ -70,7 +69,7 @@ def test_a_yokai_septet_play_is_ruled_in_french_and_japanese() -> None:
                     "colour": {"code": "colour.blue", "values": {}},
                 },
             },
-            "then": {"code": "trick.plays-next", "values": {"name": "Di"}},
+            "second": {"code": "trick.plays-next", "values": {"name": "Di"}},
         },
     }
 

@@ -43,11 +43,11 @@ from scorekeeper.games.records import evolve
 # Re-exported: the play action and a completed trick live in trickplay.py, shared with Yokai Septet.
 from scorekeeper.games.trickplay import CompletedTrick as CompletedTrick
 from scorekeeper.games.trickplay import Play as Play
-from scorekeeper.games.trickplay import first_sentence as first_sentence
 from scorekeeper.games.trickplay import sentences
 from scorekeeper.games.trickplay import trick_headline as trick_headline
 from scorekeeper.games.trickplay import trick_reason as trick_reason
 from scorekeeper.games.words import Signed, Text, all_of, counted, phrase
+from scorekeeper.games.words import first_sentence as first_sentence
 
 MIN_SEATS = 3
 MAX_SEATS = 5

@@ -37,7 +37,17 @@ from scorekeeper.games.engine import Engine, on
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
-from scorekeeper.games.words import Grouped, Phrase, Signed, Text, all_of, counted, phrase
+from scorekeeper.games.words import (
+    THEN,
+    Grouped,
+    Phrase,
+    Signed,
+    Text,
+    all_of,
+    counted,
+    first_sentence,
+    phrase,
+)
 
 # Bigger than any game's round; a typo of a few extra digits is refused, not added up.
 MAX_ROUND_POINTS = 1_000_000
@@ -61,7 +71,6 @@ TITLE = phrase("score-sheet.title", "Score sheet")
 NUMBER = phrase("score-sheet.number", "{number}")
 NEGATIVE_NUMBER = phrase("score-sheet.negative-number", "\u2212{number}")
 # Parts said one after the other: sentences, and the items of a list.
-THEN = phrase("score-sheet.then", "{first} {second}")
 LISTED = phrase("score-sheet.listed", "{first}, {second}")
 
 HAS = phrase("score-sheet.has", "{name} has {total}.")
@@ -251,19 +260,9 @@ def number_text(number: int) -> Text:
 
 
 def headline(ruling: str) -> str:
-    """The ruling's first sentence, what it decided: the page's one line of it.
-
-    Its English is what the pages' first_sentence and suit_symbols filters make of any
-    ruling; a ruling said as sentences one after the other (``THEN``) gives its first
-    one, read in the reader's language when its English is that.
-    """
-    head, end, _ = str(ruling).partition(". ")
-    english = with_suit_symbols(f"{head}." if end else str(ruling))
-    first: str = ruling
-    while isinstance(first, Text) and first.phrase is THEN:
-        part = dict(first.values)["first"]
-        first = part if isinstance(part, str) else str(part)
-    return first if first == english else english
+    """The ruling's first sentence, what it decided: the page's one line of it, as the
+    pages' filters write any ruling's (``words.first_sentence``)."""
+    return first_sentence(ruling, with_suit_symbols)
 
 
 def best_seats(state: State) -> list[int]:

@@ -34,7 +34,17 @@ from scorekeeper.games.engine import CHOICES, GAME_OVER, Engine, on
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
-from scorekeeper.games.words import Grouped, Listing, Phrase, Text, all_of, counted, phrase
+from scorekeeper.games.words import (
+    THEN,
+    Grouped,
+    Listing,
+    Phrase,
+    Text,
+    all_of,
+    counted,
+    first_sentence,
+    phrase,
+)
 
 FACES = (1, 2, 3, 4, 5, 6)
 ALL_DICE = 6
@@ -76,7 +86,6 @@ COMBO_POINTS = phrase("yardkle.combo-points", "{combo} ({points})")
 
 DICE = counted("yardkle.dice", "{count} die", "{count} dice")
 # Two sentences (or clauses) said one after the other.
-THEN = phrase("yardkle.then", "{first} {second}")
 
 # Refusals of dice as typed.
 DICE_NOT_A_LIST = phrase(
@@ -710,19 +719,9 @@ def bank_refusal(state: State) -> Text | None:
 
 
 def headline(ruling: str) -> str:
-    """The ruling's first sentence, what it decided: the page's one line of it.
-
-    Its English is what the pages' first_sentence and suit_symbols filters make of any
-    ruling; a ruling said as sentences one after the other (``THEN``) gives its first
-    one, read in the reader's language when its English is that.
-    """
-    head, end, _ = str(ruling).partition(". ")
-    english = with_suit_symbols(f"{head}." if end else str(ruling))
-    first: str = ruling
-    while isinstance(first, Text) and first.phrase is THEN:
-        part = dict(first.values)["first"]
-        first = part if isinstance(part, str) else str(part)
-    return first if first == english else english
+    """The ruling's first sentence, what it decided: the page's one line of it, as the
+    pages' filters write any ruling's (``words.first_sentence``)."""
+    return first_sentence(ruling, with_suit_symbols)
 
 
 def can_bank(state: State) -> bool:

@@ -42,11 +42,11 @@ from scorekeeper.games.records import evolve
 
 # Re-exported: the play action lives in trickplay.py, shared with Cryptruck.
 from scorekeeper.games.trickplay import Play as Play
-from scorekeeper.games.trickplay import first_sentence as first_sentence
 from scorekeeper.games.trickplay import sentences
 from scorekeeper.games.trickplay import trick_headline as trick_headline
 from scorekeeper.games.trickplay import trick_reason as trick_reason
 from scorekeeper.games.words import Phrase, Text, all_of, counted, phrase
+from scorekeeper.games.words import first_sentence as first_sentence
 from scorekeeper.games.yokai_septet.cards import TITLE, YOKAI_SEPTET, yokai_septet_trick
 
 SEATS = 4
