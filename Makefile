@@ -29,8 +29,9 @@ $(VENV)/.test-installed: $(VENV)/.installed
 # The message catalogs (French, Japanese) as the app reads them: each language's .po
 # compiled into its .mo.
 TRANSLATIONS := scorekeeper/translations
+COMPILE_CATALOGS = $(BIN)/pybabel compile -d $(TRANSLATIONS)
 catalogs: $(VENV)/.installed
-	$(BIN)/pybabel compile -d $(TRANSLATIONS)
+	$(COMPILE_CATALOGS)
 
 # After changing what a reader reads: the template of the catalogs made again from the code
 # (an engine's phrase(code, english) and counted(code, one, other) with the code as the
@@ -42,13 +43,14 @@ translations: $(VENV)/.installed
 	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) \
 		--no-wrap --no-fuzzy-matching --ignore-obsolete
 
-# What both servers need first: the database up to date, the catalogs compiled, and with
-# HTTPS the certificate.
-prepare: $(VENV)/.installed catalogs
+# What both servers need first: the database up to date, with HTTPS the certificate, and
+# the catalogs compiled.
+prepare: $(VENV)/.installed
 	$(BIN)/flask --app scorekeeper init-db
 ifneq ($(HTTPS),)
 	$(BIN)/flask --app scorekeeper https-cert
 endif
+	$(COMPILE_CATALOGS)
 
 # A table is a deployment: the production server, started in this folder so that it reads
 # gunicorn.conf.py.
