@@ -249,9 +249,6 @@ def said_card(card: str) -> str:
     return cards.Card(colour, int(number)).said()
 
 
-bp.app_template_global("colour_words")(cards.colour_words)
-
-
 @bp.get("")
 def choose() -> str:
     return render_template("judge/choose.html", judges=trick_judges())
