@@ -311,6 +311,11 @@ def test_describe_is_a_short_history_line() -> None:
     assert GAME.describe(Finish()) == "finish"
 
 
+def test_a_round_of_no_points_is_described_as_an_empty_round() -> None:
+    # An imported log may hold one; its refusal names the event by this line.
+    assert GAME.describe(Round(())) == "round: "
+
+
 def test_standings_put_the_highest_first_or_the_lowest_first_ties_sharing_a_rank() -> None:
     highest = play(new_sheet(), (5, 9, 5))
     assert GAME.standings(highest) == [

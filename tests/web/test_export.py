@@ -465,6 +465,14 @@ REFUSED_FILES = {
         ),
         "Event 2 (set aside 2): Ann cannot set aside 2: a 2 on its own scores nothing.",
     ),
+    "score-sheet-round-of-no-points": (
+        changed(
+            game="score-sheet",
+            options={},
+            events=[{"seq": 1, "action": {"type": "round", "points": []}}],
+        ),
+        "Event 1 (round: ): Enter one number per player",
+    ),
     "unknown-game": (changed(game="chess"), "Unknown game 'chess'"),
     "version-4": (changed(format_version=4), "format version 4"),
     "bad-option": (changed(options={"entry_threshold": 120}), "multiple of 50"),
@@ -547,6 +555,7 @@ def test_a_refused_pasted_text_is_refused_the_same_way(app: Flask, client: Flask
     [
         ("wrong-format", "format"),
         ("keep-of-a-2", "action"),
+        ("score-sheet-round-of-no-points", "action"),
         ("unknown-game", "game"),
         ("version-4", "format_version"),
         ("bad-option", "options.entry_threshold"),

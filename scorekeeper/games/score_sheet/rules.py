@@ -305,6 +305,13 @@ def _round_text(players: Sequence[str], points: Sequence[int]) -> Text:
     return _listed(*(PLAYER_POINTS(name=name, points=number_text(value)) for name, value in pairs))
 
 
+def _describe_round(scored: Round) -> Text:
+    # A round of no points is refused, but an imported file's log may hold one: its
+    # refusal names the event as it was written.
+    points = [number_text(value) for value in scored.points]
+    return DESCRIBE_ROUND(points=_listed(*points) if points else "")
+
+
 def _reached_target(state: State) -> list[int]:
     """The seats at or past the target (none when there is no target)."""
     if not state.target:
@@ -456,9 +463,7 @@ class ScoreSheet(Engine[State, Action]):
         on(
             Round,
             _apply_round,
-            lambda scored: DESCRIBE_ROUND(
-                points=_listed(*(number_text(value) for value in scored.points))
-            ),
+            _describe_round,
         ),
         on(Finish, lambda state, _finish: _apply_finish(state), lambda _finish: DESCRIBE_FINISH()),
     )
