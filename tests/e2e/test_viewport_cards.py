@@ -389,16 +389,6 @@ JUDGED = {
 }
 
 
-# Known today: after the count of players, the scroll toward #pick (below the trump
-# colours' row) stops at the page's end; the French footer, a line longer, lets it go
-# 20 px further than in English, and the row starts 8 px above the screen (in English
-# it shows whole, 12 px below the top, only because the page ends sooner).
-JUDGE_KNOWN = {
-    ("cryptruck", "fr"): "after the players' count the trump row starts above the screen "
-    "(templates/judge: #pick is below it)",
-}
-
-
 def judge_tap(step: str | tuple[str, str]) -> str:
     name, value = ("add", step) if isinstance(step, str) else step
     return f"form.judge-form button[name={name}][value='{value}']"
@@ -412,12 +402,10 @@ def test_the_judges_picker_stays_in_view_after_every_tap(
     game: str,
     language: str,
     javascript: bool,
-    request: pytest.FixtureRequest,
 ) -> None:
-    """Each tap's answer opens at the picker: the next card (or size) is whole on the
-    screen with no scroll; the last card's answer opens at the top, on the verdict."""
-    if (game, language) in JUDGE_KNOWN:
-        request.applymarker(pytest.mark.xfail(reason=JUDGE_KNOWN[game, language]))
+    """Each tap's answer opens at the next step (#pick): the next card (or size, or the
+    trump the table names first) is whole on the screen with no scroll; the last card's
+    answer opens at the top, on the verdict."""
     context = phone_context(browser, javascript, language)
     page = context.new_page()
     page.goto(f"{server}/judge/{game}")
