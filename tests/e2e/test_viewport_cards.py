@@ -311,17 +311,10 @@ EIGHT_SEATS = ["Annabelle-Marie", "Bartholomew", "Cy", "Di", "Ed", "Flo", "Gus",
 
 @in_languages
 def test_eight_players_paid_by_points_keep_the_hands_form_on_the_first_screen(
-    server: str, browser: Any, language: str, javascript: bool, request: pytest.FixtureRequest
+    server: str, browser: Any, language: str, javascript: bool
 ) -> None:
     """The end of a round asks the points left in seven hands (and the taker cards still
     held) in one form: all of it, button included, fits under the board."""
-    if language == "ja":
-        request.applymarker(
-            pytest.mark.xfail(
-                reason="a seat's tile writes its chips as “35 チップ”, which wraps to a third "
-                "line in the 8-seat board: the hands form ends 6 px below the first screen"
-            )
-        )
     context = phone_context(browser, javascript, language)
     page = context.new_page()
     taps = play_a_round(

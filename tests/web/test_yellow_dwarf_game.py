@@ -105,7 +105,8 @@ def board_players(page: str) -> list[tuple[str, int, str]]:
     """The players of the board: (name, chips, cards in hand or the badge shown instead:
     "went out", "out")."""
     rows = re.findall(
-        r'<span class="who">(.*?)</span>\s*<span><strong class="chips">(-?\d+)</strong> chips'
+        r'<span class="who">(.*?)</span>\s*<span class="held">'
+        r'<strong class="chips">(-?\d+)</strong> chips'
         r'</span>\s*(?:<span class="badge[^"]*">(.*?)</span>'
         r'|<span class="small"><span class="cards">(.*?)</span>)',
         page,
