@@ -49,6 +49,16 @@ def language() -> str:
     return DEFAULT_LANGUAGE if locale is None else locale.language
 
 
+# Every page's language code, a variable of its templates' context: a filter a page calls
+# once a row reads it there (language() reads Flask-Babel's locale through flask.g, which
+# costs a few microseconds each call).
+PAGE_LANGUAGE = "page_language"
+
+
+def page_language() -> dict[str, str]:
+    return {PAGE_LANGUAGE: language()}
+
+
 def reader() -> Reader:
     """The words of this request's language for what engines say (the app's catalog:
     Flask-Babel keeps each language's once loaded)."""
@@ -125,4 +135,5 @@ def init_app(app: Flask) -> None:
     app.jinja_env.finalize = read
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.jinja_env.globals["language"] = language
+    app.context_processor(page_language)
     app.register_blueprint(bp)

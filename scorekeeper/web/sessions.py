@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 import segno
+from babel import Locale
+from babel.dates import parse_pattern
 from babel.numbers import format_decimal
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext
-from markupsafe import Markup
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.wrappers import Response
 
@@ -40,7 +45,7 @@ from scorekeeper.web.forms import (
     new_form_key,
     new_session_form,
 )
-from scorekeeper.web.language import DEFAULT_LANGUAGE, language, reader, words
+from scorekeeper.web.language import DEFAULT_LANGUAGE, PAGE_LANGUAGE, language, reader, words
 
 NOT_FOUND = phrase(
     "web.sessions.not-found", "No session has this link. Check the address, or start a new session."
@@ -107,14 +112,35 @@ def last_action(view: session_views.SessionView) -> dict[str, Any] | None:
 
 
 @bp.app_template_filter("utc_time")
-def utc_time(moment: datetime) -> Markup:
-    """A stored (UTC) time: app.js shows it in the phone's own time zone; without JavaScript
-    it says UTC. A filter, which Jinja calls directly: the home page writes one a row.
-    Written field by field as strftime's %Y-%m-%d %H:%M:%S would (at a third of its cost);
-    digits need no escaping (Markup's format escaped each)."""
+@pass_context
+def utc_time(page: Context, moment: datetime) -> Markup:
+    """A stored (UTC) time: app.js shows it in the phone's own time zone (reading the
+    datetime attribute); without JavaScript it says the UTC time as the reader's language
+    writes one: "2026-12-05 22:01 UTC" in English, "5 déc. 2026, 22:01 UTC" in French.
+    A filter, which Jinja calls directly: the home page writes one a row, so the language
+    is the page's (read once a page), and English is written field by field as strftime's
+    %Y-%m-%d %H:%M:%S would (at a third of its cost); digits need no escaping (Markup's
+    format escaped each)."""
     day = f"{moment.year}-{moment.month:02}-{moment.day:02}"
     minute = f"{moment.hour:02}:{moment.minute:02}"
-    return Markup(f'<time datetime="{day}T{minute}:{moment.second:02}Z">{day} {minute} UTC</time>')
+    code = page[PAGE_LANGUAGE]
+    shown = f"{day} {minute}" if code == DEFAULT_LANGUAGE else escape(written_time(code)(moment))
+    return Markup(f'<time datetime="{day}T{minute}:{moment.second:02}Z">{shown} UTC</time>')
+
+
+@functools.cache
+def written_time(code: str) -> Callable[[datetime], str]:
+    """How language ``code`` writes a date and time of day, its zone aside (CLDR's medium
+    date and short time, joined as its medium date and time are): "5 déc. 2026, 22:01",
+    "2026/12/05 22:01". The pattern is read once a language, not once a row."""
+    locale = Locale.parse(code)
+    joined = (
+        str(locale.datetime_formats["medium"])
+        .replace("{1}", locale.date_formats["medium"].pattern)
+        .replace("{0}", locale.time_formats["short"].pattern)
+    )
+    pattern = parse_pattern(joined)
+    return functools.partial(pattern.apply, locale=locale)
 
 
 @bp.app_template_filter("first_sentence")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -31,17 +32,19 @@ LOOK_ALIKE = str.maketrans(
 )
 # What a translation keeps as it is: a value ({name}, %(name)s), a tag, an entity.
 KEPT = re.compile(r"\{[^}]*\}|%\([a-z_]+\)[sd]|%%|<[^>]*>|&[a-z]+;")
+WORD = re.compile(r"[A-Za-zÀ-ÿ]{2,}")
 # What a page may write in plain letters in any language: the players' names (the walks'
 # and their teams'), the app's name and technical names, and the words Babel's French
-# locale data joins a list with (the pseudo-catalog stands in for French's).
+# locale data joins a list with and names a month with in a date ("5 déc. 2026"; the
+# pseudo-catalog stands in for French's).
 ALIKE = frozenset(
     {
         *("Ann", "Bo", "Cy", "Di", "Tabletop", "Scorekeeper", "English", "Français"),
         *("QR", "CSV", "JSON", "API", "NPC", "PUBLIC_URL", "TRUSTED_HOSTS", "make", "run"),
         *("HOST", "UTC", "et", "ou"),
+        *WORD.findall(" ".join(Locale("fr").months["format"]["abbreviated"].values())),
     }
 )
-WORD = re.compile(r"[A-Za-zÀ-ÿ]{2,}")
 
 
 def look_alike(english: str) -> str:

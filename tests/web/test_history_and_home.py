@@ -8,6 +8,7 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from conftest import Table, act, make_app, ok, start
 from flask import Flask
 from flask.testing import FlaskClient
@@ -246,6 +247,29 @@ def test_home_times_are_utc_time_elements_said_to_be_utc(client: FlaskClient) ->
     (item,) = home_items(client)
 
     assert TIME.findall(item) == [("2026-11-24T23:45:10Z", "2026-11-24 23:45 UTC")]
+
+
+@pytest.mark.parametrize(
+    ("language", "evening", "morning"),
+    [
+        ("en", "2026-12-05 22:01 UTC", "2026-05-01 09:05 UTC"),
+        ("fr", "5 déc. 2026, 22:01 UTC", "1 mai 2026, 09:05 UTC"),
+        ("ja", "2026/12/05 22:01 UTC", "2026/05/01 9:05 UTC"),
+    ],
+)
+def test_home_times_without_javascript_are_written_as_the_phone_s_language_writes_a_date(
+    client: FlaskClient, language: str, evening: str, morning: str
+) -> None:
+    late, early = hearts(client), hearts(client)
+    set_updated_at(late.id, datetime(2026, 12, 5, 22, 1, 5))
+    set_updated_at(early.id, datetime(2026, 5, 1, 9, 5, 59))
+
+    page = client.get("/", headers={"Accept-Language": language}).get_data(as_text=True)
+
+    assert TIME.findall(page) == [
+        ("2026-12-05T22:01:05Z", evening),
+        ("2026-05-01T09:05:59Z", morning),
+    ]
 
 
 def test_remove_from_this_phone_forgets_the_session_on_this_phone_only(

@@ -211,6 +211,45 @@ def test_the_results_page_of_a_game_in_play_says_how_long_it_has_been_in_play(
     assert "Ended" not in page and "Play again" not in page
 
 
+@pytest.mark.parametrize(
+    ("language", "timing"),
+    [
+        (
+            "en",
+            "Started 2026-12-05 20:36 UTC Ended 2026-12-05 22:01 UTC Played for 1 h 25 min",
+        ),
+        (
+            "fr",
+            "Commencée le 5 déc. 2026, 20:36 UTC Terminée le 5 déc. 2026, 22:01 UTC "
+            "Durée\u202f: 1 h 25 min",
+        ),
+        (
+            "ja",
+            "開始：2026/12/05 20:36 UTC 終了：2026/12/05 22:01 UTC プレイ時間：1時間25分",  # noqa: RUF001
+        ),
+    ],
+)
+def test_the_results_page_without_javascript_says_its_times_in_the_phone_s_language(
+    app: Flask, client: FlaskClient, language: str, timing: str
+) -> None:
+    table = sheet_on_the_page(client)
+    finish_on_the_page(table)
+    with app.app_context(), database.connection_context():
+        GameSession.update(
+            created_at=datetime(2026, 12, 5, 20, 36, 5), finished_at=datetime(2026, 12, 5, 22, 1, 7)
+        ).where(GameSession.id == table.id).execute()
+    session_views.forget()
+
+    page = client.get(f"{table.url}/results", headers={"Accept-Language": language})
+
+    html = page.get_data(as_text=True)
+    [paragraph] = re.findall(r'<p class="timing">(.*?)</p>', html, re.S)
+    # Its text: each time inside its sentence, the sentences a line each (<br>).
+    lines = re.sub(r"<[^>]+>", "", paragraph.replace("<br>", "\n"))
+    assert re.sub(r"[ \n]+", " ", lines).strip() == timing
+    assert [utc for utc, _ in time_texts(html)] == ["2026-12-05T20:36:05Z", "2026-12-05T22:01:07Z"]
+
+
 # --- Play again on the pages -------------------------------------------------------------
 
 
