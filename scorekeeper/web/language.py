@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
 
 from babel import Locale
@@ -33,6 +33,9 @@ COOKIE = "language"
 COOKIE_LIFETIME = timedelta(days=400)
 
 bp = Blueprint("language", __name__)
+
+# Whatever a page or a view has a language's words of: a Text, or a value kept as it is.
+Written = TypeVar("Written")
 
 
 def chosen_language() -> str:
@@ -73,13 +76,9 @@ def _locale(code: str) -> Locale:
     return Locale.parse(code)
 
 
-def words(said: str | Text) -> str:
-    """What an engine said, in this request's language (text given as it is stays so)."""
-    return reader().read(said) if isinstance(said, Text) else said
-
-
-def read(said: object) -> object:
-    """What a page writes of a value: a Text in the reader's words, anything else as it is."""
+def words(said: Written) -> Written | str:
+    """What an engine said, in this request's language: a Text in the reader's words,
+    anything else (a text given as it is, any value a page writes) as it is."""
     return reader().read(said) if isinstance(said, Text) else said
 
 
@@ -121,7 +120,9 @@ def _reading_values(translate: Callable[..., str]) -> Callable[..., str]:
 
     @pass_context
     def said(context: Context, *args: Any, **variables: Any) -> str:
-        return translate(context, *args, **{name: read(value) for name, value in variables.items()})
+        return translate(
+            context, *args, **{name: words(value) for name, value in variables.items()}
+        )
 
     return said
 
@@ -132,7 +133,7 @@ def init_app(app: Flask) -> None:
         if name in app.jinja_env.globals:
             installed = cast(Callable[..., str], app.jinja_env.globals[name])
             app.jinja_env.globals[name] = _reading_values(installed)
-    app.jinja_env.finalize = read
+    app.jinja_env.finalize = words
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.jinja_env.globals["language"] = language
     app.context_processor(page_language)
