@@ -195,7 +195,7 @@ def read_trick(slug: str, game: TrickJudge) -> Trick:
                 trick.pending = card
         size = next((value.strip() for value in args.getlist("size") if value.strip()), "")
         if trick.pending and size:
-            waiting = said_card(trick.pending)
+            waiting = game.deck.parse(trick.pending, "size")
             if parse_whole_number(size, SIZE_OF(card=waiting), "size") < 1:
                 raise IllegalAction(SIZE_AT_LEAST_ONE(card=waiting), "size")
             trick.plays.append(f"{trick.pending}{SIZE_SEPARATOR}{size}")
@@ -237,16 +237,6 @@ def picker_rows(
             row.append(PickerCard(str(number), str(card), used[str(card)] < deck.copies_of(card)))
         rows.append((colour, row))
     return rows
-
-
-@bp.app_template_global()
-def said_card(card: str) -> str:
-    """A card written "green 7" as its reader says it ("vert 7", "緑の7"): a Text whose
-    English is the card as written (a page's class and value), or the text as it is."""
-    colour, _, number = card.partition(" ")
-    if colour not in cards.COLOUR_WORDS or not is_digits(number):
-        return card
-    return cards.Card(colour, int(number)).said()
 
 
 @bp.get("")

@@ -178,8 +178,9 @@ def colour_words(colour: str) -> str:
 
 @bp.app_template_global("card_words")
 def card_words(card: object) -> str:
-    """A card as the reader says it: a card of a coloured deck, or its text ("green 7",
-    "red " for a colour alone); any other text stays as written ("10D")."""
+    """A card as the reader says it ("vert 7", "緑の7"), on every page (a session's, the
+    judge's, a deck profile's): a card of a coloured deck, or its text as a page holds it
+    ("green 7", "red " for a colour alone); any other text stays as written ("10D")."""
     if isinstance(card, Sayable):
         return words(card.said())
     text = str(card)

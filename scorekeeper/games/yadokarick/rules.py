@@ -126,11 +126,6 @@ def played_cards(state: State | solo.SoloState) -> frozenset[Card]:
     return played_this_round(state)
 
 
-def said_card(text: str) -> Text:
-    """A card the page holds as written ("green 25"), as the reader's language says it."""
-    return YADOKARICK.parse(text, "card").said()
-
-
 def marker_moves(state: State) -> tuple[Move, ...]:
     """The moves the size marker can make now, as "left", "stay", "right": never off the row."""
     assert state.size_row is not None and state.marker is not None
