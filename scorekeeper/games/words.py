@@ -272,17 +272,30 @@ THEN = phrase("sentence.then", "{first} {second}")
 
 def first_sentence(said: str, written: Callable[[str], str] = str) -> str:
     """What a ruling decided, its first sentence, as a page's one-line headline shows it:
-    the first of its sentences (``THEN``) when its English reads so, else the English up to
-    its first full stop, as ``written`` writes it (the pages' filters: a card's suit
-    symbols)."""
-    head, end, _ = str.__str__(said).partition(". ")
-    english = written(f"{head}." if end else str.__str__(said))
+    the first of its sentences (``THEN``) when its English reads so, else the words up to
+    their first full stop, as ``written`` writes them (the pages' filters: a card's suit
+    symbols). Words already read in their reader's language (not a Text) may be Japanese,
+    whose full stop is 。."""
+    head = written(_up_to_first_stop(said))
     first: object = said
     while isinstance(first, Text) and first.phrase == THEN:
         first = dict(first.values)["first"]
-    if isinstance(first, Text) and first == english:
+    if isinstance(first, Text) and first == head:
         return first
-    return english
+    return head
+
+
+def _up_to_first_stop(said: str) -> str:
+    words = str.__str__(said)
+    head, stop, _ = words.partition(". ")
+    if stop:
+        return f"{head}."
+    # A Text's words are English: a 。 there is in a value (a name), not a sentence's end.
+    if not isinstance(said, Text):
+        head, stop, _ = words.partition("。")
+        if stop and head:
+            return f"{head}。"
+    return words
 
 
 def _english_words(phrase: Phrase, values: tuple[tuple[str, object], ...]) -> str:

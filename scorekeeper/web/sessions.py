@@ -34,7 +34,7 @@ from scorekeeper import (
 from scorekeeper.games import GAMES, cards
 from scorekeeper.games.base import IllegalAction, is_digits, number_range
 from scorekeeper.games.engine import Game
-from scorekeeper.games.words import Sayable, all_of, phrase
+from scorekeeper.games.words import Sayable, all_of, first_sentence, phrase
 from scorekeeper.models import utc_now
 from scorekeeper.results import score_chart
 from scorekeeper.web import access, addresses
@@ -144,15 +144,10 @@ def written_time(code: str) -> Callable[[datetime], str]:
 
 
 @bp.app_template_filter("first_sentence")
-def first_sentence(text: str) -> str:
+def first_sentence_words(text: str) -> str:
     """A ruling's first sentence: what it decided, before the reasons and what comes next
     (read in the reader's language first: a filter gets a ruling's English words)."""
-    said = words(text)
-    head, end, _ = said.partition(". ")
-    if end:
-        return f"{head}."
-    head, end, _ = said.partition("。")
-    return f"{head}。" if end and head else said
+    return first_sentence(words(text))
 
 
 @bp.app_template_filter("suit_symbols")

@@ -19,6 +19,7 @@ from scorekeeper.games.words import (
     Text,
     all_of,
     counted,
+    first_sentence,
     one_of,
     phrase,
 )
@@ -114,3 +115,17 @@ def test_a_text_pickles_with_its_phrase_and_values_as_snapshots_keep_it() -> Non
     assert kept == said
     assert kept.to_json() == said.to_json()
     assert reader("fr").read(kept) == "Ann takes rouge 3 with rouge 3."
+
+
+def test_the_first_sentence_of_words_read_in_japanese_ends_at_its_full_stop() -> None:
+    assert first_sentence("Diが緑の1で取ります。Diの番です。") == "Diが緑の1で取ります。"
+    assert first_sentence("Di le remporte. À Di de jouer.") == "Di le remporte."
+    assert first_sentence("Di joue.") == "Di joue."
+
+
+def test_a_full_stop_in_a_name_does_not_end_a_text_s_first_sentence() -> None:
+    said = TAKES(player="たろう。", cards=all_of([Card("red", 3)]), card=Card("red", 3))
+    first = first_sentence(said)
+    assert first == "たろう。 takes red 3 with red 3."
+    assert isinstance(first, Text)
+    assert reader("fr").read(first) == "たろう。 takes rouge 3 with rouge 3."
