@@ -150,6 +150,15 @@ def first_sentence_words(text: str) -> str:
     return first_sentence(words(text))
 
 
+@bp.app_template_filter("headline")
+def headline(ruling: str) -> str:
+    """A ruling's first sentence, what it decided, as a game's one line of it writes it
+    (Yardkle's, the score sheet's: games/<slug>/headline.html): a Text the page reads in
+    the reader's language when the first sentence is one of its own, its cards drawn with
+    their suit symbols as the pages' filters draw them."""
+    return first_sentence(ruling, cards.with_suit_symbols)
+
+
 @bp.app_template_filter("suit_symbols")
 def suit_symbols(text: str) -> str:
     """A ruling or a note with its cards' suit symbols ("9D" → "9♦"), in the reader's

@@ -16,7 +16,6 @@ from babel.support import Translations
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.score_sheet.rules import GAME as SCORE_SHEET
 from scorekeeper.games.score_sheet.rules import Finish, Round, number_text
-from scorekeeper.games.score_sheet.rules import headline as score_sheet_headline
 from scorekeeper.games.words import Reader, Text
 from scorekeeper.games.yardkle.rules import GAME as YARDKLE
 from scorekeeper.games.yardkle.rules import (
@@ -25,9 +24,9 @@ from scorekeeper.games.yardkle.rules import (
     QuickTurn,
     Roll,
     State,
-    headline,
     score_keep,
 )
+from scorekeeper.web.sessions import headline
 
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 NNBSP = "\u202f"
@@ -263,7 +262,7 @@ def test_the_headline_is_the_ruling_s_first_sentence_in_each_language() -> None:
 def test_the_score_sheet_s_headline_is_its_ruling_s_first_sentence_in_each_language() -> None:
     state = SCORE_SHEET.start(("Ann", "Bo"), {})
     state = SCORE_SHEET.apply(state, Round((12500, 3)))
-    first = score_sheet_headline(state.last_ruling)
+    first = headline(state.last_ruling)
     assert first == "Round 1: Ann 12,500, Bo 3."
     assert FR.read(first) == f"Manche 1{NNBSP}: Ann 12{NNBSP}500, Bo 3."
     assert JA.read(first) == "ラウンド1：Ann 12,500、Bo 3。"

@@ -32,7 +32,6 @@ from scorekeeper.games.base import (
     is_digits,
     rank_by_score,
 )
-from scorekeeper.games.cards import with_suit_symbols
 from scorekeeper.games.engine import Engine, on
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import HISTORY
@@ -45,7 +44,6 @@ from scorekeeper.games.words import (
     Text,
     all_of,
     counted,
-    first_sentence,
     phrase,
 )
 
@@ -257,12 +255,6 @@ def number_text(number: int) -> Text:
     if number < 0:
         return NEGATIVE_NUMBER(number=Grouped(-number, grouped_from=10_000))
     return NUMBER(number=Grouped(number, grouped_from=10_000))
-
-
-def headline(ruling: str) -> str:
-    """The ruling's first sentence, what it decided: the page's one line of it, as the
-    pages' filters write any ruling's (``words.first_sentence``)."""
-    return first_sentence(ruling, with_suit_symbols)
 
 
 def best_seats(state: State) -> list[int]:

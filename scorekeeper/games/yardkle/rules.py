@@ -29,7 +29,6 @@ from scorekeeper.games.base import (
     parse_whole_number,
     rank_by_score,
 )
-from scorekeeper.games.cards import with_suit_symbols
 from scorekeeper.games.engine import CHOICES, GAME_OVER, Engine, on
 from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import HISTORY
@@ -42,7 +41,6 @@ from scorekeeper.games.words import (
     Text,
     all_of,
     counted,
-    first_sentence,
     phrase,
 )
 
@@ -716,12 +714,6 @@ def bank_refusal(state: State) -> Text | None:
             name=name, threshold=_num(state.entry_threshold), points=_num(turn.total)
         )
     return None
-
-
-def headline(ruling: str) -> str:
-    """The ruling's first sentence, what it decided: the page's one line of it, as the
-    pages' filters write any ruling's (``words.first_sentence``)."""
-    return first_sentence(ruling, with_suit_symbols)
 
 
 def can_bank(state: State) -> bool:
