@@ -548,6 +548,15 @@ _WALKED: dict[str, Walk] = {}
 WALK_FOLDER: list[Path] = []
 
 
+@pytest.fixture(autouse=True)
+def no_view_kept_for_the_next_test() -> Iterator[None]:
+    """Each test's sessions leave the worker's kept views with it: a 20,000-event view
+    kept for the tests after it would have every collection of the garbage collector walk
+    its millions of objects, in every later test of that worker."""
+    yield
+    session_views.forget()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def walk_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The folder the run's workers keep their walks in: beside each worker's own."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, cast, runtime_checkable
 
 from babel import Locale
 from babel.lists import format_list
@@ -208,10 +208,13 @@ class Reader:
     def value(self, value: object) -> object:
         """A value as this language writes it inside a sentence; a whole number stays a
         number, so a phrase may give it a format ("{points:,}")."""
+        kind = type(value)
+        if kind is str or kind is int:
+            return value
         if isinstance(value, Text):
             return self.read(value)
-        if isinstance(value, Sayable):
-            return self.read(value.said())
+        if _is_sayable(kind):
+            return self.read(cast(Sayable, value).said())
         if isinstance(value, Listing):
             return self.listing(value)
         if isinstance(value, Signed):
@@ -246,6 +249,19 @@ class Reader:
         if self._english:
             return f"{number:,}"
         return format_decimal(number, locale=self.locale)
+
+
+# Whether a type's values are Sayable, asked once a type: a runtime-checkable protocol's
+# own isinstance check walks its members each time, and replaying a long log says
+# millions of values.
+_SAYABLE_KINDS: dict[type, bool] = {}
+
+
+def _is_sayable(kind: type) -> bool:
+    known = _SAYABLE_KINDS.get(kind)
+    if known is None:
+        known = _SAYABLE_KINDS[kind] = issubclass(kind, Sayable)
+    return known
 
 
 def and_list(items: Iterable[object]) -> str:
@@ -299,4 +315,10 @@ def _up_to_first_stop(said: str) -> str:
 
 
 def _english_words(phrase: Phrase, values: tuple[tuple[str, object], ...]) -> str:
-    return ENGLISH.words(phrase, values)
+    # ENGLISH.words without its catalog: every Text says its English when it is made, a
+    # long log's replay millions of times.
+    words = phrase.english
+    if phrase.english_plural is not None and dict(values)["count"] != 1:
+        words = phrase.english_plural
+    value = ENGLISH.value
+    return words.format_map({name: value(said) for name, said in values})

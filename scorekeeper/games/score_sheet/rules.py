@@ -10,6 +10,7 @@ every number it is given stands.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
@@ -39,11 +40,12 @@ from scorekeeper.games.records import evolve
 from scorekeeper.games.words import (
     THEN,
     Grouped,
-    Phrase,
+    Listing,
     Signed,
     Text,
     all_of,
     counted,
+    each_of,
     phrase,
 )
 
@@ -69,7 +71,6 @@ TITLE = phrase("score-sheet.title", "Score sheet")
 NUMBER = phrase("score-sheet.number", "{number}")
 NEGATIVE_NUMBER = phrase("score-sheet.negative-number", "\u2212{number}")
 # Parts said one after the other: sentences, and the items of a list.
-LISTED = phrase("score-sheet.listed", "{first}, {second}")
 
 HAS = phrase("score-sheet.has", "{name} has {total}.")
 ALL_TIED = phrase("score-sheet.all-tied", "All tied on {total}.")
@@ -176,11 +177,11 @@ TARGET_HELP = phrase(
 TARGET_SUMMARY = phrase("score-sheet.option.target.summary", "target {value}")
 
 
-def _listed(first: Text, *others: Text, joined_by: Phrase = LISTED) -> Text:
-    """Parts said one after the other ("Ann 12, Bo 4"; sentences with ``THEN``)."""
+def _one_after_another(first: Text, *others: Text) -> Text:
+    """Sentences said one after the other (``THEN``)."""
     said = first
-    for part in others:
-        said = joined_by(first=said, second=part)
+    for sentence in others:
+        said = THEN(first=said, second=sentence)
     return said
 
 
@@ -249,6 +250,9 @@ class State:
         return self.winner == "lowest"
 
 
+# A Text is never changed once said: one for each number in use serves every note and
+# ruling (a long sheet's replay says the same numbers hundreds of thousands of times).
+@functools.lru_cache(maxsize=4096)
 def number_text(number: int) -> Text:
     """A number as the sheet writes it: digit groups only from five digits on ("4350",
     "10,150"), MINUS before a negative."""
@@ -292,16 +296,16 @@ def _who_wins(state: State) -> Text:
     return share(names=all_of(state.players[seat] for seat in seats), total=total)
 
 
-def _round_text(players: Sequence[str], points: Sequence[int]) -> Text:
+def _round_text(players: Sequence[str], points: Sequence[int]) -> Listing:
+    """Each player's points of a round, in seat order: "Ann 12, Bo 4"."""
     pairs = zip(players, points, strict=True)
-    return _listed(*(PLAYER_POINTS(name=name, points=number_text(value)) for name, value in pairs))
+    return each_of(PLAYER_POINTS(name=name, points=number_text(value)) for name, value in pairs)
 
 
 def _describe_round(scored: Round) -> Text:
     # A round of no points is refused, but an imported file's log may hold one: its
     # refusal names the event as it was written.
-    points = [number_text(value) for value in scored.points]
-    return DESCRIBE_ROUND(points=_listed(*points) if points else "")
+    return DESCRIBE_ROUND(points=each_of(number_text(value) for value in scored.points))
 
 
 def _reached_target(state: State) -> list[int]:
@@ -336,13 +340,13 @@ def _apply_round(state: State, action: Round) -> State:
     head = ROUND(number=number, points=_round_text(players, action.points))
     reached = _reached_target(played)
     if not reached:
-        return evolve(played, last_ruling=_listed(head, _who_leads(played), joined_by=THEN))
+        return evolve(played, last_ruling=_one_after_another(head, _who_leads(played)))
     names = all_of(
         PLAYER_TOTAL(name=players[seat], total=number_text(totals[seat])) for seat in reached
     )
     over = evolve(played, finished=True)
     target = REACHED_THE_TARGET(names=names, target=number_text(state.target))
-    return evolve(over, last_ruling=_listed(head, target, _who_wins(over), joined_by=THEN))
+    return evolve(over, last_ruling=_one_after_another(head, target, _who_wins(over)))
 
 
 def _apply_finish(state: State) -> State:
@@ -350,7 +354,7 @@ def _apply_finish(state: State) -> State:
         raise IllegalAction(NOTHING_TO_FINISH(), "type")
     over = evolve(state, finished=True)
     stopped = TABLE_STOPPED(count=len(state.rounds))
-    return evolve(over, last_ruling=_listed(stopped, _who_wins(over), joined_by=THEN))
+    return evolve(over, last_ruling=_one_after_another(stopped, _who_wins(over)))
 
 
 def expected_actions(state: State) -> Expected:
