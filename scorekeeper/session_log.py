@@ -101,12 +101,12 @@ def _collector_paused() -> Iterator[None]:
     cycles, but a long one makes millions of objects (each ruling's words and values),
     and every collection they set off walks the whole heap, a large import's parsed
     file included (a 20,000-event import replayed in a third of the time)."""
-    paused = gc.isenabled()
+    was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if paused:
+        if was_enabled:
             gc.enable()
 
 
