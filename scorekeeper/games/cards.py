@@ -2,23 +2,35 @@
 checks and sentences of a trick.
 
 Cards are written ``<colour> <number>`` ("blue 13") in the coloured decks and
-``<rank><suit>`` ("10D", "QS") in the 52-card deck. A coloured deck and the
-trick rule of a game live in that game's own ``cards`` module (Yokai Septet,
-Cryptruck, Yadokarick): each trick rule checks the trick with the helpers here
-(known cards, no card played more often than the deck holds it) and says in a
+``<rank><suit>`` ("10D", "QS") in the 52-card deck. They are also read as the players of
+each language the app has a catalog for type them ("vert 7", "緑の7", "D♠", "♠Q"): the
+words are that language's catalog's own, so a new language's catalog is enough.
+
+A coloured deck and the trick rule of a game live in that game's own ``cards`` module
+(Yokai Septet, Cryptruck, Yadokarick): each trick rule checks the trick with the helpers
+here (known cards, no card played more often than the deck holds it) and says in a
 sentence why the winner wins. Rule sheets: shared/rules/ and NOTES.md.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, TypeVar
 
 from scorekeeper.games.base import IllegalAction, is_digits
-from scorekeeper.games.words import Text, all_of, each_of, one_of, phrase
+from scorekeeper.games.words import (
+    Phrase,
+    Text,
+    all_of,
+    compiled_catalogs,
+    each_of,
+    one_of,
+    phrase,
+)
 
 _LONGEST_SHOWN = 30
 
@@ -107,6 +119,37 @@ def _not_text(raw: object) -> str:
     return repr(raw)[:_LONGEST_SHOWN]
 
 
+# A Japanese keyboard's full-width letters, digits and signs are the plain ones; other
+# digits ("¹", "①", "٣") stay what they are, no digits of a number.
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+
+
+def _folded(text: str) -> str:
+    """Typed words as they are compared: full-width forms made plain, lower case, spaces
+    tidied."""
+    return " ".join(text.translate(_FULL_WIDTH).lower().split())
+
+
+_Key = TypeVar("_Key", str, int)
+
+
+def _other_languages_words(
+    phrases: Mapping[_Key, Phrase], english: Container[str], written: Callable[[str], str]
+) -> Mapping[str, _Key]:
+    """What each compiled catalog says for each of ``phrases``, as it is compared
+    (``written``), to that phrase's key. A word English has already stays English's; a
+    word two languages give to different keys is no one's (refused as an unknown word)."""
+    keys_of: dict[str, set[_Key]] = {}
+    for catalog in compiled_catalogs().values():
+        for key, said in phrases.items():
+            word = written(str(catalog.pgettext(said.code, said.english)))
+            if word and word not in english:
+                keys_of.setdefault(word, set()).add(key)
+    return MappingProxyType(
+        {word: next(iter(keys)) for word, keys in keys_of.items() if len(keys) == 1}
+    )
+
+
 # --- The coloured decks ------------------------------------------------------
 
 
@@ -131,6 +174,57 @@ def colour_words(colour: str) -> Text | str:
     return colour if words is None else words()
 
 
+@functools.cache
+def other_languages_colours() -> Mapping[str, str]:
+    """Each colour word of the other languages, lower case ("vert", "緑"), to the colour
+    it names ("green"): what their catalogs say for the ``colour.*`` phrases."""
+    return _other_languages_words(COLOUR_WORDS, COLOUR_WORDS, _folded)
+
+
+@functools.cache
+def _colour_number_separators() -> tuple[str, ...]:
+    """What the other languages write between a card's colour and its number beside a
+    space ("の": "緑の7"), as their ``card.coloured`` says; the longest first. (A language
+    writing the number first adds none: its players type the colour first, as here.)"""
+    found = set()
+    for catalog in compiled_catalogs().values():
+        words = str(catalog.pgettext(COLOURED_CARD.code, COLOURED_CARD.english))
+        _, colour, after = words.partition("{colour}")
+        between, number, _ = after.partition("{number}")
+        if colour and number and between.strip():
+            found.add(_folded(between))
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def _colour_named(word: str) -> str:
+    """The colour a typed word names in any language ("green", "vert", "緑", "緑の"), its
+    English name; English first. A word naming none stays as typed, less a separator
+    ending a word of another alphabet ("茶色の")."""
+    if word in COLOUR_WORDS:
+        return word
+    known = other_languages_colours()
+    if word in known:
+        return known[word]
+    for separator in _colour_number_separators():
+        bare = word.removesuffix(separator)
+        if bare in known:
+            return known[bare]
+        if bare and bare != word and not word.isascii():
+            return bare
+    return word
+
+
+def _after_separator(rest: str) -> tuple[str, bool]:
+    """What follows a typed card's colour word without the separator it starts with (a
+    space, a hyphen, a language's own "の"), and whether there was one."""
+    bare = rest.lstrip(" -")
+    for separator in _colour_number_separators():
+        if bare.startswith(separator):
+            bare = bare.removeprefix(separator).lstrip(" -")
+            break
+    return bare, bare != rest
+
+
 @dataclass(frozen=True, order=True)
 class Card:
     """A card of a coloured deck: its colour (lower case) and number."""
@@ -145,8 +239,10 @@ class Card:
         return COLOURED_CARD(colour=colour_words(self.colour), number=self.number)
 
 
-_NUMBERED = re.compile(r"([a-z]+)[\s\-]*([0-9]+)", re.ASCII)
-_WORDED = re.compile(r"([a-z]+)[\s\-]+([a-z]+)", re.ASCII)
+# A colour word, then its number in digits or in words; a word is letters of any alphabet.
+_NUMBERED = re.compile(r"([^\W\d_]+)[\s\-]*([0-9]+)")
+_WORDED = re.compile(r"([^\W\d_]+)[\s\-]+([^\W\d_]+)")
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 @dataclass(frozen=True)
@@ -184,17 +280,31 @@ class Deck:
         colour = self.colours[0]
         return Card(colour, self.numbers[colour][-1])
 
-    def _split(self, lowered: str) -> tuple[str, str] | None:
-        """The colour and number parts of a typed card, or None if it has no such shape."""
+    def _split(self, folded: str) -> tuple[str, str] | None:
+        """The colour (its English name when a word of any language names one) and the
+        number of a typed card, or None if it has no such shape."""
         for pattern in (_NUMBERED, _WORDED):
-            match = pattern.fullmatch(lowered)
+            match = pattern.fullmatch(folded)
             if match:
-                return match.group(1), match.group(2)
+                return _colour_named(match.group(1)), match.group(2)
         # Number words written straight after the colour ("greenace").
         for colour in self.colours:
-            rest = lowered.removeprefix(colour).strip(" -")
-            if lowered.startswith(colour) and rest in self.aliases:
+            rest = folded.removeprefix(colour).strip(" -")
+            if folded.startswith(colour) and rest in self.aliases:
                 return colour, rest
+        return self._split_other_language(folded)
+
+    def _split_other_language(self, folded: str) -> tuple[str, str] | None:
+        """A card whose number follows another language's colour word with no space, or
+        only that language's separator ("緑のA", "vertA", "緑の七"), or None."""
+        words = sorted(other_languages_colours().items(), key=lambda known: -len(known[0]))
+        for word, colour in words:
+            if not folded.startswith(word):
+                continue
+            number, separated = _after_separator(folded.removeprefix(word))
+            said = is_digits(number) or number in self.aliases
+            if said or (separated and _LETTERS.fullmatch(number)):
+                return colour, number
         return None
 
     def _words_for(self, value: int) -> Text:
@@ -203,7 +313,10 @@ class Deck:
         return NUMBER_WORDS(words=said, value=value)
 
     def parse(self, text: object, field: str) -> Card:
-        """The card written in text ("Blue 13", "blue-13"), or IllegalAction naming field."""
+        """The card written in text ("Blue 13", "blue-13"), or IllegalAction naming field.
+
+        Its colour may be any language's word for it and written as that language writes
+        a card ("vert 7", "Vert-7", "緑の7", "緑7"); the card is the same ("green 7")."""
         if not isinstance(text, str):
             raise IllegalAction(
                 NOT_A_CARD_TEXT(given=_not_text(text), example=self._example), field
@@ -211,7 +324,7 @@ class Deck:
         typed = _typed(text)
         if not typed:
             raise IllegalAction(ENTER_A_CARD(example=self._example), field)
-        parts = self._split(" ".join(text.split()).lower())
+        parts = self._split(_folded(text))
         if parts is None:
             raise IllegalAction(NOT_A_CARD(typed=typed, example=self._example), field)
         colour, number_text = parts
@@ -220,7 +333,7 @@ class Deck:
                 NO_SUCH_COLOUR(
                     typed=typed,
                     deck=self.title,
-                    colour=colour,
+                    colour=colour_words(colour),
                     colours=each_of(colour_words(known) for known in self.colours),
                 ),
                 field,
@@ -291,13 +404,12 @@ _SUIT_SYMBOLS = {
     "♣": "C",
     "♧": "C",
 }
+# The symbols alone may also come before the rank ("♠Q"); a letter there is a rank.
+_SUIT_FIRST = {symbol: suit for symbol, suit in _SUIT_SYMBOLS.items() if symbol not in SUITS}
 _RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
-# The French table's letters for the faces: Valet, Dame, Roi (the ace is A, as in English).
-_FRENCH_FACES = {"V": 11, "D": 12, "R": 13}
 _RANKS = {
     **{str(rank): rank for rank in range(1, 11)},
     **{name: rank for rank, name in _RANK_NAMES.items()},
-    **_FRENCH_FACES,
 }
 
 # A 52-card card as each table writes it: "QS" in English (the API's and the exports'
@@ -322,6 +434,20 @@ NOT_A_RANK = phrase("card.playing-not-a-rank", "{rank} is not a rank (A, 2 to 10
 NOT_A_SUIT = phrase("card.playing-not-a-suit", "{suit} is not a suit (S, H, D, C or ♠ ♥ ♦ ♣)")
 NOT_A_PLAYING_CARD = phrase("card.playing-not-a-card", "not a card")
 PLAYING_REFUSED = phrase("card.playing-refused", "“{typed}”: {reason}; {write_it}.")
+
+
+@functools.cache
+def other_languages_ranks() -> Mapping[str, int]:
+    """Each other language's letters for the ace and the faces, upper case, to their rank
+    ("V", "D", "R" in French: Valet, Dame, Roi): what its catalog says for the
+    ``card.rank-*`` phrases."""
+    return _other_languages_words(RANK_WORDS, _RANKS, lambda word: _folded(word).upper())
+
+
+def _rank_of(text: str) -> int | None:
+    """The rank written in ``text``, in English or in another language's letters."""
+    rank = _RANKS.get(text)
+    return other_languages_ranks().get(text) if rank is None else rank
 
 
 def rank_words(rank: int) -> Text | str:
@@ -381,25 +507,34 @@ def with_suit_symbols(text: str) -> str:
 
 
 def parse_playing_card(text: object, field: str) -> PlayingCard:
-    """A card written like 10D, qs, 7♦ or A♠, or IllegalAction naming field.
+    """A card written like 10D, qs, 7♦, A♠ or ♠Q, or IllegalAction naming field.
 
     The last character is the suit (a letter S, H, D, C or a symbol ♠ ♥ ♦ ♣), all before
-    it the rank: A, 2 to 10, J, Q, K, or the French table's V, D, R (Valet, Dame, Roi).
+    it the rank: A, 2 to 10, J, Q, K, or another language's letters for the ace and the
+    faces, as its catalog writes them (the French table's V, D, R: Valet, Dame, Roi).
     So "D" is a rank only before a suit ("D♠", "DS": the queen of spades, "DD": the
     queen of diamonds) and a suit only at the end ("10D", "VD": the jack of diamonds).
+    A suit symbol may come first instead, as Japanese writes a card ("♠Q", "♥10", "♦V");
+    a suit letter may not (in "DS" the D is the queen).
     """
     if not isinstance(text, str):
         raise IllegalAction(PLAYING_NOT_TEXT(given=_not_text(text), write_it=WRITE_IT()), field)
     typed = _typed(text)
     # Phones add an emoji variation selector after suit symbols (♥️).
-    compact = "".join(text.split()).replace("\ufe0f", "").upper()
+    compact = "".join(text.replace("\ufe0f", "").translate(_FULL_WIDTH).split()).upper()
     if not compact:
         raise IllegalAction(ENTER_A_PLAYING_CARD(write_it=WRITE_IT()), field)
     rank_text, suit_text = compact[:-1], compact[-1]
-    rank, suit = _RANKS.get(rank_text), _SUIT_SYMBOLS.get(suit_text)
+    rank, suit = _rank_of(rank_text), _SUIT_SYMBOLS.get(suit_text)
     if rank is not None and suit is not None:
         return PlayingCard(rank, suit)
-    if suit is not None and rank_text:
+    if compact[0] in _SUIT_FIRST:
+        suit, rank_text = _SUIT_FIRST[compact[0]], compact[1:]
+        rank = _rank_of(rank_text)
+        if rank is not None:
+            return PlayingCard(rank, suit)
+        reason = NOT_A_RANK(rank=rank_text) if rank_text else NOT_A_PLAYING_CARD()
+    elif suit is not None and rank_text:
         reason = NOT_A_RANK(rank=rank_text)
     elif rank is not None and not is_digits(suit_text):
         reason = NOT_A_SUIT(suit=suit_text)
@@ -452,10 +587,12 @@ def check_copies(deck: Deck, cards: Sequence[Card], field_suffix: str = "") -> N
 
 
 def parse_trump(deck: Deck, raw: object, choices: Sequence[str]) -> str:
+    """The trump colour of ``choices`` named in ``raw``, in any language ("red", "Rouge",
+    "赤"), as its English name; or IllegalAction naming the field trump."""
     listed = one_of(colour_words(choice) for choice in choices)
     if not isinstance(raw, str) or not raw.strip():
         raise IllegalAction(CHOOSE_TRUMP(colours=listed), "trump")
-    colour = raw.strip().lower()
+    colour = _colour_named(_folded(raw))
     if colour not in choices:
         raise IllegalAction(
             NOT_A_TRUMP(typed=_typed(raw), deck=deck.title, colours=listed), "trump"

@@ -16,19 +16,23 @@ and its locale's data (lists and numbers by CLDR, through Babel). ``to_json`` is
 the API carries beside the words: the code and the values, so no client parses prose.
 
 The catalogs find the phrases where they are declared: ``phrase`` and ``counted`` are
-the keywords the extraction looks for (babel.cfg).
+the keywords the extraction looks for (babel.cfg). ``compiled_catalogs`` gives each
+language's catalog to what reads the players' own words back (a card typed "vert 7").
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
 from typing import Literal, Protocol, cast, runtime_checkable
 
 from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
+from babel.support import Translations
 
 # The minus sign (not a hyphen), as score notes and rulings write negative numbers.
 MINUS = "\u2212"
@@ -280,6 +284,26 @@ def or_list(items: Iterable[object]) -> str:
 
 
 ENGLISH = Reader(Locale("en"), _EnglishCatalog())
+
+# The app's catalogs: a folder per language (its code), as Flask-Babel reads them too.
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+
+
+@functools.cache
+def compiled_catalogs() -> Mapping[str, Catalog]:
+    """Each language's compiled catalog by its code ("fr", "ja"), read once: the languages
+    are the folders under ``TRANSLATIONS`` holding a compiled catalog, so a new language's
+    catalog is enough. None before the catalogs are compiled (a source tree before
+    ``pybabel compile``): English alone is read then."""
+    found: dict[str, Catalog] = {}
+    folders = sorted(TRANSLATIONS.iterdir()) if TRANSLATIONS.is_dir() else []
+    for folder in folders:
+        compiled = folder / "LC_MESSAGES" / "messages.mo"
+        if compiled.is_file():
+            with compiled.open("rb") as file:
+                found[folder.name] = Translations(file)
+    return MappingProxyType(found)
+
 
 # Two sentences said one after the other: in English, joined by a space; a language writes
 # its own (Japanese with none).
