@@ -188,9 +188,21 @@ class ApiModel(BaseModel):
 
 
 # A card of a deck of coloured numbers, as the API reads it.
-CARD_DESCRIPTION = "A card as `<colour> <number>`, any case: `blue 13`, `white 3`."
+CARD_DESCRIPTION = (
+    "A card as `<colour> <number>`, any case: `blue 13`, `white 3`. Its colour may also be "
+    "the word of another language the app speaks, the card written as that language "
+    "writes one: `bleu 13`, `青の13` are `blue 13`."
+)
 CARD_EXAMPLE = "blue 13"
 Card = Annotated[str, Field(description=CARD_DESCRIPTION, examples=[CARD_EXAMPLE])]
+# A card as an answer writes it: always in English words.
+WrittenCard = Annotated[
+    str,
+    Field(
+        description="A card as `<colour> <number>`, lower case: `blue 13`, `white 3`.",
+        examples=[CARD_EXAMPLE],
+    ),
+]
 
 
 @dataclass(frozen=True)
@@ -277,20 +289,28 @@ def judge_operation(
 
 class TrickWinner(ApiModel):
     winner: int = Field(ge=0, description="Index into plays.")
-    card: Card
+    card: WrittenCard
     rule: Literal["green-one", "trump", "lead-suit"]
     explanation: str
 
 
 def trick_request(name: str, judge: TrickJudge) -> type[ApiModel]:
     """The model of a trick sent to a judge with trumps: ``name`` is its component."""
-    trump = cast(Any, Literal)[judge.trumps]
+    trump = Field(
+        description=(
+            "The trump colour. Another language's word for one of these is read too "
+            "(French `rouge`, Japanese `赤`: `red`)."
+        )
+    )
     plays = Field(
         min_length=min(judge.players),
         max_length=max(judge.players),
         description="The cards in playing order; index 0 is the lead.",
     )
-    fields: dict[str, Any] = {"trump": (trump, ...), "plays": (list[Card], plays)}
+    fields: dict[str, Any] = {
+        "trump": (cast(Any, Literal)[judge.trumps], trump),
+        "plays": (list[Card], plays),
+    }
     return create_model(name, __base__=ApiModel, **fields)
 
 

@@ -278,6 +278,70 @@ SIZED = [
 
 
 @pytest.mark.parametrize(
+    ("game", "english", "typed"),
+    [
+        (
+            "yokai-septet",
+            {"trump": "red", "plays": ["blue 9", "blue 12", "red 6", "blue 13"]},
+            {"trump": "rouge", "plays": ["bleu 9", "Bleu-12", "rouge 6", "bleu 13"]},
+        ),
+        (
+            "yokai-septet",
+            {"trump": "red", "plays": ["blue 9", "blue 12", "red 6", "green 1"]},
+            {"trump": "赤", "plays": ["青の9", "青12", "赤の6", "緑のA"]},
+        ),
+        (
+            "cryptruck",
+            {"trump": "blue", "plays": ["red 4", "white 3", "blue 3", "red 6"]},
+            {"trump": "bleu", "plays": ["rouge 4", "白の3", "青の3", "rouge 6"]},
+        ),
+        (
+            "yadokarick",
+            {"plays": SIZED},
+            {
+                "plays": [
+                    {"card": "vert 25", "size": 3},
+                    {"card": "rose 8", "size": 2},
+                    {"card": "緑の17", "size": 1},
+                    {"card": "ピンクの29", "size": 4},
+                ]
+            },
+        ),
+    ],
+)
+def test_api_judge_reads_cards_and_trump_in_french_and_japanese_as_in_english(
+    client: FlaskClient, game: str, english: Any, typed: Any
+) -> None:
+    answer = post(client, game, typed)
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json() == post(client, game, english).get_json()
+
+
+def test_api_judge_refuses_an_unknown_french_colour_in_a_french_sentence(
+    client: FlaskClient,
+) -> None:
+    body = {"trump": "rouge", "plays": ["vert 7", "marron 3", "rouge 6"]}
+    response = client.post(
+        "/api/v1/judge/yokai-septet", json=body, headers={"Accept-Language": "fr"}
+    )
+    assert response.status_code == 422
+    answer = response.get_json()
+    assert answer["field"] == "plays.1"
+    nb = "\u202f"  # the narrow no-break space of French punctuation
+    assert answer["error"] == (
+        f"«{nb}marron 3{nb}»{nb}: Yokai Septet n\u2019a pas de cartes marron "
+        f"(ses couleurs{nb}: vert, violet, rose, jaune, noir, rouge, bleu)."
+    )
+
+
+def test_api_judge_names_the_winner_of_a_french_trick_in_english(client: FlaskClient) -> None:
+    body = {"trump": "rouge", "plays": ["vert 7", "vert 3", "rouge 6", "vert 5"]}
+    answer = post(client, "yokai-septet", body).get_json()
+    assert (answer["winner"], answer["card"], answer["rule"]) == (2, "red 6", "trump")
+    assert answer["explanation"] == "Trump beats the led suit: red 6 is the only trump."
+
+
+@pytest.mark.parametrize(
     ("game", "body", "field"),
     [
         ("yokai-septet", {"trump": "orange", "plays": YOKAI}, "trump"),

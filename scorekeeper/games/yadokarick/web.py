@@ -18,6 +18,7 @@ from scorekeeper.games.web_interface import (
     FieldNote,
     GameAdapter,
     TrickJudge,
+    WrittenCard,
     card_swap,
     judge_operation,
     may_be_left_out,
@@ -153,10 +154,10 @@ class YadokarickTrick(ApiModel):
 class YadokarickRuling(ApiModel):
     movers: list[int] = Field(description="Who may move the size marker, in play order.")
     next_lead: int
-    takes: dict[str, list[Card]] = Field(
+    takes: dict[str, list[WrittenCard]] = Field(
         description="Play index (as a string) → the cards that player takes."
     )
-    discarded: list[Card]
+    discarded: list[WrittenCard]
     explanation: str
 
 

@@ -112,8 +112,18 @@ TAKERS = tuple(str(card) for card in settlement.TAKER_CARDS)
 Taker = Literal[TAKERS]  # type: ignore[valid-type]
 Chips = Annotated[int, Field(ge=0)]
 Seat = Annotated[int, Field(ge=0)]
+# How the API reads a card of the 52-card deck (answers write it `<rank><suit>` in letters).
+PLAYING_CARD_READ = (
+    "or the suit symbol first (`♠Q`), and the faces in another language's letters too "
+    "(French `V`, `D`, `R` for J, Q, K)"
+)
 PlayingCard = Annotated[
-    str, Field(description="A card as `<rank><suit>`: `10D`, `QS`, `7♦`, `ac` (ace low).")
+    str,
+    Field(
+        description=(
+            f"A card as `<rank><suit>`: `10D`, `QS`, `7♦`, `ac` (ace low); {PLAYING_CARD_READ}."
+        )
+    ),
 ]
 # The chips on each taker card's tray.
 Trays = create_model(
@@ -165,7 +175,8 @@ ADAPTER = GameAdapter(
         },
         {
             "card": FieldNote(
-                "A card of the 52-card deck as `<rank><suit>`: `10D`, `QS`, `7♦`, `A♠`.",
+                f"A card of the 52-card deck as `<rank><suit>`: `10D`, `QS`, `7♦`, `A♠`; "
+                f"{PLAYING_CARD_READ}.",
                 ("10D",),
             ),
             "called": FieldNote(
