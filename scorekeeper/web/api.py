@@ -17,7 +17,6 @@ from datetime import date
 from typing import Any, NoReturn
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
-from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, Map
 
 from scorekeeper import (
@@ -48,9 +47,19 @@ from scorekeeper.games.base import Expected, IllegalAction, is_digits, parse_who
 from scorekeeper.games.history import history_of
 from scorekeeper.games.web_interface import TrickJudge, json_body, only_fields
 from scorekeeper.games.words import Phrase, Reader, Text, phrase
-from scorekeeper.web import access, addresses, language, state_json
+from scorekeeper.web import access, addresses, state_json
 from scorekeeper.web.adapters import adapters
-from scorekeeper.web.errors import WERKZEUG_SAID, error_response, title_of
+from scorekeeper.web.asked_language import (
+    asked_language,
+    asked_reader,
+    code_and_values,
+    language_headers,
+    language_named,
+    said_code,
+    say_language_of,
+    spoken,
+)
+from scorekeeper.web.errors import error_answer
 from scorekeeper.web.group_schemas import (
     CreatedGroup,
     CreatedGroupLinks,
@@ -132,8 +141,6 @@ PLAYS_NOT_A_LIST = phrase(
 STALE_VERSION = phrase(
     "api.stale-version", "The session changed (now at version {version}): here is the new state."
 )
-# The code of a refusal still written in English words alone (no phrase yet).
-REFUSED = "refused"
 
 
 class OtherThan(BaseConverter):
@@ -150,93 +157,18 @@ class OtherThan(BaseConverter):
 
 # --- The asked language -------------------------------------------------------------
 #
-# An answer's sentences (rulings, explanations, errors) are in the language the client
-# asks for by Accept-Language, or that a browser's switch keeps in its cookie, chosen as
-# pages choose it (scorekeeper.web.language). A client that names a language (English
-# too) gets beside each sentence its code and values, so it never reads the words to know
-# what was said. A request that names none is answered exactly as before there were
-# languages: in English, with no code, without reading either header (an API client sends
-# no cookie, and English is what a Text is already).
-
-
-def asked_language() -> str:
-    """The language of this request's answer: "en", "fr" or "ja"."""
-    environ = request.environ
-    if "HTTP_ACCEPT_LANGUAGE" not in environ and "HTTP_COOKIE" not in environ:
-        return DEFAULT_LANGUAGE
-    return language.language()
-
-
-def asked_reader() -> Reader | None:
-    """The words of the asked language; None for English, whose words a Text is."""
-    return None if asked_language() == DEFAULT_LANGUAGE else language.reader()
-
-
-def spoken(said: str, reader: Reader | None = None) -> str:
-    """What was said, in ``reader``'s words (English without one); text that is no phrase
-    stays as it is."""
-    if reader is None or not isinstance(said, Text):
-        return str.__str__(said)
-    return reader.read(said)
-
-
-def said_code(said: str) -> dict[str, object] | None:
-    """A phrase's code and values (``{"code", "values"}``); None for text that is no phrase."""
-    return said.to_json() if isinstance(said, Text) else None
-
-
-def code_and_values(said: str) -> dict[str, object]:
-    """An error's ``code`` and ``values``: its phrase's, or ``refused`` for a refusal that
-    is no phrase yet."""
-    if isinstance(said, Text):
-        return said.to_json()
-    return {"code": REFUSED, "values": {}}
-
-
-def language_named() -> bool:
-    """Whether the request names a language: an Accept-Language, or the switch's cookie.
-    Its answer carries the code and values of each sentence."""
-    environ = request.environ
-    return "HTTP_ACCEPT_LANGUAGE" in environ or (
-        "HTTP_COOKIE" in environ and language.COOKIE in request.cookies
-    )
-
-
-def language_headers() -> tuple[tuple[str, str], ...]:
-    """``Content-Language``, and a ``Vary`` naming what the language was chosen by."""
-    environ = request.environ
-    chosen_by = tuple(
-        name
-        for name, key in (("Accept-Language", "HTTP_ACCEPT_LANGUAGE"), ("Cookie", "HTTP_COOKIE"))
-        if key in environ
-    )
-    return (("Content-Language", asked_language()), *(("Vary", name) for name in chosen_by))
+# Sentences in the language the client asks for, each with its code and values for a
+# client naming one (scorekeeper.web.asked_language); errors too (scorekeeper.web.errors).
 
 
 @bp.after_app_request
 def say_the_language(response: Response) -> Response:
-    """Every answer under /api/ says its language (errors too, and those of no endpoint)."""
+    """Every answer under /api/ says its language (those of no endpoint too)."""
     if not request.environ.get("PATH_INFO", "").startswith("/api/"):
         return response
-    headers = response.headers
-    if "Content-Language" in headers:
-        return response  # given up front (a write's answer)
-    if response.status_code >= 400:
-        # An error but this module's (no such path, a body too large, a host not served, a
-        # crash): scorekeeper.web.errors writes its English words.
-        headers["Content-Language"] = DEFAULT_LANGUAGE
-        return response
+    if "Content-Language" in response.headers:
+        return response  # given up front (a write's answer, an error)
     return say_language_of(response)
-
-
-def say_language_of(response: Response) -> Response:
-    """The answer with its ``Content-Language``, and what chose it named in ``Vary``."""
-    for name, value in language_headers():
-        if name == "Vary":
-            response.vary.add(value)
-        else:
-            response.headers[name] = value
-    return response
 
 
 def in_words(data: Any) -> Any:
@@ -257,47 +189,10 @@ def _read_all(data: Any, reader: Reader) -> Any:
     return data
 
 
-def error_answer(status: int, said: str, field: str | None) -> Response:
-    """An error of this API: its sentence in the asked language, its field and, for a
-    client naming a language, its code and values."""
-    body: dict[str, object] = {"error": spoken(said, asked_reader()), "field": field}
-    if language_named():
-        body |= code_and_values(said)
-    response = jsonify(body)
-    response.status_code = status
-    if isinstance(said, Text):
-        say_language_of(response)
-    else:
-        # Words no phrase says yet are English, whatever was asked.
-        response.headers["Content-Language"] = DEFAULT_LANGUAGE
-    return response
-
-
 @bp.errorhandler(IllegalAction)
 def illegal(refused: IllegalAction) -> Response:
     # A refusal no single input is to blame for is about the whole move.
     return error_answer(422, refused.said, refused.field or "action")
-
-
-@bp.errorhandler(HTTPException)
-def http_refusal(error: HTTPException) -> Response | tuple[Response, int]:
-    """An abort of an endpoint: as any page's (scorekeeper.web.errors), but in the asked
-    language, with its code and values for a client naming a language."""
-    status = error.code or 500
-    said: str = error.description or title_of(status)
-    if language_named():
-        if not isinstance(said, Text) and said in WERKZEUG_SAID:
-            said = WERKZEUG_SAID[said]()  # werkzeug's own sentence, said as a phrase
-        response = error_answer(status, said, None)
-    elif isinstance(said, Text):
-        response = error_answer(status, said, None)
-    else:
-        response, status = error_response(status, said)
-    # The error's own headers, such as a 401's WWW-Authenticate; the body is ours.
-    for name, value in error.get_headers():
-        if name.lower() != "content-type":
-            response.headers[name] = value
-    return response, status
 
 
 @bp.errorhandler(store.StaleVersion)
@@ -305,9 +200,8 @@ def stale(error: store.StaleVersion) -> Response:
     """The current state, where a 2xx carries it, with the error beside it."""
     minimal = minimal_wanted()
     body = write_answer(session_views.load(request.view_args["session_id"]), minimal)  # type: ignore[index]
-    said: str = STALE_VERSION(version=error.current)
-    if said != str(error):
-        said = str(error)  # the store's words changed: said as they are
+    # The store's words (str(error)), which a test holds equal to the phrase's English.
+    said = STALE_VERSION(version=error.current)
     refusal: dict[str, object] = {"error": spoken(said, asked_reader()), "field": "version"}
     if language_named():
         refusal |= code_and_values(said)

@@ -1,7 +1,10 @@
 """Clean error pages and JSON errors: a sentence, never a stack trace.
 
 A page reads in its reader's language (its title, and its sentence when that is a
-phrase said, a ``Text``); the API's JSON keeps the English words."""
+phrase said, a ``Text``). An error under /api/ is JSON in the language the request asks
+for, with its code and values for a client naming one (scorekeeper.web.asked_language):
+an endpoint's refusals and the app's own errors (no such path, a body too large, a host
+not served, a crash) alike."""
 
 from __future__ import annotations
 
@@ -10,7 +13,14 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
 from scorekeeper.games.words import Phrase, Text, all_of, phrase
-from scorekeeper.web.language import words
+from scorekeeper.web.asked_language import (
+    asked_reader,
+    code_and_values,
+    language_named,
+    say_language_of,
+    spoken,
+)
+from scorekeeper.web.language import DEFAULT_LANGUAGE, words
 
 TITLES: dict[int, Phrase] = {
     400: phrase("web.error.bad-request", "That request was not understood"),
@@ -61,14 +71,30 @@ def title_of(status: int) -> Text:
 
 
 def error_response(status: int, message: str, field: str | None = None) -> tuple[Response, int]:
-    """The refusal: JSON (its English words) for the API, else a page in the reader's
+    """The refusal: JSON for the API (``error_answer``), else a page in the reader's
     language (``message`` a Text is read in it; werkzeug's own sentences too)."""
-    if wants_json():
-        return jsonify({"error": message, "field": field}), status
     if not isinstance(message, Text) and message in WERKZEUG_SAID:
         message = WERKZEUG_SAID[message]()
+    if wants_json():
+        return error_answer(status, message, field), status
     page = render_template("error.html", status=status, title=title_of(status), message=message)
     return Response(page, mimetype="text/html"), status
+
+
+def error_answer(status: int, said: str, field: str | None) -> Response:
+    """An error of the API: its sentence in the asked language, its field and, for a
+    client naming a language, its code and values. A request naming none gets the two
+    fields in English, as ever."""
+    body: dict[str, object] = {"error": spoken(said, asked_reader()), "field": field}
+    if language_named():
+        body |= code_and_values(said)
+    response = jsonify(body)
+    response.status_code = status
+    say_language_of(response)
+    if not isinstance(said, Text):
+        # Words no phrase says are English, whatever was asked.
+        response.headers["Content-Language"] = DEFAULT_LANGUAGE
+    return response
 
 
 def method_refusal(error: MethodNotAllowed) -> Text:

@@ -341,12 +341,9 @@ def test_the_document_lists_every_phrase_s_code_and_the_language_headers(
     assert {"label", "label_code"} <= set(combo["properties"])
 
 
-def test_an_error_of_no_endpoint_says_its_language_too(client: FlaskClient) -> None:
-    # No endpoint: the app's error, in English words (scorekeeper.web.errors), says so.
-    missing = client.get(f"{API}/no-such-thing", headers=FRENCH)
-    assert missing.status_code == 404
-    assert missing.headers["Content-Language"] == "en"
-    # An abort whose words are a phrase said once at the top of a module: read, and coded.
+def test_an_abort_whose_words_are_said_once_is_read_and_coded(client: FlaskClient) -> None:
+    # A phrase said once at the top of a module (the errors of no endpoint, read and coded
+    # too: test_api_app_errors_in_languages.py).
     bad = client.post(f"{API}/judge/cryptruck", data="plays", headers=FRENCH)
     assert bad.status_code == 400
     assert bad.headers["Content-Language"] == "fr"
