@@ -34,8 +34,6 @@ from scorekeeper.games.words import phrase
 THE_FLAG = phrase("trick.label-flag", "The flag")
 
 if TYPE_CHECKING:
-    from werkzeug.wrappers import Response
-
     from scorekeeper.session_log import LoggedEvent as LoggedEvent
     from scorekeeper.session_views import SessionView as SessionView
 
@@ -316,11 +314,13 @@ def trick_request(name: str, judge: TrickJudge) -> type[ApiModel]:
 
 @dataclass(frozen=True)
 class ApiRoute:
-    """An endpoint a game adds to the JSON API (a calculator that needs no session)."""
+    """An endpoint a game adds to the JSON API (a calculator that needs no session). Its
+    view gives the answer as JSON data, the API writes it: each phrase in the asked
+    language, with its code beside it for a client naming one (scorekeeper.web.api)."""
 
     rule: str
     endpoint: str
-    view: Callable[[], Response]
+    view: Callable[[], dict[str, object]]
 
 
 @dataclass(frozen=True)

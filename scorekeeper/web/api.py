@@ -747,16 +747,13 @@ def trick_ruling(judge: TrickJudge) -> Callable[[], Response]:
     return rule
 
 
-def game_endpoint(view: Callable[[], Any]) -> Callable[[], Any]:
-    """A game's own endpoint: an answer it gives as JSON data (a dict) is written with
-    its words in the asked language (``worded``); a Response is answered as it is."""
+def game_endpoint(view: Callable[[], dict[str, object]]) -> Callable[[], Response]:
+    """A game's own endpoint: the answer it gives as JSON data, written with its words in
+    the asked language (``worded``), as a judge's is."""
 
     @functools.wraps(view)
-    def answer() -> Any:
-        made = view()
-        if not isinstance(made, dict):
-            return made
-        return jsonify(worded(made, asked_reader(), language_named()))
+    def answer() -> Response:
+        return jsonify(worded(view(), asked_reader(), language_named()))
 
     return answer
 

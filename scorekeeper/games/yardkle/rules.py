@@ -278,14 +278,15 @@ WINNING_SCORE_SUMMARY = phrase("yardkle.option.final-round-score.summary", "fina
 @dataclass(frozen=True)
 class Combo:
     """One scoring combination of the scorecard, with its dice sorted; its name is what
-    the table says (a Text), given by the API in English."""
+    the table says, which the API gives in English as ``name`` and in the asked language
+    as ``label`` (scorekeeper.web.api.worded)."""
 
-    name: str
+    name: Text
     dice: tuple[int, ...]
     points: int
 
     def to_json(self) -> dict[str, object]:
-        return {"name": str(self.name), "dice": list(self.dice), "points": self.points}
+        return {"name": self.name, "dice": list(self.dice), "points": self.points}
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
-from flask import jsonify
 from pydantic import Field
 from werkzeug.datastructures import MultiDict
-from werkzeug.wrappers import Response
 
 from scorekeeper.games.base import IllegalAction, parse_whole_number
 from scorekeeper.games.web_interface import (
@@ -69,8 +67,10 @@ def refill(action: Mapping[str, Any]) -> dict[str, str]:
     return {"type": "roll", **dice}
 
 
-def score_dice() -> Response:
-    """What a roll scores, or what the dice set aside from it score (no session)."""
+def score_dice() -> dict[str, object]:
+    """What a roll scores, or what the dice set aside from it score (no session): the
+    answer as data, its combos' names phrases (the API writes them in the asked
+    language)."""
     body = json_body()
     only_fields(body, "dice", "keep")
     dice = body.get("dice")
@@ -78,11 +78,11 @@ def score_dice() -> Response:
         raise IllegalAction(DICE_NOT_A_LIST(), "dice")
     roll = rules.score_roll(dice)
     if "keep" not in body:
-        return jsonify(roll.to_json())
+        return roll.to_json()
     keep = body["keep"]
     if not isinstance(keep, list):
         raise IllegalAction(KEEP_NOT_A_LIST(), "keep")
-    return jsonify(rules.score_keep([int(d) for d in dice], keep).to_json())
+    return rules.score_keep([int(d) for d in dice], keep).to_json()
 
 
 # --- In the API document ------------------------------------------------------------

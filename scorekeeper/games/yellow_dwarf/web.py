@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from flask import jsonify
 from pydantic import Field, create_model
 from werkzeug.datastructures import MultiDict
-from werkzeug.wrappers import Response
 
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.cards import parse_playing_card
@@ -88,20 +86,19 @@ def taker_fates(form: MultiDict[str, str]) -> dict[str, list[dict[str, object]]]
     return fates
 
 
-def settle() -> Response:
-    """Who pays whom at the end of a round, from the hands as they were (no session)."""
+def settle() -> dict[str, object]:
+    """Who pays whom at the end of a round, from the hands as they were (no session): the
+    answer as data, its explanation a phrase (the API writes it in the asked language)."""
     body = json_body()
     only_fields(body, "winner", "trays", "hands", "forgot", "grand_opera", "payout")
-    return jsonify(
-        settlement.settle(
-            body.get("winner"),
-            body.get("trays"),
-            body.get("hands"),
-            body.get("forgot", []),
-            body.get("grand_opera", False),
-            body.get("payout", "cards"),
-        ).to_json()
-    )
+    return settlement.settle(
+        body.get("winner"),
+        body.get("trays"),
+        body.get("hands"),
+        body.get("forgot", []),
+        body.get("grand_opera", False),
+        body.get("payout", "cards"),
+    ).to_json()
 
 
 # --- In the API document ------------------------------------------------------------
