@@ -34,6 +34,28 @@ from scorekeeper.games.words import Text, phrase
 from scorekeeper.models import NAME_MAX_LENGTH, DeckProfile, GameSession, SessionDeck, utc_now
 
 MY_DECK = phrase("deck.default-name", "My {game} deck")
+# What a deck profile refuses.
+NOT_SIZED = phrase("deck.not-sized", "{game} is not played with a deck profile.")
+THE_NAME = phrase("deck.label-name", "The deck's name")
+NAME_NEEDED = phrase("deck.name-needed", "Give the deck a name, like “Blue box”.")
+SIZES_NOT_A_MAP = phrase("deck.sizes-not-a-map", "The sizes must map cards to numbers.")
+SIZE_DIFFERS = phrase(
+    "deck.size-differs",
+    "{card} has size {known} in the deck profile “{profile}”; you entered {given}. If the "
+    "card says {given}, fix it on the deck's page first.",
+)
+NO_SUCH_PROFILE = phrase(
+    "deck.no-such-profile", "That deck profile does not exist; choose another."
+)()
+KEY_NEEDED = phrase(
+    "deck.key-needed",
+    "To play with a deck profile, send its key as “deck_key” (the “deck_profile.edit_key” "
+    "the session that made it was answered with), or start a session of the group whose "
+    "deck it is.",
+)
+OTHER_GAME = phrase(
+    "deck.other-game", "That deck profile is a {deck_game} deck; choose one of {game}."
+)
 
 
 def default_name(game: Game) -> Text:
@@ -50,11 +72,8 @@ def sized_cards(slug: str) -> SizedCards:
     """The printed sizes of game ``slug``'s cards, which its deck profiles describe."""
     sized = GAMES[slug].sized_cards
     if sized is None:
-        raise IllegalAction(f"{GAMES[slug].title} is not played with a deck profile.", "game")
+        raise IllegalAction(NOT_SIZED(game=GAMES[slug].title), "game")
     return sized
-
-
-NO_SUCH_PROFILE = "That deck profile does not exist; choose another."
 
 
 class ProfileNotFound(LookupError):
@@ -87,16 +106,16 @@ class Profile:
 
 
 def check_name(raw: object, field: str = "name") -> str:
-    name = parse_name(raw, "The deck's name", field, NAME_MAX_LENGTH) if raw is not None else ""
+    name = parse_name(raw, THE_NAME(), field, NAME_MAX_LENGTH) if raw is not None else ""
     if not name:
-        raise IllegalAction("Give the deck a name, like “Blue box”.", field)
+        raise IllegalAction(NAME_NEEDED(), field)
     return name
 
 
 def check_sizes(raw: object, sized: SizedCards, field: str = "sizes") -> dict[str, int]:
     """Sizes as given ({"green 25": "3", …}; blank = unknown), checked and written tidily."""
     if not isinstance(raw, Mapping):
-        raise IllegalAction("The sizes must map cards to numbers.", field)
+        raise IllegalAction(SIZES_NOT_A_MAP(), field)
     sizes: dict[str, int] = {}
     for key, value in raw.items():
         card = sized.deck.parse(key, f"{field}.{str(key)[:20]}")
@@ -131,11 +150,8 @@ def with_known_size(
     if given is None:
         return {**data, "size": known}
     if given != known:
-        raise IllegalAction(
-            f"{card} has size {known} in the deck profile “{profile.name}”; you entered "
-            f"{given}. If the card says {given}, fix it on the deck's page first.",
-            "size",
-        )
+        refusal = SIZE_DIFFERS(card=card, known=known, profile=profile.name, given=given)
+        raise IllegalAction(refusal, "size")
     return data
 
 
@@ -233,12 +249,7 @@ def check_key(profile_id: str, key: object, group: str | None = None) -> None:
         return
     if not keys.same_key(str(row.edit_key), key):
         # The profile's id is no secret (watchers see it): playing with it changes it.
-        raise IllegalAction(
-            "To play with a deck profile, send its key as “deck_key” (the "
-            "“deck_profile.edit_key” the session that made it was answered with), or "
-            "start a session of the group whose deck it is.",
-            "deck_key",
-        )
+        raise IllegalAction(KEY_NEEDED(), "deck_key")
 
 
 def of_group(group_id: str) -> list[Profile]:
@@ -280,11 +291,8 @@ def link(session: GameSession, profile_id: str) -> None:
     if row is None:
         raise IllegalAction(NO_SUCH_PROFILE, "deck_profile")
     if row.game != session.game:
-        raise IllegalAction(
-            f"That deck profile is a {GAMES[row.game].title} deck; choose one of "
-            f"{GAMES[session.game].title}.",
-            "deck_profile",
-        )
+        refusal = OTHER_GAME(deck_game=GAMES[row.game].title, game=GAMES[session.game].title)
+        raise IllegalAction(refusal, "deck_profile")
     SessionDeck.create(session=session, profile=profile_id)
 
 

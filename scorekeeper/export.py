@@ -18,14 +18,14 @@ from typing import Any, TypeGuard
 from scorekeeper import ratings, read_model
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import (
+    FIELD_LABEL,
     IllegalAction,
     ScoreRow,
-    and_list,
     check_known_fields,
     parse_whole_number,
 )
 from scorekeeper.games.cards import with_suit_symbols
-from scorekeeper.games.words import ENGLISH, Phrase, Reader, Text, phrase
+from scorekeeper.games.words import ENGLISH, Phrase, Reader, Text, all_of, phrase
 from scorekeeper.lifecycle import ImportedCorrection, ImportedSession
 from scorekeeper.session_log import LoggedEvent, Replaced, corrections
 from scorekeeper.session_views import SessionView
@@ -75,6 +75,56 @@ MAX_SEQ = 2**31 - 1
 FILE_MAX_BYTES = 64 * 1024 * 1024
 # How the file writes a time (UTC), as the refusal of a bad one shows it.
 EXAMPLE_TIME = "2026-11-24T20:15:00Z"
+
+# What an import refuses of a file, naming the part at fault. A group file's checks say
+# some of them too (scorekeeper.group_export).
+NOT_A_SESSION_FILE = phrase(
+    "export.not-a-session-file", "This is not a session file exported by Tabletop Scorekeeper."
+)
+FORMAT_VERSIONS = phrase(
+    "export.format-versions",
+    "This file has format version {version}; this app reads versions {versions}.",
+)
+NOT_AN_OBJECT = phrase("export.not-an-object", "“{field}” must be an object.")
+NOT_A_LIST = phrase("export.not-a-list", "“{field}” must be a list.")
+# ``shape``: the properties of each entry, as the file writes them ("{position, name}").
+LIST_OF = phrase("export.list-of", "“{field}” must be a list of {shape}.")
+DECK_NOT_AN_OBJECT = phrase(
+    "export.deck-profile-not-an-object", "“deck_profile” must be an object: a name and sizes."
+)
+ENDS_BEFORE_START = phrase(
+    "export.ends-before-start",
+    "“finished_at” is before “started_at”: a session ends after it starts.",
+)
+NOT_A_TIME = phrase(
+    "export.not-a-time", "“{name}” must be a date and time such as {example}, or null."
+)
+EVENT_WITHOUT_ACTION = phrase("export.event-without-action", "Event {number} has no action.")
+EVENT_SEQ = phrase(
+    "export.event-seq", "Event {number}: “seq” must be a rising whole number up to {most}."
+)
+EVENT_UNDONE_REDOABLE = phrase(
+    "export.event-undone-redoable", "Event {number}: “undone”/“redoable” are not valid."
+)
+LIVE_AFTER_REDOABLE = phrase(
+    "export.live-after-redoable",
+    "Event {number} is live after a redoable event; only the newest undone events can be redoable.",
+)
+CORRECTIONS_NOT_A_LIST = phrase(
+    "export.corrections-not-a-list", "Event {number}: “corrections” must be a list."
+)
+CORRECTION_WITHOUT_ACTION = phrase(
+    "export.correction-without-action", "Event {number}: correction {correction} has no action."
+)
+CORRECTION_TIME = phrase(
+    "export.correction-time",
+    "Event {number}: correction {correction}'s “corrected_at” must be a date and time such "
+    "as {example}.",
+)
+# What a refusal of an unknown property calls the object that has it.
+A_SESSION_FILE = phrase("export.label-session-file", "A session file")
+ENTRY_OF = phrase("export.label-entry", "Entry {index} of “{name}”")
+A_CORRECTION = phrase("export.label-correction", "Event {number}: correction {correction}")
 # The rows CSV: one row per seat per round (or turn). The game is on every row (files
 # pasted into one sheet keep which game each row is), and a seat's final place and win on
 # each of its rows (a filter on the winners keeps their rows whole); when the session
@@ -331,38 +381,33 @@ def read_export(data: object, seat_fields: frozenset[str] = SEAT_FIELDS) -> Impo
     """The parts of an exported file an import needs, checked for shape; ``seat_fields``:
     the properties a seat may have (a group's file seats its players too)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise IllegalAction(
-            "This is not a session file exported by Tabletop Scorekeeper.", "format"
-        )
+        raise IllegalAction(NOT_A_SESSION_FILE(), "format")
     version = data.get("format_version")
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise IllegalAction(
-            f"This file has format version {version!r}; this app reads versions "
-            f"{and_list(READABLE_VERSIONS)}.",
+            FORMAT_VERSIONS(version=repr(version), versions=all_of(READABLE_VERSIONS)),
             "format_version",
         )
     # Checked once the version is known to be one this app reads: another has other fields.
     _check_known_fields(data, seat_fields)
     options = data.get("options", {})
     if not isinstance(options, dict):
-        raise IllegalAction("“options” must be an object.", "options")
+        raise IllegalAction(NOT_AN_OBJECT(field="options"), "options")
     if version == 1:
         options = seats_counted_from_zero(data.get("game"), options)
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(seat, dict) for seat in seats):
-        raise IllegalAction("“seats” must be a list of {position, name}.", "seats")
+        raise IllegalAction(LIST_OF(field="seats", shape="{position, name}"), "seats")
     events = data.get("events", [])
     if not isinstance(events, list):
-        raise IllegalAction("“events” must be a list.", "events")
+        raise IllegalAction(NOT_A_LIST(field="events"), "events")
     deck = data.get("deck_profile")
     if deck is not None and not isinstance(deck, dict):
-        raise IllegalAction("“deck_profile” must be an object: a name and sizes.", "deck_profile")
+        raise IllegalAction(DECK_NOT_AN_OBJECT(), "deck_profile")
     logged = _read_events(events)
     started_at, finished_at = (_read_time(data, name) for name in ("started_at", "finished_at"))
     if started_at is not None and finished_at is not None and finished_at < started_at:
-        raise IllegalAction(
-            "“finished_at” is before “started_at”: a session ends after it starts.", "finished_at"
-        )
+        raise IllegalAction(ENDS_BEFORE_START(), "finished_at")
     return ImportedSession(
         game=str(data.get("game")),
         options=options,
@@ -378,14 +423,16 @@ def read_export(data: object, seat_fields: frozenset[str] = SEAT_FIELDS) -> Impo
 def _check_known_fields(data: dict[str, Any], seat_fields: frozenset[str]) -> None:
     """Refuse a property the file's objects do not have, at any depth, naming it. The parts
     an import does not read (rounds, standings) are left alone if they are no list."""
-    check_known_fields(data, FILE_FIELDS, "A session file", "")
+    check_known_fields(data, FILE_FIELDS, A_SESSION_FILE(), "")
     for name, known in (ENTRY_FIELDS | {"seats": seat_fields}).items():
         listed = data.get(name)
         for index, entry in enumerate(listed if isinstance(listed, list) else []):
             if isinstance(entry, dict):
-                check_known_fields(entry, known, f"Entry {index} of “{name}”", f"{name}.{index}")
+                label = ENTRY_OF(index=index, name=name)
+                check_known_fields(entry, known, label, f"{name}.{index}")
     if isinstance(data.get("deck_profile"), dict):
-        check_known_fields(data["deck_profile"], DECK_FIELDS, "“deck_profile”", "deck_profile")
+        label = FIELD_LABEL(field="deck_profile")
+        check_known_fields(data["deck_profile"], DECK_FIELDS, label, "deck_profile")
 
 
 def _read_time(data: dict[str, Any], name: str) -> datetime | None:
@@ -395,9 +442,7 @@ def _read_time(data: dict[str, Any], name: str) -> datetime | None:
         return None
     moment = _utc_time(given)
     if moment is None:
-        raise IllegalAction(
-            f"“{name}” must be a date and time such as {EXAMPLE_TIME}, or null.", name
-        )
+        raise IllegalAction(NOT_A_TIME(name=name, example=EXAMPLE_TIME), name)
     return moment
 
 
@@ -415,26 +460,20 @@ def _read_events(events: Sequence[object]) -> list[tuple[int, dict[str, object],
     for index, event in enumerate(events):
         number, field = index + 1, f"events.{index}"
         if not isinstance(event, dict) or not isinstance(event.get("action"), dict):
-            raise IllegalAction(f"Event {number} has no action.", field)
+            raise IllegalAction(EVENT_WITHOUT_ACTION(number=number), field)
         seq = event.get("seq")
         if not _is_seq(seq) or (read and seq <= read[-1][0]):
-            raise IllegalAction(
-                f"Event {number}: “seq” must be a rising whole number up to {MAX_SEQ}.", field
-            )
+            raise IllegalAction(EVENT_SEQ(number=number, most=MAX_SEQ), field)
         undone, redoable = event.get("undone", False), event.get("redoable", False)
         if (
             not isinstance(undone, bool)
             or not isinstance(redoable, bool)
             or (redoable and not undone)
         ):
-            raise IllegalAction(f"Event {number}: “undone”/“redoable” are not valid.", field)
+            raise IllegalAction(EVENT_UNDONE_REDOABLE(number=number), field)
         # Only the newest undone events can be redone: a live event ends the redo trail.
         if not undone and redo_trail:
-            raise IllegalAction(
-                f"Event {number} is live after a redoable event; only the newest undone "
-                "events can be redoable.",
-                field,
-            )
+            raise IllegalAction(LIVE_AFTER_REDOABLE(number=number), field)
         redo_trail = redo_trail or redoable
         read.append((seq, event["action"], undone, redoable))
     return read
@@ -450,21 +489,17 @@ def _read_corrections(
         listed = event.get("corrections", [])
         field = f"events.{index}.corrections"
         if not isinstance(listed, list):
-            raise IllegalAction(f"Event {index + 1}: “corrections” must be a list.", field)
+            raise IllegalAction(CORRECTIONS_NOT_A_LIST(number=index + 1), field)
         for number, correction in enumerate(listed):
             where = f"{field}.{number}"
+            which = {"number": index + 1, "correction": number + 1}
             if not isinstance(correction, dict) or not isinstance(correction.get("action"), dict):
-                raise IllegalAction(
-                    f"Event {index + 1}: correction {number + 1} has no action.", where
-                )
-            label = f"Event {index + 1}: correction {number + 1}"
-            check_known_fields(correction, CORRECTION_FIELDS, label, where)
+                raise IllegalAction(CORRECTION_WITHOUT_ACTION(**which), where)
+            check_known_fields(correction, CORRECTION_FIELDS, A_CORRECTION(**which), where)
             when = _utc_time(correction.get("corrected_at"))
             if when is None:
                 raise IllegalAction(
-                    f"Event {index + 1}: correction {number + 1}'s “corrected_at” must be a "
-                    f"date and time such as {EXAMPLE_TIME}.",
-                    f"{where}.corrected_at",
+                    CORRECTION_TIME(**which, example=EXAMPLE_TIME), f"{where}.corrected_at"
                 )
             read.append((seq, correction["action"], when, where))
     return read

@@ -41,9 +41,23 @@ from scorekeeper import (
     store,
 )
 from scorekeeper.db import Statement, database, fetched_as_bytes, is_sqlite, write_transaction
-from scorekeeper.export import SEAT_FIELDS, read_export, session_json
+from scorekeeper.export import (
+    ENTRY_OF,
+    LIST_OF,
+    NOT_A_LIST,
+    NOT_AN_OBJECT,
+    SEAT_FIELDS,
+    read_export,
+    session_json,
+)
 from scorekeeper.games import get_game
-from scorekeeper.games.base import IllegalAction, check_known_fields, is_digits, json_error_text
+from scorekeeper.games.base import (
+    FIELD_LABEL,
+    IllegalAction,
+    check_known_fields,
+    is_digits,
+    json_error_text,
+)
 from scorekeeper.games.words import Text, phrase
 from scorekeeper.models import (
     GroupPlayer,
@@ -556,23 +570,60 @@ def _cell_json(text: str, number: int, what: Text) -> object:
         ) from None
 
 
+# What reading a group file refuses, beside what a session file's check says of its sessions
+# (scorekeeper.export), each named by the session it is in.
+NOT_A_GROUP_FILE = phrase(
+    "export.group.not-a-group-file", "This is not a group file exported by Tabletop Scorekeeper."
+)
+GROUP_FORMAT_VERSION = phrase(
+    "export.group.format-version",
+    "This file has format version {version}; this app reads version {readable}.",
+)
+SESSIONS_NOT_A_LIST = phrase(
+    "export.group.sessions-not-a-list", "“sessions” must be a list of session exports."
+)
+DECK_REFUSED = phrase("export.group.deck-refused", "Deck {number}: {refusal}")
+TOO_MANY_PLAYERS = phrase("export.group.too-many-players", "A group has at most {most} players.")
+SAME_NAME = phrase(
+    "export.group.same-name", "Two players are called {name}; each player has their own name."
+)
+NOT_NUMBERS = phrase("export.group.not-numbers", "“{field}” must be an object of numbers.")
+NOT_A_NUMBER = phrase("export.group.not-a-number", "“{field}” must be a number.")
+NOT_A_DECK = phrase(
+    "export.group.not-a-deck",
+    "{session}: “deck” must be the number of one of the file's {game} decks, or null.",
+)
+NOT_A_PLAYER = phrase(
+    "export.group.not-a-player",
+    "{session}, seat {seat}: “player” must be the number of one of the file's {players} "
+    "players (0 to {highest}), or null.",
+)
+SEATED_TWICE = phrase(
+    "export.group.seated-twice",
+    "{session}, seat {seat}: player {player} already sits in this session; each player "
+    "takes one seat.",
+)
+SESSION_REFUSED = phrase("export.group.session-refused", "{session}: {refusal}")
+SESSION_NUMBER = phrase("export.group.session", "Session {number}")
+A_GROUP_FILE = phrase("export.group.label-file", "A group file")
+
+
 def read_group(data: object) -> ImportedGroup:
     """The parts of an exported group file an import needs, checked for shape."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise IllegalAction("This is not a group file exported by Tabletop Scorekeeper.", "format")
+        raise IllegalAction(NOT_A_GROUP_FILE(), "format")
     version = data.get("format_version")
     if isinstance(version, bool) or version != FORMAT_VERSION:
         raise IllegalAction(
-            f"This file has format version {version!r}; this app reads version {FORMAT_VERSION}.",
-            "format_version",
+            GROUP_FORMAT_VERSION(version=repr(version), readable=FORMAT_VERSION), "format_version"
         )
-    check_known_fields(data, FILE_FIELDS, "A group file", "")
+    check_known_fields(data, FILE_FIELDS, A_GROUP_FILE(), "")
     name = groups.check_group_name(data.get("name"))
     players = _read_players(data.get("players"))
     group_decks = _read_decks(data.get("decks", []))
     listed = data.get("sessions")
     if not isinstance(listed, list):
-        raise IllegalAction("“sessions” must be a list of session exports.", "sessions")
+        raise IllegalAction(SESSIONS_NOT_A_LIST(), "sessions")
     sessions = tuple(
         _read_session(session, len(players), group_decks, f"sessions.{index}")
         for index, session in enumerate(listed)
@@ -582,29 +633,30 @@ def read_group(data: object) -> ImportedGroup:
 
 def _read_decks(listed: object) -> tuple[ImportedDeck, ...]:
     if not isinstance(listed, list) or not all(isinstance(d, dict) for d in listed):
-        raise IllegalAction("“decks” must be a list of {game, name, sizes}.", "decks")
+        raise IllegalAction(LIST_OF(field="decks", shape="{game, name, sizes}"), "decks")
     read = []
     for index, deck in enumerate(listed):
         field = f"decks.{index}"
-        check_known_fields(deck, DECK_FIELDS, f"Entry {index} of “decks”", field)
+        check_known_fields(deck, DECK_FIELDS, ENTRY_OF(index=index, name="decks"), field)
         try:
             game = get_game(deck.get("game"))
             decks.sized_cards(game.slug)
         except IllegalAction as refused:
-            raise IllegalAction(f"Deck {index + 1}: {refused.message}", f"{field}.game") from None
+            refusal = DECK_REFUSED(number=index + 1, refusal=refused.said)
+            raise IllegalAction(refusal, f"{field}.game") from None
         read.append(ImportedDeck(game.slug, deck.get("name"), deck.get("sizes", {})))
     return tuple(read)
 
 
 def _read_players(listed: object) -> tuple[ImportedPlayer, ...]:
     if not isinstance(listed, list) or not all(isinstance(p, dict) for p in listed):
-        raise IllegalAction("“players” must be a list of {name, colour, emoji}.", "players")
+        raise IllegalAction(LIST_OF(field="players", shape="{name, colour, emoji}"), "players")
     if len(listed) > groups.MAX_PLAYERS:
-        raise IllegalAction(f"A group has at most {groups.MAX_PLAYERS} players.", "players")
+        raise IllegalAction(TOO_MANY_PLAYERS(most=groups.MAX_PLAYERS), "players")
     players: list[ImportedPlayer] = []
     for index, player in enumerate(listed):
         field = f"players.{index}"
-        check_known_fields(player, PLAYER_FIELDS, f"Entry {index} of “players”", field)
+        check_known_fields(player, PLAYER_FIELDS, ENTRY_OF(index=index, name="players"), field)
         _check_ratings(player, field)
         read = ImportedPlayer(
             groups.check_player_name(player.get("name"), f"{field}.name"),
@@ -612,10 +664,7 @@ def _read_players(listed: object) -> tuple[ImportedPlayer, ...]:
             groups.check_emoji(player.get("emoji", ""), f"{field}.emoji"),
         )
         if any(other.name.casefold() == read.name.casefold() for other in players):
-            raise IllegalAction(
-                f"Two players are called {read.name}; each player has their own name.",
-                f"{field}.name",
-            )
+            raise IllegalAction(SAME_NAME(name=read.name), f"{field}.name")
         players.append(read)
     return tuple(players)
 
@@ -627,12 +676,13 @@ def _check_ratings(player: Mapping[str, object], field: str) -> None:
     _check_rating(player.get("rating"), f"{field}.rating", nullable=True)
     in_games = player.get("game_ratings", [])
     if not isinstance(in_games, list):
-        raise IllegalAction(f"“{field}.game_ratings” must be a list.", f"{field}.game_ratings")
+        at = f"{field}.game_ratings"
+        raise IllegalAction(NOT_A_LIST(field=at), at)
     for index, in_game in enumerate(in_games):
         at = f"{field}.game_ratings.{index}"
         if not isinstance(in_game, dict):
-            raise IllegalAction(f"“{at}” must be an object.", at)
-        check_known_fields(in_game, GAME_RATING_FIELDS, f"“{at}”", at)
+            raise IllegalAction(NOT_AN_OBJECT(field=at), at)
+        check_known_fields(in_game, GAME_RATING_FIELDS, FIELD_LABEL(field=at), at)
         _check_rating(in_game.get("rating"), f"{at}.rating", nullable=False)
 
 
@@ -640,11 +690,11 @@ def _check_rating(rating: object, field: str, nullable: bool) -> None:
     if rating is None and nullable:
         return
     if not isinstance(rating, dict):
-        raise IllegalAction(f"“{field}” must be an object of numbers.", field)
-    check_known_fields(rating, RATING_FIELDS, f"“{field}”", field)
+        raise IllegalAction(NOT_NUMBERS(field=field), field)
+    check_known_fields(rating, RATING_FIELDS, FIELD_LABEL(field=field), field)
     for name, figure in rating.items():
         if isinstance(figure, bool) or not isinstance(figure, int | float):
-            raise IllegalAction(f"“{field}.{name}” must be a number.", f"{field}.{name}")
+            raise IllegalAction(NOT_A_NUMBER(field=f"{field}.{name}"), f"{field}.{name}")
 
 
 def _read_session(
@@ -665,11 +715,7 @@ def _read_session(
         and 0 <= deck < len(group_decks)
         and group_decks[deck].game == session.game
     ):
-        raise IllegalAction(
-            f"{_title(field)}: “deck” must be the number of one of the file's "
-            f"{session.game} decks, or null.",
-            f"{field}.deck",
-        )
+        raise IllegalAction(NOT_A_DECK(session=_title(field), game=session.game), f"{field}.deck")
     seated: list[int | None] = []
     for position, seat in enumerate(data["seats"]):
         where = f"{field}.seats.{position}.player"
@@ -677,29 +723,25 @@ def _read_session(
         if player is not None and not (
             isinstance(player, int) and not isinstance(player, bool) and 0 <= player < players
         ):
-            raise IllegalAction(
-                f"{_title(field)}, seat {position + 1}: “player” must be the number of one "
-                f"of the file's {players} players (0 to {players - 1}), or null.",
-                where,
+            refusal = NOT_A_PLAYER(
+                session=_title(field), seat=position + 1, players=players, highest=players - 1
             )
+            raise IllegalAction(refusal, where)
         if player is not None and player in seated:
-            raise IllegalAction(
-                f"{_title(field)}, seat {position + 1}: player {player} already sits in "
-                "this session; each player takes one seat.",
-                where,
-            )
+            refusal = SEATED_TWICE(session=_title(field), seat=position + 1, player=player)
+            raise IllegalAction(refusal, where)
         seated.append(player)
     return ImportedGroupSession(session, tuple(seated), deck)
 
 
-def _title(field: str) -> str:
+def _title(field: str) -> Text:
     """A session's field ("sessions.2") as a person counts it ("Session 3")."""
-    return f"Session {int(field.rsplit('.', 1)[1]) + 1}"
+    return SESSION_NUMBER(number=int(field.rsplit(".", 1)[1]) + 1)
 
 
 def _in_session(refused: IllegalAction, field: str) -> IllegalAction:
     inner = f"{field}.{refused.field}" if refused.field else field
-    return IllegalAction(f"{_title(field)}: {refused.message}", inner)
+    return IllegalAction(SESSION_REFUSED(session=_title(field), refusal=refused.said), inner)
 
 
 def import_group(imported: ImportedGroup, once: store.OneTimeKey | None = None) -> groups.Group:

@@ -16,6 +16,7 @@ from importlib import import_module
 
 from scorekeeper.games.base import IllegalAction
 from scorekeeper.games.engine import Game, Listed
+from scorekeeper.games.words import each_of, phrase
 
 # The registry: one line per game, in the order the app lists them.
 PACKAGES = (
@@ -32,6 +33,8 @@ GAMES: dict[str, Game] = {}
 PACKAGE_OF: dict[str, str] = {}
 # Each game's web module (the one holding its ``ADAPTER``) by its slug.
 WEB_MODULE_OF: dict[str, str] = {}
+
+UNKNOWN_GAME = phrase("game.unknown", "Unknown game {slug}: choose one of {known}.")
 
 
 def register(game: Game, web_module: str) -> None:
@@ -85,5 +88,4 @@ def get_game(slug: object) -> Game:
     """The game called ``slug``, or IllegalAction naming the field "game"."""
     if isinstance(slug, str) and slug in GAMES:
         return GAMES[slug]
-    known = ", ".join(GAMES)
-    raise IllegalAction(f"Unknown game {slug!r}: choose one of {known}.", "game")
+    raise IllegalAction(UNKNOWN_GAME(slug=repr(slug), known=each_of(GAMES)), "game")

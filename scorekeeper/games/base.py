@@ -27,15 +27,15 @@ OptionValue = int | str | bool | tuple[str, ...]
 
 
 class IllegalAction(ValueError):
-    """An action the rules refuse, and why: ``said``, a Text read in each reader's
-    language where it is shown (text given as it is stays as it is); ``message`` is its
-    English words.
+    """An action the rules refuse, and why: ``said``, a phrase said (a Text), read in each
+    reader's language where it is shown and given by the API with its code; ``message``
+    is its English words.
 
     ``field`` names the input that is wrong ("dice", "options.target"), so a
     form or a JSON error can point at it.
     """
 
-    def __init__(self, said: str | Text, field: str | None = None) -> None:
+    def __init__(self, said: Text, field: str | None = None) -> None:
         super().__init__(str(said))
         self.said = said
         self.message = str(said)
@@ -61,6 +61,8 @@ CONTROL_CHARACTER = phrase("text.control-character", "a control character ({char
 TOO_LONG = phrase("text.too-long", "{label} is {length} characters long; at most {maximum} fit.")
 WHOLE_NUMBER = phrase("number.not-whole", "{label} must be a whole number.")
 NO_SUCH_FIELD = phrase("field.unknown", "{label} has no field {name}.")
+# A field of a request or a file named as a label ("“version”" must be a whole number).
+FIELD_LABEL = phrase("field.label", "“{field}”")
 NO_SUCH_SEAT = phrase(
     "option.no-such-seat",
     "{label} must be a seat from 0 to {highest} in a {seats}-player game "
@@ -111,7 +113,7 @@ class OptionSpec:
     """
 
     name: str
-    label: str | Text
+    label: Text
     kind: Literal["int", "choice", "text", "multi", "seat"]
     default: OptionValue
     help: str = ""
@@ -194,7 +196,7 @@ def _not_text(allowed: frozenset[str]) -> re.Pattern[str]:
     return re.compile(f"[{controls}\ud800-\udfff]")
 
 
-def parse_name(raw: object, label: str | Text, field: str, maximum: int) -> str:
+def parse_name(raw: object, label: Text, field: str, maximum: int) -> str:
     """A one-line name as typed, with its white space squeezed ("" when blank).
 
     The length counts the text as sent, as a form's maxlength and the API
@@ -232,7 +234,7 @@ def json_error_text(error: ValueError) -> str:
     return f"a number has more than {sys.get_int_max_str_digits()} digits"
 
 
-def parse_whole_number(raw: object, label: str | Text, field: str) -> int:
+def parse_whole_number(raw: object, label: Text, field: str) -> int:
     """A whole number from JSON (int) or a form (digit string)."""
     if isinstance(raw, bool):
         raise IllegalAction(WHOLE_NUMBER(label=label), field)
@@ -244,7 +246,7 @@ def parse_whole_number(raw: object, label: str | Text, field: str) -> int:
 
 
 def check_known_fields(
-    entry: Mapping[str, object], known: frozenset[str], label: str | Text, field: str
+    entry: Mapping[str, object], known: frozenset[str], label: Text, field: str
 ) -> None:
     """Refuse a property of the object ``entry`` (``label``, at ``field``; "" for a whole
     body) that is not ``known``, naming it, as a request body's own unknown fields are
@@ -257,7 +259,7 @@ def check_known_fields(
         )
 
 
-def check_seat_option(seat: int, seats: int, label: str | Text, field: str) -> None:
+def check_seat_option(seat: int, seats: int, label: Text, field: str) -> None:
     """A "seat" option names a seat of this session, or IllegalAction."""
     if not 0 <= seat < seats:
         raise IllegalAction(

@@ -43,7 +43,13 @@ from scorekeeper.export import (
     utc_text,
 )
 from scorekeeper.games import get_game
-from scorekeeper.games.base import Expected, IllegalAction, is_digits, parse_whole_number
+from scorekeeper.games.base import (
+    FIELD_LABEL,
+    Expected,
+    IllegalAction,
+    is_digits,
+    parse_whole_number,
+)
 from scorekeeper.games.history import history_of
 from scorekeeper.games.web_interface import TrickJudge, json_body, only_fields
 from scorekeeper.games.words import Phrase, Reader, Text, phrase
@@ -600,7 +606,7 @@ def checked_write(session_id: str, status: int, fields: tuple[str, ...], write: 
     access.require_bearer_edit(session_id, NO_SUCH_SESSION_SAID)
     body = json_body()
     only_fields(body, "version", "request_key", *fields)
-    version = parse_whole_number(body.get("version"), "“version”", "version")
+    version = parse_whole_number(body.get("version"), FIELD_LABEL(field="version"), "version")
     once = request_key(body, session_state)
     minimal = minimal_wanted()
     try:

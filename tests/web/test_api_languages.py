@@ -23,7 +23,7 @@ FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
 JAPANESE = {"Accept-Language": "ja"}
 ENGLISH = {"Accept-Language": "en-GB"}
 YARDKLE_TYPES = ["roll", "keep", "bank", "total"]
-NOT_A_GROUP_FILE = "This is not a group file exported by Tabletop Scorekeeper."
+NOT_A_GROUP_FILE = "Ce n\u2019est pas un fichier de groupe exporté par Tabletop Scorekeeper."
 JAPANESE_RULING = "不明な操作です。typeはroll、keep、bank、またはtotalのいずれかです。"
 
 
@@ -114,13 +114,14 @@ def test_the_api_s_words_of_a_missing_session_or_group_are_the_pages_words() -> 
     assert api.STALE_VERSION(version=3) == str(store.StaleVersion(3))
 
 
-def test_a_refusal_said_in_english_words_alone_has_the_code_refused(client: FlaskClient) -> None:
-    # A file that is no group file: refused by words no phrase says yet.
+def test_a_file_that_is_no_group_file_is_refused_in_french_with_its_code(
+    client: FlaskClient,
+) -> None:
     response = client.post(f"{API}/groups/import", json={"format": "x"}, headers=FRENCH)
     assert response.status_code == 422
-    assert response.headers["Content-Language"] == "en"
+    assert response.headers["Content-Language"] == "fr"
     body = body_of(response)
-    assert (body["code"], body["values"]) == ("refused", {})
+    assert (body["code"], body["values"]) == ("export.group.not-a-group-file", {})
     assert body["error"] == NOT_A_GROUP_FILE
     # An abort of an endpoint, to a client naming no language: its two fields, as ever.
     gone = client.get(f"{API}/sessions/{'x' * 22}/rounds")

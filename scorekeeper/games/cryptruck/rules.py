@@ -636,7 +636,9 @@ def _require(state: State, wanted: Step, field: str, already: Text | str) -> Rou
     if step == wanted:
         return state.round
     if step != "over" and _STEP_ORDER.index(step) > _STEP_ORDER.index(wanted):
-        raise IllegalAction(sentences(already, _next_text(state)), field)
+        said = sentences(already, _next_text(state))
+        assert isinstance(said, Text)  # before the game is over, what comes next is a phrase
+        raise IllegalAction(said, field)
     raise _wrong_step(state, field)
 
 
