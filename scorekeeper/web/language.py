@@ -22,6 +22,8 @@ from flask import Blueprint, Flask, redirect, request
 from flask_babel import Babel, get_locale, get_translations
 from jinja2 import pass_context
 from jinja2.runtime import Context
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header, parse_cookie
 from werkzeug.wrappers import Response
 
 from scorekeeper.games.words import ENGLISH, Reader, Text
@@ -40,10 +42,30 @@ Written = TypeVar("Written")
 
 def chosen_language() -> str:
     """The phone's own choice (the switch), else the best of its Accept-Language."""
-    chosen = request.cookies.get(COOKIE)
-    if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES, DEFAULT_LANGUAGE) or DEFAULT_LANGUAGE
+    return _chosen(request.cookies.get(COOKIE), request.accept_languages)
+
+
+def _chosen(switched: str | None, accepted: LanguageAccept) -> str:
+    if switched in LANGUAGES:
+        return switched
+    return accepted.best_match(LANGUAGES, DEFAULT_LANGUAGE) or DEFAULT_LANGUAGE
+
+
+def language_sent(accept_language: str | None, cookie: str | None) -> str:
+    """The language ``chosen_language`` chooses for a request sending these
+    Accept-Language and Cookie headers, read from the headers alone: for an answer made
+    before Flask (the refresh check, scorekeeper.web.refresh)."""
+    # Most cookies a phone sends hold no language: they are not parsed for one.
+    switched = None
+    if cookie is not None and COOKIE in cookie:
+        switched = parse_cookie(cookie).get(COOKIE)
+    return _accepted_or(switched, accept_language)
+
+
+@functools.lru_cache(maxsize=256)
+def _accepted_or(switched: str | None, accept_language: str | None) -> str:
+    # A phone polls with the same headers every time: each pair is read once.
+    return _chosen(switched, parse_accept_header(accept_language, LanguageAccept))
 
 
 def language() -> str:

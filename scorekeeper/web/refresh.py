@@ -5,7 +5,9 @@ app's most frequent by far. An unchanged session costs one read of the version
 column by the primary key and a 304 with no body; on PostgreSQL not even that once
 the worker has heard the session's version announced (``scorekeeper.announced``).
 A plain GET of a session that exists is answered here, without the request
-context, the cookie or the hooks of a page: none of them has anything to do for it.
+context, the cookie or the hooks of a page: none of them has anything to do for it. It
+says its language as every answer of the API does (``Content-Language``, and ``Vary``
+naming the headers that chose it), read from those headers alone.
 Anything else (another method, a query string, an id of the wrong shape, no such
 session, a host not in ``TRUSTED_HOSTS``) goes on to the Flask view, which answers it
 the same way, or with its JSON error.
@@ -22,6 +24,7 @@ from werkzeug.http import HTTP_STATUS_CODES, parse_etags
 
 from scorekeeper import keys, session_views
 from scorekeeper.web.hosts import is_trusted
+from scorekeeper.web.language import DEFAULT_LANGUAGE, language_sent
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -78,6 +81,29 @@ class RefreshCheck:
         status, headers, body = version_answer(version, sent)
         start_response(
             f"{status} {HTTP_STATUS_CODES[status]}",
-            [*headers.items(), ("Content-Length", str(len(body)))],
+            [*headers.items(), *said_in(environ), ("Content-Length", str(len(body)))],
         )
         return [body]
+
+
+# The language headers of the answer to a request that names no language.
+ENGLISH_ANSWER = (("Content-Language", DEFAULT_LANGUAGE),)
+
+
+def said_in(environ: WSGIEnvironment) -> tuple[tuple[str, str], ...]:
+    """The answer's ``Content-Language`` and, for a request that sent Accept-Language or a
+    cookie, the ``Vary`` naming them: as every answer of the API says them
+    (scorekeeper.web.asked_language), read from the headers alone."""
+    accept_language = environ.get("HTTP_ACCEPT_LANGUAGE")
+    cookie = environ.get("HTTP_COOKIE")
+    if accept_language is None and cookie is None:
+        return ENGLISH_ANSWER
+    chosen_by = ", ".join(
+        name
+        for name, sent in (("Accept-Language", accept_language), ("Cookie", cookie))
+        if sent is not None
+    )
+    return (
+        ("Content-Language", language_sent(accept_language, cookie)),
+        ("Vary", chosen_by),
+    )

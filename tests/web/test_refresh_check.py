@@ -165,3 +165,44 @@ def test_an_odd_if_none_match_gets_the_version_or_a_304_never_an_error(
     assert response.status_code == status
     assert response.headers["ETag"] == '"1"'
     assert response.get_json(silent=True) == ({"version": 1} if status == 200 else None)
+
+
+# Accept-Language, the cookies the phone holds, and the language and headers that chose it.
+LANGUAGE_ASKED = [
+    (None, {}, "en", set()),
+    ("fr-CA,fr;q=0.9", {}, "fr", {"Accept-Language"}),
+    ("de", {}, "en", {"Accept-Language"}),
+    (None, {"other": "1"}, "en", {"Cookie"}),
+    ("fr", {"other": "1", "language": "ja"}, "ja", {"Accept-Language", "Cookie"}),
+    (None, {"language": "xx"}, "en", {"Cookie"}),
+]
+
+
+@pytest.mark.parametrize(("accepted", "cookies", "language", "chosen_by"), LANGUAGE_ASKED)
+def test_the_check_says_its_language_before_flask_as_the_flask_view_does(
+    client: FlaskClient,
+    monkeypatch: pytest.MonkeyPatch,
+    accepted: str | None,
+    cookies: dict[str, str],
+    language: str,
+    chosen_by: set[str],
+) -> None:
+    session = api_session(client)
+    for name, value in cookies.items():
+        client.set_cookie(name, value)
+    headers = {} if accepted is None else {"Accept-Language": accepted}
+    # The Flask view's answer (a query string goes to it), then the check's before Flask.
+    view = client.get(f"{session.url}/version?v=1", headers=headers)
+    etag = view.headers["ETag"]
+
+    def refuse(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the check went through Flask's request handling")
+
+    monkeypatch.setattr(type(client.application), "request_context", refuse)
+    fresh = client.get(f"{session.url}/version", headers=headers)
+    unchanged = client.get(f"{session.url}/version", headers={**headers, "If-None-Match": etag})
+
+    assert (fresh.status_code, unchanged.status_code) == (200, 304)
+    for response in (view, fresh, unchanged):
+        assert response.headers["Content-Language"] == language
+        assert response.vary.as_set(preserve_casing=True) - {"Accept-Encoding"} == chosen_by
