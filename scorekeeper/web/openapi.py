@@ -26,6 +26,7 @@ from scorekeeper.games.web_interface import ApiModel, may_be_left_out
 from scorekeeper.games.words import Text
 from scorekeeper.models import NAME_MAX_LENGTH
 from scorekeeper.web.adapters import adapters
+from scorekeeper.web.asked_language import REFUSED
 from scorekeeper.web.group_schemas import PARAMETERS, SECURITY, group_paths, group_schemas
 from scorekeeper.web.hosts import UNTRUSTED_HOST
 from scorekeeper.web.language import LANGUAGES
@@ -85,28 +86,29 @@ DESCRIPTION = (
 `"action"` when the rules refuse the whole move, or null for an error about no input (a missing
 key, an unknown session). A path this document does not list answers 404, a method it does
 not list for a path 405 (with `Allow`), both with this error body. `OPTIONS` on a path answers
-200 with no body and the path's methods in `Allow`. To a request that names a language, an
-error of an endpoint also carries `code` and `values`: what its sentence says, as data (see
+200 with no body and the path's methods in `Allow`. To a request that names a language, every
+error (of an endpoint, or of none: a path or a method not listed, a body too large, a host not
+served, a crash) also carries `code` and `values`: what its sentence says, as data (see
 Languages).
 
 **Languages.** Sentences (the `ruling`, a judge's `explanation`, an error's `error`, the
 sentences in a state and a history) are in the language the request asks for by
 `Accept-Language`, or by the `language` cookie the pages' language switch sets (which comes
-first, as on the pages): English (`en`), French (`fr`) or Japanese (`ja`); English when it
-names none of them. Every answer says which in `Content-Language` (`en` for an error still
-said in English words alone, or answered before an endpoint: no such path, a body too large);
-one to a request that sent either header names it in `Vary`. A request that names a
-language (`Accept-Language: en` for English) also gets, beside each sentence, what it says
-as data, so that a client never reads the words: an error's `code` and `values`, a
-session's `ruling_code`, a judge's `explanation_code`, and beside a Yardkle combo's English
-`name` its `label` (its words in that language) and `label_code` (each `{"code", "values"}`:
-see `Said`; null for a sentence said in English words alone, no phrase yet). A refusal that
-is no phrase yet has the code `refused` and no values. A code names what is said, for good
-(`PhraseCode` lists them all); each value is a name or text as given, a whole number, a card
-as written (`green 7`), a list, or a part of the sentence as its own code and values. A
-request that names no language is answered exactly as before languages came: in English,
-without these fields. Names (players, cards as written, a combo's `name`) are never
-translated.
+first, as on the pages): English (`en`), French (`fr`) or Japanese (`ja`); English when it names
+none of them. Every answer says which in `Content-Language` (the refresh check's `…/version`
+too; `en` for an error in the HTTP library's own English words, which the app never says
+itself); one to a request that sent either header names it in `Vary`. A request that names a
+language (`Accept-Language: en` for English) also gets, beside each sentence, what it says as
+data, so that a client never reads the words: an error's `code` and `values`, a session's
+`ruling_code`, a judge's `explanation_code` (Yellow Dwarf's settlement's too), and beside a
+Yardkle combo's English `name` its `label` (its words in that language) and `label_code` (each
+`{"code", "values"}`: see `Said`; null for a sentence said in English words alone, no phrase
+yet). Every refusal the app makes is a phrase; an error in the HTTP library's own words has the
+code `refused` and no values. A code names what is said, for good (`PhraseCode` lists them all);
+each value is a name or text as given, a whole number, a card as written (`green 7`), a list, or
+a part of the sentence as its own code and values. A request that names no language is answered
+exactly as before languages came: in English, without these fields. Names (players, cards as
+written, a combo's `name`) are never translated.
 
 **What comes next.** Every answer carrying a session's state includes `expected`: the 0-based
 seat whose move it is and every action type the game accepts now, with the accepted values
@@ -413,9 +415,10 @@ def _phrase_code(schema: dict[str, Any]) -> None:
 
 
 def _error_codes(schema: dict[str, Any]) -> None:
-    """(An error's code's ``json_schema_extra``.) ``refused`` or a phrase's code."""
+    """(An error's code's ``json_schema_extra``.) A phrase's code, or ``refused``
+    (scorekeeper.web.asked_language.REFUSED)."""
     schema.pop("type", None)
-    schema["anyOf"] = [{"const": "refused"}, {"$ref": "#/components/schemas/PhraseCode"}]
+    schema["anyOf"] = [{"const": REFUSED}, {"$ref": "#/components/schemas/PhraseCode"}]
 
 
 def phrase_code_schema() -> Schema:
@@ -426,7 +429,8 @@ def phrase_code_schema() -> Schema:
         "description": (
             "What a sentence says, for good: `<game>.<what>` for a game's phrase; `trick.`, "
             "`option.`, `card.`, `colour.`, `game.` and the like for shared ones; `api.` for "
-            "the API's own refusals."
+            "the API's own refusals, `export.` for an imported file's, `deck.` for a deck "
+            "profile's, `web.` for the app's own errors (a path not served, a body too large)."
         ),
         "enum": list(declared_phrases()),
     }
@@ -502,9 +506,8 @@ class Error(ApiModel):
     code: str = may_be_left_out(
         description=(
             "Only for a request that names a language: what the error says, for good: its "
-            "phrase's code, or `refused` for one said in English words alone (no phrase "
-            "yet). Left out too of the errors answered before an endpoint is reached (a path "
-            "or a host not served, a body too large)."
+            "phrase's code, or `refused` for an error in the HTTP library's own English "
+            "words, which the app never says itself."
         ),
         json_schema_extra=_error_codes,
     )

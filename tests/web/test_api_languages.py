@@ -340,6 +340,24 @@ def test_the_document_lists_every_phrase_s_code_and_the_language_headers(
     assert "explanation_code" in judged
     combo = document["components"]["schemas"]["YardkleScore"]["properties"]["combos"]["items"]
     assert {"label", "label_code"} <= set(combo["properties"])
+    settled = document["components"]["schemas"]["YellowDwarfSettlement"]["properties"]
+    assert "explanation_code" in settled
+    # The codes of an import's refusals, a deck profile's and the app's own errors.
+    assert {
+        "export.not-a-session-file",
+        "export.group.session-refused",
+        "deck.no-such-profile",
+        "game.unknown",
+        "field.label",
+        "web.error.no-such-address",
+        "web.upload.request-of-size",
+    } <= set(codes)
+    # An error's code: one of them, or refused (werkzeug's own words) alone beside them.
+    error_code = document["components"]["schemas"]["Error"]["properties"]["code"]
+    assert error_code["anyOf"] == [
+        {"const": "refused"},
+        {"$ref": "#/components/schemas/PhraseCode"},
+    ]
 
 
 def test_an_abort_whose_words_are_said_once_is_read_and_coded(client: FlaskClient) -> None:
