@@ -3,7 +3,7 @@ the first screen, the options folded under one line that reads every value; only
 options of the mode the seats give show; a refused option opens them, its field marked.
 So on a phone in groups (folded under one line of their names too), for every game at its
 most seats, and on a group's page once its players are tapped into every seat.
-With and without JavaScript in English, with it in French, without it in Japanese
+With JavaScript in English and in French, without it in Japanese
 (test_phone.LANGUAGE_MODES): the buttons found by what they send in any language, what
 the pages say checked in English; screenshots light and dark."""
 

@@ -3,7 +3,7 @@ the next input is whole on the first screen, with the page still at the top, and
 last ruling's one-line result whole above it.
 
 Each test plays a whole round through the pages, in one Chromium shared by the module:
-in English with and without JavaScript, in French with it and in Japanese without
+in English and in French with JavaScript, in Japanese without
 (test_phone.LANGUAGE_MODES). The controls are tapped by what they send (CSS selectors),
 except in English, where they are found by their names as before; what the pages say
 is checked in English.
