@@ -37,14 +37,13 @@ from scorekeeper.games.cards import Card, Deck, colour_words
 from scorekeeper.games.engine import CARDS, Engine, Handler, Listed, on
 from scorekeeper.games.house_sizes import NO_SIZES, SizedCards, learn_size, parse_size
 from scorekeeper.games.records import evolve
-from scorekeeper.games.words import Signed, Text, all_of, counted, phrase
+from scorekeeper.games.words import Listing, Signed, Text, all_of, counted, each_of, phrase
 from scorekeeper.games.yadokarick import npc, solo
 from scorekeeper.games.yadokarick.cards import YADOKARICK, yadokarick_trick
 from scorekeeper.games.yadokarick.said import (
     TITLE,
     TRICK_EXPLAINED,
     OneOrSeveral,
-    comma_list,
     sentences,
 )
 from scorekeeper.games.yadokarick.tricks import (
@@ -348,13 +347,13 @@ TAKES_MORE = phrase("yadokarick.headline-takes-more", "{name} takes {count}")
 BY = phrase("yadokarick.played-by", "by {name}")
 
 
-def trick_takes(state: State, trick: Trick) -> object:
+def trick_takes(state: State, trick: Trick) -> Listing:
     """The page's one line of a trick: "Ann takes 2 cards, Di takes 1"."""
     said = [
         (TAKES_CARDS if index == 0 else TAKES_MORE)(name=state.players[seat], count=len(taken))
         for index, (seat, taken) in enumerate(trick.takes)
     ]
-    return comma_list(said)
+    return each_of(said)
 
 
 def _top_seats(state: State) -> list[int]:
@@ -386,7 +385,7 @@ def _next_text(state: State) -> str:
 
 
 def _totals_text(state: State) -> Text:
-    listed = comma_list(
+    listed = each_of(
         [
             NAME_SCORE(name=name, points=Signed(total))
             for name, total in zip(state.players, state.totals, strict=True)
@@ -546,7 +545,7 @@ def _finish_round(state: State, told: list[str]) -> State:
     )
     finished = state.round >= state.rounds_to_play
     ended = evolve(state, records=(*state.records, record), totals=totals, finished=finished)
-    listed = comma_list(
+    listed = each_of(
         [
             SEAT_SCORE(
                 name=state.players[result.seat], points=Signed(result.points), note=result.note

@@ -1,5 +1,5 @@
 """How Yadokarick's rulings put their phrases together: sentences one after another,
-lists joined by commas or semicolons, and a card that starts a sentence ("Pink 8").
+lists joined by semicolons, and a card that starts a sentence ("Pink 8").
 
 A ruling is several sentences, as many as the play needs; each is a phrase of the
 module that says it, and ``sentences`` chains them, so a reader of another language
@@ -12,12 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorekeeper.games.cards import Card
-from scorekeeper.games.words import Phrase, Text, phrase
+from scorekeeper.games.words import THEN, Phrase, Text, each_of, phrase
 
 TITLE = phrase("yadokarick.title", "Yadokarick")()
 
-SENTENCES = phrase("yadokarick.sentences", "{first} {second}")
-COMMA = phrase("yadokarick.comma-list", "{first}, {second}")
 SEMICOLON = phrase("yadokarick.semicolon-list", "{first}; {second}")
 
 # A card as the first words of a sentence: its colour with a capital letter.
@@ -58,14 +56,9 @@ def sentences(*parts: str) -> str:
     """The sentences one after another, each a Text or text as given ("" when none)."""
     if not parts:
         return ""
-    said = chained(parts, SENTENCES)
+    said = chained(parts, THEN)
     assert isinstance(said, str)
     return said
-
-
-def comma_list(items: Sequence[object]) -> object:
-    """ "a, b, c": items listed by commas only (no "and"), as the score lines list them."""
-    return chained(items, COMMA) if items else ""
 
 
 def semicolon_list(items: Sequence[object]) -> object:
@@ -85,4 +78,4 @@ def card_first(card: Card) -> Text:
 
 def discarded_text(cards: Sequence[Card]) -> Text:
     """ "Discarded: green 3, pink 7." (cards listed by commas), or "Nothing is discarded." """
-    return DISCARDED(cards=comma_list(cards)) if cards else NOTHING_DISCARDED()
+    return DISCARDED(cards=each_of(cards)) if cards else NOTHING_DISCARDED()
