@@ -100,7 +100,7 @@ def test_a_yellow_dwarf_settlement_explains_in_japanese_with_the_explanation_s_c
     said = answer.pop("explanation_code")
     assert {**answer, "explanation": english["explanation"]} == english
     assert answer["explanation"].startswith("プレイヤー0が上がり")
-    assert said["code"] == "yellow-dwarf.sentences"
+    assert said["code"] == "sentence.then"
     # The last of the chained sentences: Player 1's uncalled Jack of Clubs.
     assert said["values"]["second"] == {
         "code": "yellow-dwarf.uncalled-pays-tray",

@@ -41,7 +41,7 @@ from scorekeeper.games.cards import PlayingCard, parse_playing_card, rank_words
 from scorekeeper.games.engine import CARDS, CHOICES, GAME_OVER, Engine, Listed, on
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
-from scorekeeper.games.words import Text, all_of, counted, phrase
+from scorekeeper.games.words import Listing, Text, all_of, counted, each_of, phrase
 from scorekeeper.games.yellow_dwarf.settlement import (
     ACE,
     CHIPS,
@@ -489,8 +489,6 @@ def _next_active(active: Sequence[bool], seat: int) -> int:
 
 # --- Sentences -----------------------------------------------------------------------
 
-# Chained with ", ": the trays as the board holds them ("10D 3, JC 6, …").
-COMMA = phrase("yellow-dwarf.comma", "{first}, {second}")
 TRAY_CHIPS = phrase("yellow-dwarf.tray-chips", "{card} {chips}")
 GAME_OVER_WINS = counted(
     "yellow-dwarf.game-over-wins",
@@ -526,12 +524,11 @@ REVEAL_FIRST = phrase(
 )
 
 
-def _trays_text(trays: Mapping[str, int]) -> Text:
-    parts = [TRAY_CHIPS(card=_TAKER_BY_NAME[name], chips=chips) for name, chips in trays.items()]
-    whole = parts[0]
-    for part in parts[1:]:
-        whole = COMMA(first=whole, second=part)
-    return whole
+def _trays_text(trays: Mapping[str, int]) -> Listing:
+    """The trays as the board holds them: "10D 3, JC 6, …"."""
+    return each_of(
+        TRAY_CHIPS(card=_TAKER_BY_NAME[name], chips=chips) for name, chips in trays.items()
+    )
 
 
 _TAKER_BY_NAME = {str(card): card for card in TAKER_CARDS}

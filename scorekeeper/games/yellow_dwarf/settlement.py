@@ -25,7 +25,7 @@ from scorekeeper.games.base import (
     parse_whole_number,
 )
 from scorekeeper.games.cards import STANDARD_52, PlayingCard, parse_playing_card
-from scorekeeper.games.words import Text, all_of, counted, phrase
+from scorekeeper.games.words import THEN, Text, all_of, counted, phrase
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -81,7 +81,6 @@ CONTRACT_POINTS = counted(
 )
 PLAYER = phrase("yellow-dwarf.player", "player {seat}")
 PLAYER_OPENING = phrase("yellow-dwarf.player-opening", "Player {seat}")
-SENTENCES = phrase("yellow-dwarf.sentences", "{first} {second}")
 NOTES = phrase("yellow-dwarf.notes", "{first}; {second}")
 GRAND_OPERA_TAKES = phrase(
     "yellow-dwarf.grand-opera-takes", "Grand Opera: {winner} takes all five trays ({chips} chips)."
@@ -173,7 +172,7 @@ def together(said: Sequence[Text]) -> Text:
     """Sentences said one after the other (at least one)."""
     whole = said[0]
     for following in said[1:]:
-        whole = SENTENCES(first=whole, second=following)
+        whole = THEN(first=whole, second=following)
     return whole
 
 
