@@ -21,7 +21,7 @@ from babel import Locale
 from markupsafe import Markup, escape
 
 from scorekeeper.games.base import MINUS
-from scorekeeper.games.words import ENGLISH, Reader, Signed, Text, phrase
+from scorekeeper.games.words import ENGLISH, THEN, Reader, Signed, Text, phrase
 
 # The drawing's own units: about one CSS pixel each on a 360 px phone.
 WIDTH = 340
@@ -44,7 +44,6 @@ SERIES_END = phrase("chart.series-end", "{name}: {last} at the end.")
 SERIES_RANGE = phrase(
     "chart.series-range", "{name}: {last} at the end (lowest {lowest}, highest {highest})."
 )
-SENTENCES = phrase("chart.sentences", "{first} {second}")
 
 
 def format_number(value: float) -> str:
@@ -189,7 +188,7 @@ def summary(chart: LineChart, reader: Reader = ENGLISH) -> str:
             line = SERIES_RANGE(name=series.name, last=last, lowest=lowest, highest=highest)
         else:
             line = SERIES_END(name=series.name, last=last)
-        said = reader.read(SENTENCES(first=said, second=line))
+        said = reader.read(THEN(first=said, second=line))
     return said
 
 
