@@ -252,8 +252,9 @@ def test_the_yadokarick_judge_explains_in_japanese_with_the_explanation_s_code(
     said = answer.pop("explanation_code")
     assert {**answer, "explanation": english["explanation"]} == english
     assert answer["explanation"].startswith("ピンクの8")
-    assert said["code"].startswith("yadokarick.")
-    assert said["values"]
+    # Its sentences one after another, the first Yadokarick's own.
+    assert said["code"] == "sentence.then"
+    assert said["values"]["first"]["code"].startswith("yadokarick.")
 
 
 def test_a_judge_explains_in_japanese_with_the_explanation_s_code(
