@@ -24,7 +24,7 @@ JAPANESE = {"Accept-Language": "ja"}
 ENGLISH = {"Accept-Language": "en-GB"}
 YARDKLE_TYPES = ["roll", "keep", "bank", "total"]
 NOT_A_GROUP_FILE = "Ce n\u2019est pas un fichier de groupe exporté par Tabletop Scorekeeper."
-JAPANESE_RULING = "不明な操作です。typeはroll、keep、bank、またはtotalのいずれかです。"
+JAPANESE_RULING = "不明なアクションです。typeはroll、keep、bank、またはtotalのいずれかです。"
 
 
 def body_of(response: Any) -> dict[str, Any]:
@@ -162,7 +162,7 @@ def test_the_state_s_ruling_is_read_in_the_asked_language_with_its_code(
     assert lean.headers.getlist("Vary") == ["Prefer, Accept-Language, Accept-Encoding"]
     assert (
         body_of(lean)["ruling"]
-        == "不明な操作です。typeはroll、keep、bank、またはtotalのいずれかです。"
+        == "不明なアクションです。typeはroll、keep、bank、またはtotalのいずれかです。"
     )
     assert body_of(lean)["ruling_code"]["code"] == "action.unknown"
 
