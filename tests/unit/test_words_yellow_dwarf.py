@@ -124,7 +124,7 @@ def test_a_round_reads_in_french_and_japanese() -> None:
     assert FRENCH.read(record.explanation) == (
         f"Ann a annoncé «{NB}D♠ qui prend{NB}» et a pris la case Dame de pique{NB}: 12 jetons. "
         f"Cy a fini{NB}: Ann paie 3 (3 cartes), Bo paie 5 (5 cartes) et Di paie 1 (1 carte). "
-        f"Bo a gardé R♥{NB}: paie à la case Roi de cœur autant qu’elle contient, 16."
+        f"Bo a gardé R♥{NB}: double la mise de la case Roi de cœur, soit 16."
     )
     assert JAPANESE.read(record.explanation) == (
         "Annが♠Qで「いただき」を宣言し、スペードのQの皿のチップ12枚を取りました。"
@@ -173,7 +173,7 @@ def test_a_face_due_takes_its_own_article_in_french() -> None:
     state = act(GAME.start(FOUR, {}), type="play", card="JH")
     assert state.last_ruling == "Ann lays JH. Ann: lay a Q or say “without Q”."
     assert FRENCH.read(state.last_ruling) == (
-        f"Ann pose V♥. Ann{NB}: posez une D ou dites «{NB}sans D{NB}»."
+        f"Ann pose V♥. Ann{NB}: posez une dame ou dites «{NB}sans D{NB}»."
     )
     assert (
         JAPANESE.read(state.last_ruling)
@@ -193,8 +193,8 @@ def test_the_settle_contract_explains_in_french_with_the_same_english() -> None:
         f"Joueur 0 a fini{NB}: joueur 1 paie 2 (2 cartes)"
     )
     assert FRENCH.read(result.explanation).endswith(
-        f"Joueur 1 a posé V♣ sans l’annoncer{NB}: paie à la case Valet de trèfle autant "
-        "qu’elle contient, 8."
+        f"Joueur 1 a posé V♣ sans l’annoncer{NB}: double la mise de la case Valet de trèfle, "
+        "soit 8."
     )
 
 

@@ -120,8 +120,8 @@ def test_a_settlement_refused_in_french_says_why_with_its_code(client: FlaskClie
     assert refused.status_code == 422
     assert refused.headers["Content-Language"] == "fr"
     assert body_of(refused) == {
-        "error": "«\u202ftrays\u202f» doit associer à chaque carte payante (10D, JC, QS, KH, 7D) "
-        "ses jetons.",
+        "error": "«\u202ftrays\u202f» doit associer à chaque carte du plateau "
+        "(10D, JC, QS, KH, 7D) ses jetons.",
         "field": "trays",
         "code": "yellow-dwarf.trays-map",
         "values": {},

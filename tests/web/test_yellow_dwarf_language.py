@@ -30,10 +30,10 @@ def test_the_board_picker_and_ruling_read_in_french_and_japanese(client: FlaskCl
     table.act(type="play", card="JH")
     client.set_cookie("language", "fr")
     page = text(table.page())
-    assert f"Ann continue{NB}: la carte suivante doit être une D." in page
+    assert f"Ann continue{NB}: la carte suivante doit être une dame." in page
     assert "D♠ 12 jetons dans la case Dame de pique" in page
     assert f"Ann{NB}: «{NB}sans D{NB}»" in page
-    assert f"Ann pose V♥. Ann{NB}: posez une D ou dites «{NB}sans D{NB}»." in page
+    assert f"Ann pose V♥. Ann{NB}: posez une dame ou dites «{NB}sans D{NB}»." in page
     client.set_cookie("language", "ja")
     page = text(table.page())
     assert "Ann の番：次はQです。" in page  # noqa: RUF001 (Japanese punctuation)
