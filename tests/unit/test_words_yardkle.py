@@ -104,7 +104,7 @@ def test_a_set_aside_then_a_bank_is_one_ruling_of_two_sentences() -> None:
     )
     assert FR.read(banked) == (
         f"Ann met de côté 1 seul et 5 seul pour 150{NNBSP}: total du tour 150, 4 dés à lancer. "
-        f"Ann banque 150{NNBSP}: total 150. À Bo de lancer."
+        f"Ann valide 150{NNBSP}: total 150. À Bo de lancer."
     )
     assert JA.read(banked) == (
         "Annは単独の1、単独の5をキープして150点：このターンの合計は150、残り4個を振ります。"
@@ -201,7 +201,7 @@ def test_a_ruling_s_json_is_its_code_and_values_each_part_with_its_own() -> None
 
 
 def test_the_history_lines_notes_and_title_read_in_each_language() -> None:
-    assert FR.read(YARDKLE.describe(Keep((5,), bank=True))) == "mettre de côté 5 et banquer"
+    assert FR.read(YARDKLE.describe(Keep((5,), bank=True))) == "mettre de côté 5 et valider"
     assert JA.read(YARDKLE.describe(Roll((1, 2)))) == "1 2を振る"
     assert JA.read(YARDKLE.title) == "ヤードクル"
     state = play(yardkle(threshold=0), QuickTurn(300))

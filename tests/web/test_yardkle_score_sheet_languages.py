@@ -32,7 +32,7 @@ def test_a_yardkle_turn_reads_in_french_and_japanese(client: FlaskClient) -> Non
         f"entrée 500 · dernier tour à 12{NNBSP}000",
         f"Ann a lancé 1 1 2 3 4 6{NNBSP}: deux 1 seuls (200), de quoi marquer jusqu’à 200.",
         "Ann met de côté",
-        f"Pas de «{NNBSP}Mettre de côté et banquer{NNBSP}» après ce lancer",
+        f"Pas de «{NNBSP}Mettre de côté et valider{NNBSP}» après ce lancer",
     ):
         assert words in french
     for words in (
