@@ -381,7 +381,7 @@ def test_a_stale_write_asked_in_french_says_so_in_french_with_its_code(
     assert stale.status_code == 409
     assert stale.headers["Content-Language"] == "fr"
     body = body_of(stale)
-    assert body["error"].startswith("La session a changé")
+    assert body["error"].startswith("La partie a changé")
     assert (body["code"], body["values"], body["field"]) == (
         "api.stale-version",
         {"version": 1},

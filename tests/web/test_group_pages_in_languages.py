@@ -139,7 +139,7 @@ def test_a_session_csv_asked_in_french_has_french_headings(client: FlaskClient, 
     english_rows = list(csv.reader(io.StringIO(english)))
     french_rows = list(csv.reader(io.StringIO(french)))
     assert english_rows[0][:4] == ["game", "round", "seat", "player"]
-    assert french_rows[0][:6] == ["jeu", "manche", "siège", "joueur", "points", "total cumulé"]
+    assert french_rows[0][:6] == ["jeu", "manche", "place", "joueur", "points", "total cumulé"]
     assert "gagnant" in french_rows[0]
     winner = french_rows[0].index("gagnant")
     assert {row[winner] for row in french_rows[1:]} == {"oui", "non"}
