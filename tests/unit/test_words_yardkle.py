@@ -220,7 +220,7 @@ def test_the_score_sheet_says_its_rounds_and_its_winner_in_each_language() -> No
         "The table stopped after 1 round. Game over: Bo wins with \u22124 (lowest wins)."
     )
     assert FR.read(ruling) == (
-        f"La table s’est arrêtée après 1 manche. Partie terminée{NNBSP}: "
+        f"La partie s’est arrêtée après 1 manche. Partie terminée{NNBSP}: "
         "Bo gagne avec \u22124 (le plus bas gagne)."
     )
     assert (

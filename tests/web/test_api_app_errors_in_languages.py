@@ -73,7 +73,9 @@ def test_a_body_too_large_is_refused_in_french_with_its_size_and_limit(
     assert refused.status_code == 413
     assert refused.headers["Content-Language"] == "fr"
     answer = body_of(refused)
-    assert answer["error"] == "La requête fait 601 Kio\u202f; une requête fait au plus 512 Kio."
+    assert answer["error"] == (
+        "La requête fait 601 Kio\u202f; une requête ne peut pas dépasser 512 Kio."
+    )
     assert answer["field"] == "body"
     assert answer["code"] == "web.upload.request-of-size"
     assert answer["values"] == {

@@ -112,7 +112,7 @@ def test_a_watcher_reads_the_page_in_their_own_language(app: Flask, client: Flas
     french = page(watcher, f"/s/{table.id}", FRENCH)
     english = page(watcher, f"/s/{table.id}", {"Accept-Language": "en"})
     japanese = page(watcher, f"/s/{table.id}", JAPANESE)
-    assert "Vous regardez." in french
+    assert "Vous êtes spectateur." in french
     assert "You are watching." in english
     assert "観戦中です。" in japanese
 

@@ -88,7 +88,7 @@ def test_a_score_sheet_reads_in_french_and_japanese(client: FlaskClient) -> None
     french, japanese = text(table, "fr"), text(table, "ja")
     for words in (
         "1 manche",
-        f"le plus bas total gagne · fin de partie à 20{NNBSP}000",
+        f"le total le plus bas gagne · fin de partie à 20{NNBSP}000",
         "Enregistrer la manche 2",
         f"Total 12{NNBSP}500 \u22124",
         "M1",
