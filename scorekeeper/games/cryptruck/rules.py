@@ -46,7 +46,7 @@ from scorekeeper.games.trickplay import Play as Play
 from scorekeeper.games.trickplay import sentences
 from scorekeeper.games.trickplay import trick_headline as trick_headline
 from scorekeeper.games.trickplay import trick_reason as trick_reason
-from scorekeeper.games.words import Signed, Text, all_of, counted, phrase
+from scorekeeper.games.words import Signed, Text, all_of, counted, each_of, phrase
 from scorekeeper.games.words import first_sentence as first_sentence
 
 MIN_SEATS = 3
@@ -71,7 +71,6 @@ ASK_WANT = phrase("cryptruck.ask-want", "want (true) or pass (false)")
 ASK_WON = phrase("cryptruck.ask-won", "each seat's cards won")
 REVEALED_CARD = phrase("cryptruck.revealed-card", "revealed card")
 # Lists said with commas: "red 3, blue 4", "Ann 6, Bo 4".
-COMMA = phrase("cryptruck.comma", "{first}, {then}")
 NO_BLOCKS = phrase("cryptruck.no-blocks", "no blocks: {points}")
 MANY_BLOCKS_SUM = phrase("cryptruck.many-blocks", "{blocks} blocks: {points}")
 BLOCKS = counted("cryptruck.blocks", "{count} block", "{count} blocks")
@@ -235,16 +234,6 @@ FIRST_DEALER_HELP = phrase(
     "cryptruck.option-first-dealer-help", "The seat that deals round 1; the deal passes clockwise."
 )
 FIRST_DEALER_SUMMARY = phrase("cryptruck.option-first-dealer-summary", "{{}} deals first")
-
-
-def _commas(items: Sequence[object]) -> object:
-    """Items said one after another with commas ("red 3, blue 4"), as a phrase's value."""
-    if not items:
-        return ""
-    said = items[-1]
-    for item in reversed(items[:-1]):
-        said = COMMA(first=item, then=said)
-    return said
 
 
 Step = Literal["reveal", "dealer-card", "bid", "give", "play", "over"]
@@ -548,7 +537,7 @@ def score_blocks(cards: Sequence[Card]) -> tuple[int, Text]:
     points = count * colours
     return points, BLOCKS_SUM(
         blocks=BLOCKS(count=count),
-        cards=_commas(blocks),
+        cards=each_of(blocks),
         colours=COLOURS_COUNT(count=colours),
         count=count,
         colour_count=colours,
@@ -560,7 +549,7 @@ def score_blocks(cards: Sequence[Card]) -> tuple[int, Text]:
 
 
 def _totals_text(state: State) -> Text:
-    listed = _commas(
+    listed = each_of(
         [
             NAME_POINTS(name=name, points=total)
             for name, total in zip(state.players, state.totals, strict=True)
@@ -649,7 +638,7 @@ def _check_card(state: State, card: object, field: str) -> Card:
     """A card of this game's deck: a known card of one of its colours, or white 3."""
     parsed = CRYPTRUCK.parse(str(card) if isinstance(card, Card) else card, field)
     if parsed.colour != WHITE and parsed.colour not in state.colours:
-        colours = _commas([colour_words(colour) for colour in state.colours])
+        colours = each_of([colour_words(colour) for colour in state.colours])
         raise IllegalAction(
             NOT_IN_COLOURS(card=parsed, colour=colour_words(parsed.colour), colours=colours),
             field,
@@ -957,7 +946,7 @@ def _finish_round(
         if finished
         else _new_round(rnd.number + 1, dealer_of(state, rnd.number + 1), seats),
     )
-    listed = _commas(
+    listed = each_of(
         [_seat_result_text(name, record, seat) for seat, name in enumerate(state.players)]
     )
     scores = ROUND_SCORES_FAST if fast else ROUND_SCORES

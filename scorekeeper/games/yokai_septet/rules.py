@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BeforeValidator, Field, WithJsonSchema, with_config
 
@@ -45,7 +45,7 @@ from scorekeeper.games.trickplay import Play as Play
 from scorekeeper.games.trickplay import sentences
 from scorekeeper.games.trickplay import trick_headline as trick_headline
 from scorekeeper.games.trickplay import trick_reason as trick_reason
-from scorekeeper.games.words import Phrase, Text, all_of, counted, phrase
+from scorekeeper.games.words import Listing, Phrase, Text, all_of, counted, each_of, phrase
 from scorekeeper.games.words import first_sentence as first_sentence
 from scorekeeper.games.yokai_septet.cards import TITLE, YOKAI_SEPTET, yokai_septet_trick
 
@@ -83,7 +83,6 @@ TRUMP_CARD = phrase("yokai-septet.trump-card", "trump card")
 STARS_COUNT = counted("yokai-septet.stars", "{count} star", "{count} stars")
 STARS_DETAILED = phrase("yokai-septet.stars-detailed", "{stars} ({detail})")
 CARD_STARS = phrase("yokai-septet.card-stars", "{card}: {stars}")
-STARS_AND = phrase("yokai-septet.stars-and", "{first}, {then}")
 DETAIL_AND = phrase("yokai-septet.detail-and", "{first}; {then}")
 # Green and purple 7s: one card "has", two "have".
 NO_STARS_ONE = phrase("yokai-septet.no-stars-one", "{cards} has no stars")
@@ -580,8 +579,11 @@ def expected_actions(state: State) -> Expected:
 
 # --- Sentences -----------------------------------------------------------------
 
+# A part of a sentence: a phrase said, or a list said as one (each_of).
+Said = TypeVar("Said", Text, Text | Listing)
 
-def _chained(parts: Sequence[Text], joined_by: Phrase) -> Text:
+
+def _chained(parts: Sequence[Said], joined_by: Phrase) -> Said | Text:
     """Parts said one after another, each pair joined by ``joined_by`` ("{first}; {then}")."""
     said = parts[-1]
     for part in reversed(parts[:-1]):
@@ -592,14 +594,14 @@ def _chained(parts: Sequence[Text], joined_by: Phrase) -> Text:
 def _stars_text(boss: Sequence[Card], trump_colour: str) -> Text:
     """ "3 stars (red 7: 2, pink 7: 1; green 7 has no stars; the trump colour's 7 ...)"."""
     total = sum(stars(card, trump_colour) for card in boss)
-    parts: list[Text] = []
+    parts: list[Text | Listing] = []
     scoring = [
         CARD_STARS(card=card, stars=stars(card, trump_colour))
         for card in boss
         if stars(card, trump_colour)
     ]
     if scoring:
-        parts.append(_chained(scoring, STARS_AND))
+        parts.append(each_of(scoring))
     blank = [card for card in boss if card.colour != trump_colour and not STARS.get(card.colour)]
     if blank:
         no_stars = NO_STARS_ONE if len(blank) == 1 else NO_STARS
