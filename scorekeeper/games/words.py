@@ -339,10 +339,4 @@ def _up_to_first_stop(said: str) -> str:
 
 
 def _english_words(phrase: Phrase, values: tuple[tuple[str, object], ...]) -> str:
-    # ENGLISH.words without its catalog: every Text says its English when it is made, a
-    # long log's replay millions of times.
-    words = phrase.english
-    if phrase.english_plural is not None and dict(values)["count"] != 1:
-        words = phrase.english_plural
-    value = ENGLISH.value
-    return words.format_map({name: value(said) for name, said in values})
+    return ENGLISH.words(phrase, values)
