@@ -310,6 +310,14 @@ def compiled_catalogs() -> Mapping[str, Catalog]:
 THEN = phrase("sentence.then", "{first} {second}")
 
 
+def in_turn(first: Text, *others: Text) -> Text:
+    """Sentences said one after the other, each joined to all before it by ``THEN``."""
+    said = first
+    for sentence in others:
+        said = THEN(first=said, second=sentence)
+    return said
+
+
 def first_sentence(said: str, written: Callable[[str], str] = str) -> str:
     """What a ruling decided, its first sentence, as a page's one-line headline shows it:
     the first of its sentences (``THEN``) when its English reads so, else the words up to

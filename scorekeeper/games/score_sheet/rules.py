@@ -38,7 +38,6 @@ from scorekeeper.games.growing import GrowingTuple
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
 from scorekeeper.games.words import (
-    THEN,
     Grouped,
     Listing,
     Signed,
@@ -46,6 +45,7 @@ from scorekeeper.games.words import (
     all_of,
     counted,
     each_of,
+    in_turn,
     phrase,
 )
 
@@ -70,7 +70,6 @@ TITLE = phrase("score-sheet.title", "Score sheet")
 # language groups them), and a negative one with its minus sign.
 NUMBER = phrase("score-sheet.number", "{number}")
 NEGATIVE_NUMBER = phrase("score-sheet.negative-number", "\u2212{number}")
-# Parts said one after the other: sentences, and the items of a list.
 
 HAS = phrase("score-sheet.has", "{name} has {total}.")
 ALL_TIED = phrase("score-sheet.all-tied", "All tied on {total}.")
@@ -175,14 +174,6 @@ TARGET_HELP = phrase(
     "(0 = no target: end it by hand).",
 )
 TARGET_SUMMARY = phrase("score-sheet.option.target.summary", "target {value}")
-
-
-def _one_after_another(first: Text, *others: Text) -> Text:
-    """Sentences said one after the other (``THEN``)."""
-    said = first
-    for sentence in others:
-        said = THEN(first=said, second=sentence)
-    return said
 
 
 _RoundPoints = Annotated[
@@ -340,13 +331,13 @@ def _apply_round(state: State, action: Round) -> State:
     head = ROUND(number=number, points=_round_text(players, action.points))
     reached = _reached_target(played)
     if not reached:
-        return evolve(played, last_ruling=_one_after_another(head, _who_leads(played)))
+        return evolve(played, last_ruling=in_turn(head, _who_leads(played)))
     names = all_of(
         PLAYER_TOTAL(name=players[seat], total=number_text(totals[seat])) for seat in reached
     )
     over = evolve(played, finished=True)
     target = REACHED_THE_TARGET(names=names, target=number_text(state.target))
-    return evolve(over, last_ruling=_one_after_another(head, target, _who_wins(over)))
+    return evolve(over, last_ruling=in_turn(head, target, _who_wins(over)))
 
 
 def _apply_finish(state: State) -> State:
@@ -354,7 +345,7 @@ def _apply_finish(state: State) -> State:
         raise IllegalAction(NOTHING_TO_FINISH(), "type")
     over = evolve(state, finished=True)
     stopped = TABLE_STOPPED(count=len(state.rounds))
-    return evolve(over, last_ruling=_one_after_another(stopped, _who_wins(over)))
+    return evolve(over, last_ruling=in_turn(stopped, _who_wins(over)))
 
 
 def expected_actions(state: State) -> Expected:

@@ -41,6 +41,7 @@ from scorekeeper.games.words import (
     Text,
     all_of,
     counted,
+    in_turn,
     phrase,
 )
 
@@ -854,14 +855,6 @@ def _game_over(state: State) -> Text:
     return SHARE_THE_WIN(names=all_of(state.players[s] for s in seats), points=top)
 
 
-def _sentences(first: Text, *others: Text) -> Text:
-    """Sentences said one after the other."""
-    said = first
-    for sentence in others:
-        said = THEN(first=said, second=sentence)
-    return said
-
-
 def _end_turn(state: State, points: int, result: TurnResult, ruling: Text, lost: int = 0) -> State:
     """Record the turn (``lost``: a Yardkle's lost total), start the final round or end
     the game, and pass the dice on."""
@@ -896,14 +889,14 @@ def _end_turn(state: State, points: int, result: TurnResult, ruling: Text, lost:
     if finished:
         # The sentence of the game's end reads the final scores off the ended state.
         over = ended("")
-        return evolve(over, last_ruling=_sentences(*sentences, _game_over(over)))
+        return evolve(over, last_ruling=in_turn(*sentences, _game_over(over)))
     if final_by is not None:
         sentences.append(LAST_TURN(name=state.players[following]))
     else:
         sentences.append(NEXT_PLAYER(name=state.players[following]))
     # One copy of the state, its ruling with it: every turn ends here, and each worker
     # applies every event of a session it keeps, its own and those it catches up on.
-    return ended(_sentences(*sentences))
+    return ended(in_turn(*sentences))
 
 
 def _wrong_dice_count(state: State, entered: int) -> Text:

@@ -41,7 +41,7 @@ from scorekeeper.games.cards import PlayingCard, parse_playing_card, rank_words
 from scorekeeper.games.engine import CARDS, CHOICES, GAME_OVER, Engine, Listed, on
 from scorekeeper.games.history import HISTORY
 from scorekeeper.games.records import evolve
-from scorekeeper.games.words import Listing, Text, all_of, counted, each_of, phrase
+from scorekeeper.games.words import Listing, Text, all_of, counted, each_of, in_turn, phrase
 from scorekeeper.games.yellow_dwarf.settlement import (
     ACE,
     CHIPS,
@@ -75,7 +75,6 @@ from scorekeeper.games.yellow_dwarf.settlement import (
     rank_name,
     settle_core,
     takers_listed,
-    together,
 )
 from scorekeeper.games.yellow_dwarf.settlement import CARDS as CARD_COUNT
 
@@ -633,7 +632,7 @@ def _end(state: State, group: Sequence[int], sentences: list[Text]) -> State:
     winners = tuple(seat for seat in group if state.chips[seat] == top)
     over = evolve(state, finished=True, winners=winners, turn=None, required=None)
     sentences.append(_game_over_text(over))
-    return evolve(over, last_ruling=together(sentences))
+    return evolve(over, last_ruling=in_turn(*sentences))
 
 
 def _begin_round(state: State, number: int, sentences: list[Text]) -> State:
@@ -702,7 +701,7 @@ def _begin_round(state: State, number: int, sentences: list[Text]) -> State:
         )
     sentences.append(begins)
     sentences.append(_next_text(started))
-    return evolve(started, last_ruling=together(sentences))
+    return evolve(started, last_ruling=in_turn(*sentences))
 
 
 def _finish_round(
@@ -741,7 +740,7 @@ def _finish_round(
         parts += ledger.notes[seat]
         notes.append(notes_line(parts))
     sentences.append(settled.explanation)
-    explanation = together(sentences)
+    explanation = in_turn(*sentences)
     record = RoundRecord(
         number=state.round,
         first=state.first,
@@ -908,14 +907,14 @@ def _apply_play(state: State, action: Play) -> State:
         else:
             sentences.append(GOES_OUT(name=name))
         sentences.append(_next_text(out))
-        return evolve(out, last_ruling=together(sentences))
+        return evolve(out, last_ruling=in_turn(*sentences))
     if card.rank == KING:
         going_on = evolve(laid, required=None)
         sentences.append(AFTER_A_KING(name=name))
     else:
         going_on = evolve(laid, required=card.rank + 1)
         sentences.append(_next_text(going_on))
-    return evolve(going_on, last_ruling=together(sentences))
+    return evolve(going_on, last_ruling=in_turn(*sentences))
 
 
 def _apply_without(state: State, action: Without) -> State:
@@ -938,16 +937,16 @@ def _apply_without(state: State, action: Without) -> State:
     if following != last:
         passed = evolve(state, turn=following)
         sentences.append(_next_text(passed))
-        return evolve(passed, last_ruling=together(sentences))
+        return evolve(passed, last_ruling=in_turn(*sentences))
     last_name = state.players[last]
     if due == KING:
         back = evolve(state, turn=last, required=None)
         sentences.append(NOBODY_STARTS_AGAIN(a_rank=a_rank(due), name=last_name))
-        return evolve(back, last_ruling=together(sentences))
+        return evolve(back, last_ruling=in_turn(*sentences))
     back = evolve(state, turn=last, required=due + 1)
     sentences.append(NOBODY_GOES_ON(a_rank=a_rank(due), name=last_name, rank=rank_words(due + 1)))
     sentences.append(_next_text(back))
-    return evolve(back, last_ruling=together(sentences))
+    return evolve(back, last_ruling=in_turn(*sentences))
 
 
 # --- The end of a round: reveal or summary ---------------------------------------------

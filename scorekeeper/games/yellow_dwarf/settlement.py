@@ -25,7 +25,7 @@ from scorekeeper.games.base import (
     parse_whole_number,
 )
 from scorekeeper.games.cards import STANDARD_52, PlayingCard, parse_playing_card
-from scorekeeper.games.words import THEN, Text, all_of, counted, phrase
+from scorekeeper.games.words import Text, all_of, counted, in_turn, phrase
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -166,14 +166,6 @@ WINNER_HAND_NOT_EMPTY = counted(
 )
 GRAND_OPERA_BOOL = phrase("yellow-dwarf.grand-opera-bool", "“grand_opera” must be true or false.")
 PAYOUT_CHOICE = phrase("yellow-dwarf.payout-choice", "“payout” must be “cards” or “points”.")
-
-
-def together(said: Sequence[Text]) -> Text:
-    """Sentences said one after the other (at least one)."""
-    whole = said[0]
-    for following in said[1:]:
-        whole = THEN(first=whole, second=following)
-    return whole
 
 
 def notes_line(said: Sequence[Text]) -> Text:
@@ -341,7 +333,7 @@ def settle_core(
     if not said:
         said.append(NOBODY_OWES(winner=openers[winner]))
     return _Ledger(
-        Settlement(tuple(chips), after, together(said)),
+        Settlement(tuple(chips), after, in_turn(*said)),
         tuple(tuple(seat_notes) for seat_notes in notes),
     )
 
